@@ -1,0 +1,108 @@
+// traincalc: the engine on the command line.
+//   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
+//   traincalc catalog [--catalog FILE]... [--pretty]
+// Exit status: 0 when every report is valid, 2 on any error (usage errors included).
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traincalc/catalog.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace {
+
+constexpr const char* usage =
+    "usage: traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]\n"
+    "       traincalc catalog [--catalog FILE]... [--pretty]\n"
+    "\n"
+    "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
+    "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
+    "catalog   prints the merged catalog of GPUs, cloud offers and model presets.\n"
+    "--catalog adds or replaces catalog rows from a JSON file; may be repeated.\n"
+    "--pretty  indents the JSON output.\n";
+
+std::optional<std::string> read_all(const std::string& path) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Prints an error report in the same shape as the engine's, so scripts parse one format.
+int fail(const traincalc::Issues& errors) {
+  std::cout << traincalc::error_report_json(errors) << '\n';
+  return 2;
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? std::cerr : std::cout) << usage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  if (command != "estimate" && command != "catalog") {
+    std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;
+    return 2;
+  }
+  std::vector<std::string> catalogs;
+  std::optional<std::string> input;
+  int indent = -1;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--pretty") {
+      indent = 2;
+    } else if (args[i] == "--catalog") {
+      if (i + 1 == args.size()) {
+        std::cerr << "traincalc: --catalog needs a file\n" << usage;
+        return 2;
+      }
+      catalogs.push_back(args[++i]);
+    } else if (command == "estimate" && !input && (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
+      input = args[i];
+    } else {
+      std::cerr << "traincalc: unexpected argument '" << args[i] << "'\n" << usage;
+      return 2;
+    }
+  }
+
+  traincalc::Catalog catalog = traincalc::builtin_catalog();
+  for (const auto& path : catalogs) {
+    auto text = read_all(path);
+    if (!text) return fail({{"catalog", "unreadable", "Cannot read the catalog file " + path + "."}});
+    traincalc::CatalogLoad load = traincalc::merge_catalog_json(*text, catalog);
+    if (!load.errors.empty()) {
+      for (auto& e : load.errors) {
+        e.field = e.field.empty() ? "catalog" : "catalog." + e.field;
+        e.message = path + ": " + e.message;
+      }
+      return fail(load.errors);
+    }
+    catalog = std::move(load.catalog);
+  }
+
+  if (command == "catalog") {
+    std::cout << traincalc::catalog_to_json(catalog, indent) << '\n';
+    return 0;
+  }
+  auto text = read_all(input.value_or("-"));
+  if (!text) return fail({{"", "unreadable", "Cannot read the scenario file " + *input + "."}});
+  traincalc::JsonOutput out = traincalc::estimate_json(*text, catalog, indent);
+  std::cout << out.text << '\n';
+  return out.all_valid ? 0 : 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    return fail({{"", "internal_error", std::string("traincalc failed: ") + e.what()}});
+  }
+}

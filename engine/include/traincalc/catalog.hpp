@@ -1,0 +1,53 @@
+// The catalog: GPUs, cloud offers and model presets. The built-in one is data compiled in from
+// engine/data/catalog.json; vendors add or replace rows with catalogs of their own.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traincalc/hardware.hpp"
+#include "traincalc/model.hpp"
+
+namespace traincalc {
+
+struct Offer {
+  std::string id;
+  std::string name;
+  std::string provider;
+  GpuSpec gpu;  // a catalog GPU resolved, or the offer's own inline spec
+  std::optional<double> per_gpu_hour;
+  std::optional<double> per_gpu_month;
+  std::string currency;
+  double hours_per_month = 730;
+  std::string date;
+  std::string source;
+  std::string notes;
+};
+
+struct ModelPreset {
+  ModelSpec model;  // model.preset holds the ID
+  std::optional<double> published_params;
+  std::optional<double> published_active_params;
+  std::string source;
+  std::string notes;
+};
+
+struct Catalog {
+  std::vector<GpuSpec> gpus;
+  std::vector<Offer> offers;
+  std::vector<ModelPreset> models;
+
+  const GpuSpec* find_gpu(std::string_view id) const;
+  const Offer* find_offer(std::string_view id) const;
+  const ModelPreset* find_model(std::string_view id) const;
+};
+
+// The catalog compiled into the engine. Parsed and validated once, on first use.
+const Catalog& builtin_catalog();
+
+// The text of the built-in catalog (generated from engine/data/catalog.json at build time).
+std::string_view builtin_catalog_text();
+
+}  // namespace traincalc

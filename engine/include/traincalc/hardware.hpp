@@ -1,0 +1,50 @@
+// An accelerator, as the catalog or an inline spec describes it. Peaks are dense (never with 2:4
+// sparsity), per GPU, in vendor TFLOPS.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace traincalc {
+
+enum class Precision { fp32, tf32, fp16, bf16, fp8 };
+
+struct GpuSpec {
+  std::string id;  // empty for an inline spec
+  std::string name;
+  std::string vendor;
+  double memory_gb = 0;
+  std::optional<double> memory_bandwidth_tbs;
+  std::optional<double> fp32_tflops;
+  std::optional<double> tf32_tflops;
+  std::optional<double> bf16_tflops;
+  std::optional<double> fp16_tflops;
+  std::optional<double> fp8_tflops;
+  std::optional<double> tdp_w;
+  std::optional<double> gpus_per_node;
+  std::optional<double> intra_node_gbs;   // per GPU, per direction, GB/s
+  std::optional<double> inter_node_gbps;  // per GPU, Gbit/s
+  std::optional<double> release_year;
+  std::string source;
+  std::string confidence;
+  std::string notes;
+};
+
+constexpr std::optional<double> dense_peak_tflops(const GpuSpec& gpu, Precision precision) {
+  switch (precision) {
+    case Precision::fp32: return gpu.fp32_tflops;
+    case Precision::tf32: return gpu.tf32_tflops;
+    case Precision::fp16: return gpu.fp16_tflops;
+    case Precision::bf16: return gpu.bf16_tflops;
+    case Precision::fp8: return gpu.fp8_tflops;
+  }
+  return std::nullopt;
+}
+
+const char* to_string(Precision precision);
+
+// The precision a practitioner would train in on this GPU: bf16 where it has bf16 tensor cores,
+// else fp16 (V100, T4), else whatever it has.
+std::optional<Precision> default_precision(const GpuSpec& gpu);
+
+}  // namespace traincalc

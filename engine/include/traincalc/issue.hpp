@@ -1,0 +1,18 @@
+// User errors and warnings are data: a dotted field path, a stable machine code (the page
+// translates by code), and an English message that says what to change.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace traincalc {
+
+struct Issue {
+  std::string field;  // dotted scenario path, e.g. "training.tokens"; empty for the whole input
+  std::string code;   // stable, e.g. "not_positive", "unknown_key"
+  std::string message;
+};
+
+using Issues = std::vector<Issue>;
+
+}  // namespace traincalc

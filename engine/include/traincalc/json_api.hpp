@@ -1,0 +1,47 @@
+// JSON in, JSON out: the contract shared by the CLI, the WebAssembly module and the tests.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "traincalc/catalog.hpp"
+#include "traincalc/issue.hpp"
+#include "traincalc/report.hpp"
+#include "traincalc/scenario.hpp"
+
+namespace traincalc {
+
+struct ScenarioParse {
+  std::optional<Scenario> scenario;  // present only when errors is empty
+  Issues errors;
+  Issues warnings;
+};
+
+// Validates one scenario given as JSON text against a catalog (plus the scenario's own inline
+// "catalog" key). Never throws; bad input becomes errors.
+ScenarioParse parse_scenario(std::string_view json_text, const Catalog& catalog);
+
+// Scenario (or array of scenarios) in, report (or array of reports) out. indent < 0: compact.
+struct JsonOutput {
+  std::string text;
+  bool all_valid = true;
+};
+JsonOutput estimate_json(std::string_view json_text, const Catalog& catalog, int indent = -1);
+
+// {"errors": [...], "warnings": []}: the report of an input that cannot be estimated.
+std::string error_report_json(const Issues& errors, int indent = -1);
+
+// Serialises a report (finite numbers only) into the report-v1 JSON.
+std::string report_to_json(const Report& report, int indent = -1);
+
+// A vendor catalog merged over a base catalog: rows with a known ID replace, others are added.
+struct CatalogLoad {
+  Catalog catalog;
+  Issues errors;  // fields as "gpus[2].bf16_tflops"
+};
+CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base);
+
+// {"gpus": [...], "offers": [...], "models": [...]} in the same field names that inputs use.
+std::string catalog_to_json(const Catalog& catalog, int indent = -1);
+
+}  // namespace traincalc

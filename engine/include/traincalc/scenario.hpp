@@ -1,0 +1,74 @@
+// A validated scenario: every catalog reference resolved, every number checked. Estimators are
+// pure functions of this.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "traincalc/hardware.hpp"
+#include "traincalc/model.hpp"
+#include "traincalc/strategy.hpp"
+
+namespace traincalc {
+
+enum class TrainingType { pretrain, finetune };
+enum class FinetuneMethod { full, lora, qlora };
+enum class LoraTargets { attention, all_linear };
+
+// Exactly one way of stating how much data the run sees.
+enum class DataKind { tokens, chinchilla, dataset_gb, samples, steps, total_flops };
+
+struct Training {
+  TrainingType type = TrainingType::pretrain;
+  FinetuneMethod method = FinetuneMethod::full;
+  double lora_rank = 16;
+  LoraTargets lora_targets = LoraTargets::all_linear;
+  DataKind data_kind = DataKind::tokens;
+  double data_amount = 0;  // tokens, GB, samples, steps or FLOPs; unused for chinchilla
+  double bytes_per_token = 4;
+  double epochs = 1;
+  std::optional<double> seq_len;
+  std::optional<double> global_batch_tokens;
+  std::optional<double> global_batch_sequences;
+};
+
+struct HardwareChoice {
+  GpuSpec gpu;
+  std::optional<double> count;  // nullopt: a budget or deadline decides
+  std::optional<double> gpus_per_node;
+  std::optional<double> intra_node_gbs;
+  std::optional<double> inter_node_gbps;
+};
+
+struct Pricing {
+  std::optional<double> per_gpu_hour;
+  std::optional<double> per_gpu_month;
+  std::string currency = "USD";
+  double hours_per_month = 730;
+  std::string offer;  // catalog offer ID when the price came from one
+  std::string offer_source;
+};
+
+struct Budget {
+  std::optional<double> per_month;
+  std::optional<double> total;
+  std::optional<double> deadline_days;
+  std::string currency;
+};
+
+struct Energy {
+  std::optional<double> pue;
+  std::optional<double> grid_kg_co2_per_kwh;
+};
+
+struct Scenario {
+  ModelSpec model;
+  Training training;
+  HardwareChoice hardware;
+  Strategy strategy;
+  std::optional<Pricing> pricing;
+  std::optional<Budget> budget;
+  Energy energy;
+};
+
+}  // namespace traincalc

@@ -1,0 +1,31 @@
+// How the work is run: numeric precision, optimizer, utilisation and the parallel layout.
+#pragma once
+
+#include <optional>
+
+#include "traincalc/hardware.hpp"
+
+namespace traincalc {
+
+enum class Optimizer { adamw, adam, adamw_8bit, sgd, sgd_momentum, adafactor, lion };
+enum class Recompute { none, selective, full };
+enum class Offload { none, optimizer, optimizer_and_params };
+
+struct Strategy {
+  std::optional<Precision> precision;  // nullopt: the GPU's default precision
+  Optimizer optimizer = Optimizer::adamw;
+  std::optional<double> mfu;  // nullopt: "auto"
+  // nullopt: "auto". Until the planner exists, "auto" resolves to 1 (and dp to the rest).
+  std::optional<double> tp, pp, cp, ep, dp, micro_batch, zero;
+  double pp_virtual_stages = 1;
+  std::optional<Recompute> recompute;  // nullopt: "auto"
+  bool flash_attention = true;
+  std::optional<bool> sequence_parallel;  // nullopt: on when tp > 1
+  Offload offload = Offload::none;
+};
+
+const char* to_string(Optimizer optimizer);
+const char* to_string(Recompute recompute);
+const char* to_string(Offload offload);
+
+}  // namespace traincalc

@@ -1,0 +1,82 @@
+#include "traincalc/catalog.hpp"
+
+#include <algorithm>
+
+#include "traincalc/json_api.hpp"
+
+namespace traincalc {
+
+namespace {
+template <class Row, class Id>
+const Row* find_by(const std::vector<Row>& rows, std::string_view id, Id id_of) {
+  auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& row) { return id_of(row) == id; });
+  return it == rows.end() ? nullptr : &*it;
+}
+}  // namespace
+
+const GpuSpec* Catalog::find_gpu(std::string_view id) const {
+  return find_by(gpus, id, [](const GpuSpec& g) -> const std::string& { return g.id; });
+}
+const Offer* Catalog::find_offer(std::string_view id) const {
+  return find_by(offers, id, [](const Offer& o) -> const std::string& { return o.id; });
+}
+const ModelPreset* Catalog::find_model(std::string_view id) const {
+  return find_by(models, id, [](const ModelPreset& m) -> const std::string& { return m.model.preset; });
+}
+
+const Catalog& builtin_catalog() {
+  // The built-in data is checked by the same validator as any vendor catalog; a Catch2 test
+  // asserts that it loads without a single error.
+  static const Catalog catalog = merge_catalog_json(builtin_catalog_text(), Catalog{}).catalog;
+  return catalog;
+}
+
+const char* to_string(Precision precision) {
+  switch (precision) {
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::fp16: return "fp16";
+    case Precision::bf16: return "bf16";
+    case Precision::fp8: return "fp8";
+  }
+  return "bf16";
+}
+
+std::optional<Precision> default_precision(const GpuSpec& gpu) {
+  for (Precision p : {Precision::bf16, Precision::fp16, Precision::tf32, Precision::fp32, Precision::fp8})
+    if (dense_peak_tflops(gpu, p)) return p;
+  return std::nullopt;
+}
+
+const char* to_string(Optimizer optimizer) {
+  switch (optimizer) {
+    case Optimizer::adamw: return "adamw";
+    case Optimizer::adam: return "adam";
+    case Optimizer::adamw_8bit: return "adamw-8bit";
+    case Optimizer::sgd: return "sgd";
+    case Optimizer::sgd_momentum: return "sgd-momentum";
+    case Optimizer::adafactor: return "adafactor";
+    case Optimizer::lion: return "lion";
+  }
+  return "adamw";
+}
+
+const char* to_string(Recompute recompute) {
+  switch (recompute) {
+    case Recompute::none: return "none";
+    case Recompute::selective: return "selective";
+    case Recompute::full: return "full";
+  }
+  return "none";
+}
+
+const char* to_string(Offload offload) {
+  switch (offload) {
+    case Offload::none: return "none";
+    case Offload::optimizer: return "optimizer";
+    case Offload::optimizer_and_params: return "optimizer+params";
+  }
+  return "none";
+}
+
+}  // namespace traincalc

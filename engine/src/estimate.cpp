@@ -1,0 +1,210 @@
+#include "traincalc/estimate.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+#include "estimators.hpp"
+#include "json_fields.hpp"
+#include "specs.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace traincalc {
+
+Report estimate(const Scenario& s) {
+  using namespace detail;
+  Report r;
+  r.model = report_model(s);
+  r.compute = estimate_compute(s, r.warnings);
+  r.hardware = report_hardware(s);
+  const double mfu = resolved_mfu(s, r.warnings);
+  r.plan = plan_gpus(s, r.compute, r.hardware, mfu, r.errors);
+  if (!r.errors.empty()) return r;
+  const double gpus = r.plan.gpus;
+  r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
+  r.time.mfu_source = s.strategy.mfu ? "given" : "assumed";
+  r.parallelism = resolve_layout(s, gpus, r.warnings);
+  r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.warnings);
+  r.cost = estimate_cost(s, r.time, gpus);
+
+  if (r.plan.deadline_days) r.plan.meets_deadline = r.time.wall_clock_days <= *r.plan.deadline_days * (1 + 1e-12);
+  if (r.plan.budget_total && r.cost) r.plan.within_budget = r.cost->total <= *r.plan.budget_total;
+  if (r.plan.meets_deadline && !*r.plan.meets_deadline)
+    r.warnings.push_back({"budget.deadline_days", "deadline_missed",
+                          "The GPUs this budget rents need " + detail::format_number(std::ceil(r.time.wall_clock_days)) +
+                              " days, more than the " + detail::format_number(*r.plan.deadline_days) + "-day deadline."});
+  if (r.plan.within_budget && !*r.plan.within_budget)
+    r.warnings.push_back({"budget.total", "over_budget",
+                          "The run costs " + detail::format_number(r.cost->total) + " " + r.cost->currency + ", more than the " +
+                              detail::format_number(*r.plan.budget_total) + " budget."});
+  return r;
+}
+
+using detail::json;
+
+namespace {
+
+json report_json_value(const Report& r);
+
+json issues_json(const Issues& issues) {
+  json out = json::array();
+  for (const auto& i : issues) out.push_back({{"field", i.field}, {"code", i.code}, {"message", i.message}});
+  return out;
+}
+
+json error_report(const Issues& errors, const Issues& warnings = {}) {
+  return {{"errors", issues_json(errors)}, {"warnings", issues_json(warnings)}};
+}
+
+json estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
+  ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
+  if (!parse.scenario) {
+    valid = false;
+    return error_report(parse.errors, parse.warnings);
+  }
+  Report report = estimate(*parse.scenario);
+  report.warnings.insert(report.warnings.begin(), parse.warnings.begin(), parse.warnings.end());
+  if (!report.valid()) {
+    valid = false;
+    return error_report(report.errors, report.warnings);
+  }
+  return report_json_value(report);
+}
+
+// Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.
+void integers_as_integers(json& value) {
+  if (value.is_number_float()) {
+    const double x = value.get<double>();
+    if (std::isfinite(x) && std::floor(x) == x && std::abs(x) < 9007199254740992.0) value = static_cast<std::int64_t>(x);
+    return;
+  }
+  if (value.is_structured())
+    for (auto& child : value) integers_as_integers(child);
+}
+
+// Every number in a report is checked: a non-finite or negative amount is an engine bug, and the
+// user gets an error instead of a wrong figure.
+bool all_finite_non_negative(const json& value) {
+  if (value.is_number()) {
+    const double x = value.get<double>();
+    return std::isfinite(x) && x >= 0;
+  }
+  if (value.is_structured())
+    for (const auto& child : value)
+      if (!all_finite_non_negative(child)) return false;
+  return true;
+}
+
+json report_json_value(const Report& r) {
+  json model = {{"name", r.model.name},
+                {"params", r.model.params},
+                {"active_params", r.model.active_params},
+                {"architecture_known", r.model.architecture_known}};
+  if (!r.model.preset.empty()) model["preset"] = r.model.preset;
+  if (r.model.breakdown) {
+    model["embedding_params"] = r.model.breakdown->embedding;
+    model["output_head_params"] = r.model.breakdown->output_head;
+  }
+  const ComputeReport& c = r.compute;
+  json compute = {{"tokens", c.tokens},
+                  {"flops_per_token", c.flops_per_token},
+                  {"total_flops", c.total_flops},
+                  {"method", c.method},
+                  {"flops_per_token_6n", c.flops_per_token_6n},
+                  {"total_flops_6n", c.total_flops_6n},
+                  {"flops_per_param_per_token", c.flops_per_param_per_token},
+                  {"trainable_params", c.trainable_params},
+                  {"seq_len", c.seq_len},
+                  {"epochs", c.epochs}};
+  if (c.flops_per_token_detailed) compute["flops_per_token_detailed"] = *c.flops_per_token_detailed;
+  if (c.total_flops_detailed) compute["total_flops_detailed"] = *c.total_flops_detailed;
+  const HardwareReport& h = r.hardware;
+  json hardware = {{"gpu_name", h.gpu_name},
+                   {"precision", h.precision},
+                   {"peak_tflops", h.peak_tflops},
+                   {"memory_gb", h.memory_gb},
+                   {"gpus_per_node", h.gpus_per_node}};
+  if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;
+  const TimeReport& t = r.time;
+  json time = {{"mfu", t.mfu},
+               {"mfu_source", t.mfu_source},
+               {"cluster_flops_per_second", t.cluster_flops_per_second},
+               {"tokens_per_second", t.tokens_per_second},
+               {"gpu_hours", t.gpu_hours},
+               {"wall_clock_hours", t.wall_clock_hours},
+               {"wall_clock_days", t.wall_clock_days}};
+  const MemoryParts& mp = r.memory.per_gpu_bytes;
+  json memory = {{"per_gpu_bytes",
+                  {{"weights", mp.weights},
+                   {"gradients", mp.gradients},
+                   {"optimizer", mp.optimizer},
+                   {"activations", mp.activations},
+                   {"total", mp.total}}},
+                 {"capacity_bytes", r.memory.capacity_bytes},
+                 {"fits", r.memory.fits},
+                 {"activations_known", r.memory.activations_known}};
+  const ParallelismReport& p = r.parallelism;
+  json parallelism = {{"tp", p.tp},
+                      {"pp", p.pp},
+                      {"dp", p.dp},
+                      {"cp", p.cp},
+                      {"ep", p.ep},
+                      {"zero", p.zero},
+                      {"micro_batch", p.micro_batch},
+                      {"sequence_parallel", p.sequence_parallel},
+                      {"recompute", p.recompute}};
+  json plan = {{"gpus", r.plan.gpus}, {"nodes", r.plan.nodes}, {"gpus_from", r.plan.gpus_from}};
+  if (r.plan.budget_per_month) plan["budget_per_month"] = *r.plan.budget_per_month;
+  if (r.plan.budget_total) plan["budget_total"] = *r.plan.budget_total;
+  if (r.plan.within_budget) plan["within_budget"] = *r.plan.within_budget;
+  if (r.plan.deadline_days) plan["deadline_days"] = *r.plan.deadline_days;
+  if (r.plan.meets_deadline) plan["meets_deadline"] = *r.plan.meets_deadline;
+
+  json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
+              {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};
+  if (r.cost) {
+    out["cost"] = {{"currency", r.cost->currency},
+                   {"total", r.cost->total},
+                   {"per_gpu_hour", r.cost->per_gpu_hour},
+                   {"per_month", r.cost->per_month},
+                   {"months", r.cost->months}};
+    if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;
+  }
+  out["warnings"] = issues_json(r.warnings);
+  out["errors"] = issues_json(r.errors);
+  integers_as_integers(out);
+  if (!all_finite_non_negative(out))
+    return error_report({{"", "internal_non_finite",
+                          "The engine produced a number it cannot stand behind (not finite or negative) for this "
+                          "input; please report the scenario."}});
+  return out;
+}
+
+}  // namespace
+
+std::string error_report_json(const Issues& errors, int indent) {
+  return error_report(errors).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string report_to_json(const Report& report, int indent) {
+  return report_json_value(report).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+JsonOutput estimate_json(std::string_view json_text, const Catalog& catalog, int indent) {
+  JsonOutput out;
+  Issues errors;
+  auto value = detail::parse_json_text(json_text, errors);
+  json result;
+  if (!value) {
+    out.all_valid = false;
+    result = error_report(errors);
+  } else if (value->is_array()) {
+    result = json::array();
+    for (const auto& scenario : *value) result.push_back(estimate_value(scenario, catalog, out.all_valid));
+  } else {
+    result = estimate_value(*value, catalog, out.all_valid);
+  }
+  out.text = result.dump(indent, ' ', false, json::error_handler_t::replace);
+  return out;
+}
+
+}  // namespace traincalc

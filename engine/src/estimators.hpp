@@ -1,0 +1,37 @@
+// The estimators, each a pure function of the scenario and what earlier estimators produced.
+// Internal header; estimate.cpp runs them in order.
+#pragma once
+
+#include "traincalc/report.hpp"
+#include "traincalc/scenario.hpp"
+
+namespace traincalc::detail {
+
+// The fraction of dense peak assumed when the scenario gives none: seed 001 calls ~40% reasonable,
+// and well-tuned LLM training reaches 35-55% of dense peak (shared/reference/hardware.md, sec. 0.7).
+inline constexpr double assumed_mfu = 0.40;
+// Chinchilla's compute-optimal ratio, ~20 tokens per parameter (Hoffmann et al. 2022, Table 3).
+inline constexpr double chinchilla_tokens_per_param = 20.0;
+// Sequence length used when neither the scenario nor the preset says.
+inline constexpr double fallback_seq_len = 2048.0;
+
+double resolved_seq_len(const Scenario& s);
+double trainable_lora_params(const Architecture& a, const Training& t);
+
+ModelReport report_model(const Scenario& s);
+ComputeReport estimate_compute(const Scenario& s, Issues& warnings);
+HardwareReport report_hardware(const Scenario& s);
+
+double resolved_mfu(const Scenario& s, Issues& warnings);
+// How many GPUs: given, bought by a monthly budget, or needed by a deadline.
+PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware, double mfu,
+                     Issues& errors);
+ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings);
+TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
+MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
+                             const HardwareReport& hardware, Issues& warnings);
+double hourly_price(const Pricing& p);
+double monthly_price(const Pricing& p);
+std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);
+
+}  // namespace traincalc::detail

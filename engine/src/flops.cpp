@@ -1,0 +1,123 @@
+// Tokens and FLOPs. Two counts are always reported: the parameter rule (6 FLOPs per parameter per
+// token for training, Kaplan et al. 2020, eq. 2.1) and, when the architecture is known, a per-layer
+// count with the attention and logits terms (Narayanan et al. 2021, sec. 5.1; Chowdhery et al. 2022,
+// appendix B). The detailed one is used whenever it exists.
+#include "estimators.hpp"
+
+namespace traincalc::detail {
+
+double resolved_seq_len(const Scenario& s) {
+  if (s.training.seq_len) return *s.training.seq_len;
+  if (s.model.default_seq_len > 0) return s.model.default_seq_len;
+  return fallback_seq_len;
+}
+
+// LoRA adds rank-r factors A (in x r) and B (r x out) beside each targeted matrix (Hu et al. 2021).
+double trainable_lora_params(const Architecture& a, const Training& t) {
+  const double r = t.lora_rank;
+  const double h = a.hidden;
+  const double q_width = a.heads * effective_head_dim(a);
+  const double kv_width = effective_kv_heads(a) * effective_head_dim(a);
+  double per_layer = r * (h + q_width) + 2 * r * (h + kv_width) + r * (q_width + h);  // q, k, v, o
+  if (t.lora_targets == LoraTargets::all_linear) {
+    const double mlp_matrices = a.gated_mlp ? 3.0 : 2.0;
+    per_layer += a.experts * mlp_matrices * r * (h + a.ffn_hidden);
+  }
+  return a.layers * per_layer;
+}
+
+ModelReport report_model(const Scenario& s) {
+  ModelReport m;
+  m.name = s.model.name;
+  m.preset = s.model.preset;
+  m.params = s.model.params;
+  m.active_params = s.model.active_params;
+  m.architecture_known = s.model.architecture.has_value();
+  if (s.model.architecture) m.breakdown = count_parameters(*s.model.architecture);
+  return m;
+}
+
+ComputeReport estimate_compute(const Scenario& s, Issues& warnings) {
+  const Training& t = s.training;
+  ComputeReport c;
+  c.seq_len = resolved_seq_len(s);
+  c.epochs = t.data_kind == DataKind::total_flops ? 1 : t.epochs;
+
+  const bool frozen_base = t.method != FinetuneMethod::full;
+  double lora_params = 0;
+  if (frozen_base) {
+    if (s.model.architecture) {
+      lora_params = trainable_lora_params(*s.model.architecture, t);
+    } else {
+      warnings.push_back({"model", "lora_params_unknown",
+                          "The LoRA adapters' size needs the architecture; with params only, their (small) share of "
+                          "the FLOPs is left out."});
+    }
+  }
+  c.trainable_params = frozen_base ? lora_params : s.model.params;
+
+  // Backward costs twice the forward pass: one matmul for activation gradients and one for weight
+  // gradients (Kaplan et al. 2020, sec. 2.1). Frozen base weights skip the weight gradients, so they
+  // cost 2 (forward) + 2 (activation gradients) FLOPs per parameter; adapters train in full.
+  c.flops_per_param_per_token = frozen_base ? 4.0 : 6.0;
+  c.flops_per_token_6n = c.flops_per_param_per_token * s.model.active_params + 6.0 * lora_params;
+
+  if (s.model.architecture) {
+    const Architecture& a = *s.model.architecture;
+    const ParameterCount count = count_parameters(a);
+    // Forward FLOPs per token: 2 per weight multiplied (Kaplan et al. 2020, table 1) ...
+    const double matmul_forward = 2.0 * a.layers * count.matmul_active_per_layer;
+    // ... the logits, an h x V matmul per token (tied or not) ...
+    const double logits_forward = 2.0 * a.hidden * a.vocab;
+    // ... and attention: QK^T and softmax(QK^T)V, 2 * seq * d_attn each per layer, counted without a
+    // causal discount as Megatron-LM and PaLM's MFU do (Chowdhery et al. 2022, appendix B: 6N + 12LHQT).
+    const double attention_forward = 2.0 * 2.0 * a.layers * c.seq_len * a.heads * effective_head_dim(a);
+    const double weight_multiplier = frozen_base ? 2.0 : 3.0;
+    // Attention has no weights: its backward pass needs both input gradients, so 3x forward always.
+    c.flops_per_token_detailed =
+        weight_multiplier * (matmul_forward + logits_forward) + 3.0 * attention_forward + 6.0 * lora_params;
+  }
+  c.flops_per_token = c.flops_per_token_detailed.value_or(c.flops_per_token_6n);
+  c.method = c.flops_per_token_detailed ? "detailed" : "6n";
+
+  double tokens_per_epoch = 0;
+  switch (t.data_kind) {
+    case DataKind::tokens: tokens_per_epoch = t.data_amount; break;
+    case DataKind::chinchilla:
+      tokens_per_epoch = chinchilla_tokens_per_param * s.model.params;
+      if (s.model.active_params < s.model.params)
+        warnings.push_back({"training.tokens", "chinchilla_moe",
+                            "The 20-tokens-per-parameter rule was fitted on dense models; for this mixture of experts it "
+                            "is applied to the total parameter count."});
+      break;
+    case DataKind::dataset_gb: tokens_per_epoch = t.data_amount * 1e9 / t.bytes_per_token; break;
+    case DataKind::samples: tokens_per_epoch = t.data_amount * c.seq_len; break;
+    case DataKind::steps: {
+      const double batch_tokens =
+          t.global_batch_tokens ? *t.global_batch_tokens : t.global_batch_sequences.value_or(0) * c.seq_len;
+      tokens_per_epoch = t.data_amount * batch_tokens;
+      break;
+    }
+    case DataKind::total_flops: break;
+  }
+
+  if (t.data_kind == DataKind::total_flops) {
+    c.method = "given";
+    c.total_flops = t.data_amount;
+    c.tokens = c.total_flops / c.flops_per_token;
+  } else {
+    c.tokens = tokens_per_epoch * c.epochs;
+    c.total_flops = c.flops_per_token * c.tokens;
+  }
+  c.total_flops_6n = c.flops_per_token_6n * c.tokens;
+  if (c.flops_per_token_detailed) c.total_flops_detailed = *c.flops_per_token_detailed * c.tokens;
+
+  const bool seq_len_matters = s.model.architecture || t.data_kind == DataKind::samples ||
+                               (t.data_kind == DataKind::steps && !t.global_batch_tokens);
+  if (!t.seq_len && seq_len_matters && s.model.default_seq_len <= 0)
+    warnings.push_back({"training.seq_len", "seq_len_assumed",
+                        "training.seq_len was not given; 2048 tokens per sequence is assumed."});
+  return c;
+}
+
+}  // namespace traincalc::detail

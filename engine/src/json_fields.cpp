@@ -1,0 +1,237 @@
+#include "json_fields.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace traincalc::detail {
+
+std::string format_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.10g", value);
+  return buffer;
+}
+
+std::string describe(const json& value) {
+  switch (value.type()) {
+    case json::value_t::string: {
+      std::string s = value.get_ref<const std::string&>();
+      if (s.size() > 40) s = s.substr(0, 37) + "...";
+      return "a string (\"" + s + "\")";
+    }
+    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return format_number(value.get<double>());
+    default: return "an unsupported value";
+  }
+}
+
+std::string join_path(std::string_view parent, std::string_view key) {
+  if (parent.empty()) return std::string(key);
+  return std::string(parent) + "." + std::string(key);
+}
+
+static std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::optional<std::string> closest_key(std::string_view key, const std::vector<std::string>& allowed) {
+  std::optional<std::string> best;
+  std::size_t best_distance = 3;
+  for (const auto& candidate : allowed) {
+    const std::size_t distance = edit_distance(key, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+Fields::Fields(const json& object, std::string path, Issues& errors)
+    : object_(object), path_(std::move(path)), errors_(errors) {}
+
+bool Fields::has(std::string_view key) const { return object_.is_object() && object_.contains(key); }
+
+const json* Fields::raw(std::string_view key) {
+  known_.emplace_back(key);
+  if (!object_.is_object()) return nullptr;
+  const auto it = object_.find(key);
+  return it == object_.end() ? nullptr : &*it;
+}
+
+void Fields::error(std::string_view key, std::string code, std::string message) {
+  errors_.push_back({path(key), std::move(code), std::move(message)});
+}
+
+void Fields::require(std::string_view key, std::string_view what) {
+  known_.emplace_back(key);
+  if (!has(key)) error(key, "required", path(key) + " is required: " + std::string(what) + ".");
+}
+
+std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
+  const json* value = raw(key);
+  if (!value) return std::nullopt;
+  if (!value->is_number()) {
+    error(key, "wrong_type", path(key) + " must be a number, not " + describe(*value) + ".");
+    return std::nullopt;
+  }
+  const double x = value->get<double>();
+  if (!std::isfinite(x)) {
+    error(key, "not_finite", path(key) + " is too large to be a number; give a finite value.");
+    return std::nullopt;
+  }
+  const bool below = rule.min_exclusive ? !(x > rule.min) : !(x >= rule.min);
+  if (below) {
+    if (rule.min == 0 && rule.min_exclusive)
+      error(key, "not_positive", path(key) + " must be greater than 0 (got " + format_number(x) + ").");
+    else
+      error(key, "out_of_range",
+            path(key) + " must be " + (rule.min_exclusive ? "greater than " : "at least ") + format_number(rule.min) +
+                " (got " + format_number(x) + ").");
+    return std::nullopt;
+  }
+  if (x > rule.max) {
+    error(key, "out_of_range", path(key) + " must be at most " + format_number(rule.max) + " (got " + format_number(x) + ").");
+    return std::nullopt;
+  }
+  if (rule.integer && std::floor(x) != x) {
+    error(key, "not_integer", path(key) + " must be a whole number (got " + format_number(x) + ").");
+    return std::nullopt;
+  }
+  return x;
+}
+
+Fields::NumberOrWord Fields::number_or_word(std::string_view key, std::string_view word, NumberRule rule) {
+  NumberOrWord result;
+  if (!has(key)) {
+    known_.emplace_back(key);
+    return result;
+  }
+  result.present = true;
+  const json* value = raw(key);
+  if (value->is_string()) {
+    if (value->get_ref<const std::string&>() == word) {
+      result.is_word = true;
+    } else {
+      error(key, "wrong_type",
+            path(key) + " must be a number or \"" + std::string(word) + "\", not " + describe(*value) + ".");
+    }
+    return result;
+  }
+  result.value = number(key, rule);
+  return result;
+}
+
+std::optional<std::string> Fields::text(std::string_view key) {
+  const json* value = raw(key);
+  if (!value) return std::nullopt;
+  if (!value->is_string()) {
+    error(key, "wrong_type", path(key) + " must be a string, not " + describe(*value) + ".");
+    return std::nullopt;
+  }
+  return value->get<std::string>();
+}
+
+std::optional<bool> Fields::flag(std::string_view key) {
+  const json* value = raw(key);
+  if (!value) return std::nullopt;
+  if (!value->is_boolean()) {
+    error(key, "wrong_type", path(key) + " must be true or false, not " + describe(*value) + ".");
+    return std::nullopt;
+  }
+  return value->get<bool>();
+}
+
+const json* Fields::object(std::string_view key) {
+  const json* value = raw(key);
+  if (!value) return nullptr;
+  if (!value->is_object()) {
+    error(key, "wrong_type", path(key) + " must be an object ({...}), not " + describe(*value) + ".");
+    return nullptr;
+  }
+  return value;
+}
+
+void Fields::reject_unknown(const std::vector<std::string>& also_allowed) {
+  if (!object_.is_object()) return;
+  std::vector<std::string> allowed = known_;
+  allowed.insert(allowed.end(), also_allowed.begin(), also_allowed.end());
+  for (const auto& [key, value] : object_.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string where = path_.empty() ? "at the top level" : "in " + path_;
+    std::string message = "Unknown key \"" + key + "\" " + where + ".";
+    if (auto suggestion = closest_key(key, allowed)) message += " Did you mean \"" + *suggestion + "\"?";
+    errors_.push_back({join_path(path_, key), "unknown_key", std::move(message)});
+  }
+}
+
+namespace {
+// Records where parsing stopped; every other SAX event is accepted and ignored.
+struct ErrorLocator : nlohmann::json_sax<json> {
+  std::size_t position = 0;
+  std::string token;
+  bool number_overflow = false;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t at, const std::string& last_token, const nlohmann::detail::exception& e) override {
+    position = at;
+    token = last_token;
+    number_overflow = std::string_view(e.what()).find("number overflow") != std::string_view::npos;
+    return false;
+  }
+};
+}  // namespace
+
+std::optional<json> parse_json_text(std::string_view text, Issues& errors) {
+  json value = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (!value.is_discarded()) return value;
+  ErrorLocator locator;
+  json::sax_parse(text.begin(), text.end(), &locator, nlohmann::detail::input_format_t::json, /*strict=*/true);
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i + 1 < locator.position && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  std::string near = locator.token.size() > 20 ? locator.token.substr(0, 20) + "..." : locator.token;
+  if (locator.number_overflow) {
+    errors.push_back({"", "parse_error",
+                      "The number " + near + " (line " + std::to_string(line) + ", column " + std::to_string(column) +
+                          ") is too large to compute with; give a value below 1e300."});
+    return std::nullopt;
+  }
+  errors.push_back({"", "parse_error",
+                    "The input is not valid JSON (line " + std::to_string(line) + ", column " + std::to_string(column) +
+                        (near.empty() ? "" : ", near '" + near + "'") + "). Check quotes, commas and brackets."});
+  return std::nullopt;
+}
+
+}  // namespace traincalc::detail

@@ -1,0 +1,83 @@
+// How many GPUs, and how they are laid out. The count is given, bought by a monthly budget
+// (floor(budget / monthly price), as seed 004 does), or the fewest that meet a deadline.
+#include <algorithm>
+#include <cmath>
+
+#include "estimators.hpp"
+#include "json_fields.hpp"
+#include "traincalc/units.hpp"
+
+namespace traincalc::detail {
+
+namespace {
+double model_parallel_size(const Strategy& s) { return s.tp.value_or(1) * s.pp.value_or(1) * s.cp.value_or(1); }
+}  // namespace
+
+PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware, double mfu,
+                     Issues& errors) {
+  PlanReport plan;
+  const double group = model_parallel_size(s.strategy);
+  const double flops_per_gpu_second = units::tflops_to_flops(hardware.peak_tflops) * mfu;
+  const Budget* budget = s.budget ? &*s.budget : nullptr;
+
+  if (s.hardware.count) {
+    plan.gpus = *s.hardware.count;
+    plan.gpus_from = "count";
+  } else if (budget && budget->per_month) {
+    const double price = monthly_price(*s.pricing);
+    // floor(budget / price), guarded against 10000 / 2000 landing a hair below 5 in binary.
+    double affordable = std::floor(*budget->per_month / price * (1 + 1e-12));
+    affordable = std::floor(affordable / group) * group;
+    plan.gpus = affordable;
+    plan.gpus_from = "budget.per_month";
+    if (affordable < 1) {
+      const std::string currency = " " + s.pricing->currency;
+      errors.push_back({"budget.per_month", "budget_too_small",
+                        "A monthly budget of " + format_number(*budget->per_month) + currency +
+                            " does not rent " + (group > 1 ? format_number(group) + " GPUs" : std::string("one GPU")) +
+                            " at " + format_number(price) + currency + " per GPU-month; raise it to at least " +
+                            format_number(price * group) + currency + " or choose a cheaper GPU."});
+    }
+  } else if (budget && budget->deadline_days) {
+    const double seconds = *budget->deadline_days * units::seconds_per_day;
+    double needed = std::ceil(compute.total_flops / (flops_per_gpu_second * seconds) * (1 - 1e-12));
+    needed = std::max(group, std::ceil(needed / group) * group);
+    plan.gpus = needed;
+    plan.gpus_from = "budget.deadline_days";
+    if (needed > 1e7)
+      errors.push_back({"budget.deadline_days", "out_of_range",
+                        "Finishing in " + format_number(*budget->deadline_days) + " days would take " +
+                            format_number(needed) + " GPUs, more than the 10 million the calculator plans for; allow "
+                            "more time or less work."});
+  }
+  plan.nodes = std::ceil(plan.gpus / hardware.gpus_per_node);
+  if (budget) {
+    plan.budget_per_month = budget->per_month;
+    plan.budget_total = budget->total;
+    plan.deadline_days = budget->deadline_days;
+  }
+  return plan;
+}
+
+ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings) {
+  const Strategy& st = s.strategy;
+  ParallelismReport p;
+  p.tp = st.tp.value_or(1);
+  p.pp = st.pp.value_or(1);
+  p.cp = st.cp.value_or(1);
+  p.ep = st.ep.value_or(1);
+  p.dp = std::max(1.0, std::floor(gpus / (p.tp * p.pp * p.cp)));
+  p.micro_batch = st.micro_batch.value_or(1);
+  // ZeRO-1 (Megatron's distributed optimizer) is the usual default once there is data parallelism.
+  p.zero = st.zero.value_or(p.dp > 1 ? 1 : 0);
+  p.sequence_parallel = st.sequence_parallel.value_or(p.tp > 1);
+  p.recompute = to_string(st.recompute.value_or(Recompute::none));
+  if (!st.tp || !st.pp || !st.micro_batch)
+    warnings.push_back({"strategy.tp", "layout_assumed",
+                        "The layout planner is not available yet: tensor and pipeline parallelism default to 1, "
+                        "micro-batch to 1 and the rest is data parallel. Set strategy.tp, pp and micro_batch to match "
+                        "your run; time is unaffected, memory per GPU depends on them."});
+  return p;
+}
+
+}  // namespace traincalc::detail

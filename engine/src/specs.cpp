@@ -1,0 +1,395 @@
+#include "specs.hpp"
+
+#include <cmath>
+
+#include "traincalc/json_api.hpp"
+
+namespace traincalc::detail {
+
+namespace {
+constexpr NumberRule dimension{0, true, 1e8, true};
+constexpr NumberRule tflops{0, true, 1e6, false};        // a million TFLOPS = 1 EFLOP/s per GPU
+constexpr NumberRule memory_gb_rule{0, true, 1e6, false};
+constexpr NumberRule bandwidth{0, true, 1e6, false};
+
+struct OptionalNumberField {
+  const char* key;
+  std::optional<double> GpuSpec::*member;
+  NumberRule rule;
+};
+}  // namespace
+
+void read_gpu_fields(Fields& f, GpuSpec& gpu) {
+  if (auto v = f.text("name")) gpu.name = *v;
+  if (auto v = f.text("vendor")) gpu.vendor = *v;
+  if (auto v = f.number("memory_gb", memory_gb_rule)) gpu.memory_gb = *v;
+  static const OptionalNumberField optional_numbers[] = {
+      {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs, bandwidth},
+      {"fp32_tflops", &GpuSpec::fp32_tflops, tflops},
+      {"tf32_tflops", &GpuSpec::tf32_tflops, tflops},
+      {"bf16_tflops", &GpuSpec::bf16_tflops, tflops},
+      {"fp16_tflops", &GpuSpec::fp16_tflops, tflops},
+      {"fp8_tflops", &GpuSpec::fp8_tflops, tflops},
+      {"tdp_w", &GpuSpec::tdp_w, NumberRule{0, true, 1e5, false}},
+      {"gpus_per_node", &GpuSpec::gpus_per_node, NumberRule{0, true, 1e6, true}},
+      {"intra_node_gbs", &GpuSpec::intra_node_gbs, bandwidth},
+      {"inter_node_gbps", &GpuSpec::inter_node_gbps, bandwidth},
+      {"release_year", &GpuSpec::release_year, NumberRule{1990, false, 2100, true}},
+  };
+  for (const auto& field : optional_numbers)
+    if (auto v = f.number(field.key, field.rule)) gpu.*field.member = *v;
+  if (auto v = f.text("source")) gpu.source = *v;
+  if (auto v = f.text("confidence")) gpu.confidence = *v;
+  if (auto v = f.text("notes")) gpu.notes = *v;
+}
+
+void check_gpu(const GpuSpec& gpu, Fields& f) {
+  if (gpu.name.empty() && !f.has("name")) f.require("name", "a GPU needs a display name");
+  if (gpu.memory_gb <= 0 && !f.has("memory_gb")) f.require("memory_gb", "the GPU's memory in GB");
+  const bool any_peak = gpu.fp32_tflops || gpu.tf32_tflops || gpu.bf16_tflops || gpu.fp16_tflops || gpu.fp8_tflops;
+  if (!any_peak && !f.has("bf16_tflops") && !f.has("fp16_tflops") && !f.has("fp8_tflops") && !f.has("tf32_tflops") &&
+      !f.has("fp32_tflops"))
+    f.error("bf16_tflops", "required",
+            f.object_path() + " needs a dense peak for at least one precision (bf16_tflops, fp16_tflops, fp8_tflops, "
+                              "tf32_tflops or fp32_tflops), without 2:4 sparsity.");
+}
+
+const std::vector<std::string>& architecture_keys() {
+  static const std::vector<std::string> keys = {
+      "layers",  "hidden",          "heads",       "kv_heads",          "head_dim",     "ffn_hidden",
+      "vocab",   "gated_mlp",       "tied_embeddings", "experts",       "experts_per_token", "encoder_only",
+      "bias",    "norm",            "position_embeddings"};
+  return keys;
+}
+
+bool read_architecture_fields(Fields& f, Architecture& a) {
+  bool any = false;
+  for (const auto& key : architecture_keys()) any = any || f.has(key);
+  if (auto v = f.number("layers", NumberRule{0, true, 1e5, true})) a.layers = *v;
+  if (auto v = f.number("hidden", dimension)) a.hidden = *v;
+  if (auto v = f.number("heads", NumberRule{0, true, 1e6, true})) a.heads = *v;
+  if (auto v = f.number("kv_heads", NumberRule{0, true, 1e6, true})) a.kv_heads = *v;
+  if (auto v = f.number("head_dim", dimension)) a.head_dim = *v;
+  if (auto v = f.number("ffn_hidden", dimension)) a.ffn_hidden = *v;
+  if (auto v = f.number("vocab", dimension)) a.vocab = *v;
+  if (auto v = f.flag("gated_mlp")) a.gated_mlp = *v;
+  if (auto v = f.flag("tied_embeddings")) a.tied_embeddings = *v;
+  if (auto v = f.number("experts", NumberRule{0, true, 1e5, true})) a.experts = *v;
+  if (auto v = f.number("experts_per_token", NumberRule{0, true, 1e5, true})) a.experts_per_token = *v;
+  if (auto v = f.flag("encoder_only")) a.encoder_only = *v;
+  if (auto v = f.flag("bias")) a.bias = *v;
+  if (auto v = f.choice<NormKind>("norm", {{"rmsnorm", NormKind::rms}, {"layernorm", NormKind::layer}})) a.norm = *v;
+  if (auto v = f.number("position_embeddings", NumberRule{0, false, 1e8, true})) a.position_embeddings = *v;
+  return any;
+}
+
+void check_architecture(const Architecture& a, Fields& f) {
+  const std::pair<const char*, double> required[] = {
+      {"layers", a.layers}, {"hidden", a.hidden}, {"heads", a.heads}, {"ffn_hidden", a.ffn_hidden}, {"vocab", a.vocab}};
+  bool complete = true;
+  for (const auto& [key, value] : required) {
+    if (value <= 0 && !f.has(key)) {
+      f.require(key, "an architecture needs layers, hidden, heads, ffn_hidden and vocab (or give params instead)");
+      complete = false;
+    } else if (value <= 0) {
+      complete = false;  // already reported by the reader
+    }
+  }
+  if (!complete) return;
+  if (a.head_dim <= 0 && std::fmod(a.hidden, a.heads) != 0)
+    f.error("heads", "inconsistent",
+            "hidden (" + format_number(a.hidden) + ") is not divisible by heads (" + format_number(a.heads) +
+                "); give head_dim explicitly.");
+  if (a.kv_heads > 0 && (a.kv_heads > a.heads || std::fmod(a.heads, a.kv_heads) != 0))
+    f.error("kv_heads", "inconsistent",
+            "kv_heads (" + format_number(a.kv_heads) + ") must divide heads (" + format_number(a.heads) + ").");
+  if (a.experts_per_token > a.experts)
+    f.error("experts_per_token", "inconsistent",
+            "experts_per_token (" + format_number(a.experts_per_token) + ") cannot exceed experts (" +
+                format_number(a.experts) + ").");
+}
+
+bool valid_id(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_')) return false;
+  return true;
+}
+
+namespace {
+
+template <class Row>
+void upsert(std::vector<Row>& rows, Row row, std::string Row::*id_member) {
+  for (auto& existing : rows)
+    if (existing.*id_member == row.*id_member) {
+      existing = std::move(row);
+      return;
+    }
+  rows.push_back(std::move(row));
+}
+
+// Model presets keep their ID inside ModelSpec.
+void upsert_model(std::vector<ModelPreset>& rows, ModelPreset row) {
+  for (auto& existing : rows)
+    if (existing.model.preset == row.model.preset) {
+      existing = std::move(row);
+      return;
+    }
+  rows.push_back(std::move(row));
+}
+
+std::optional<std::string> read_id(Fields& f) {
+  f.require("id", "every catalog row needs an ID");
+  auto id = f.text("id");
+  if (id && !valid_id(*id)) {
+    f.error("id", "invalid_id", f.path("id") + " must use only lower-case letters, digits, '.', '_' and '-' (got \"" + *id + "\").");
+    return std::nullopt;
+  }
+  return id;
+}
+
+void require_source(Fields& f) {
+  f.require("source", "every catalog number must cite where it comes from");
+  if (auto s = f.text("source"); s && s->empty()) f.error("source", "required", f.path("source") + " must not be empty.");
+}
+
+}  // namespace
+
+CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path) {
+  CatalogLoad load{base, {}};
+  Issues& errors = load.errors;
+  if (!value.is_object()) {
+    errors.push_back({path, "wrong_type", "A catalog must be a JSON object with \"gpus\", \"offers\" and/or \"models\" arrays."});
+    return load;
+  }
+  Fields top(value, path, errors);
+  top.text("description");
+  top.text("source");
+
+  auto rows = [&](const char* key) -> const json* {
+    const json* list = top.raw(key);
+    if (list && !list->is_array()) {
+      top.error(key, "wrong_type", top.path(key) + " must be an array ([...]).");
+      return nullptr;
+    }
+    return list;
+  };
+  auto row_path = [&](const char* key, std::size_t i) { return join_path(path, key) + "[" + std::to_string(i) + "]"; };
+
+  if (const json* gpus = rows("gpus")) {
+    for (std::size_t i = 0; i < gpus->size(); ++i) {
+      Fields f((*gpus)[i], row_path("gpus", i), errors);
+      if (!(*gpus)[i].is_object()) {
+        errors.push_back({row_path("gpus", i), "wrong_type", row_path("gpus", i) + " must be an object."});
+        continue;
+      }
+      const std::size_t before = errors.size();
+      GpuSpec gpu;
+      auto id = read_id(f);
+      read_gpu_fields(f, gpu);
+      require_source(f);
+      check_gpu(gpu, f);
+      f.reject_unknown();
+      if (id && errors.size() == before) {
+        gpu.id = *id;
+        upsert(load.catalog.gpus, std::move(gpu), &GpuSpec::id);
+      }
+    }
+  }
+
+  if (const json* offers = rows("offers")) {
+    for (std::size_t i = 0; i < offers->size(); ++i) {
+      const std::string where = row_path("offers", i);
+      if (!(*offers)[i].is_object()) {
+        errors.push_back({where, "wrong_type", where + " must be an object."});
+        continue;
+      }
+      Fields f((*offers)[i], where, errors);
+      const std::size_t before = errors.size();
+      Offer offer;
+      auto id = read_id(f);
+      if (auto v = f.text("name")) offer.name = *v;
+      if (auto v = f.text("provider")) offer.provider = *v;
+      f.require("gpu", "an offer names a catalog GPU ID or gives an inline GPU spec");
+      if (const json* gpu = f.raw("gpu")) {
+        if (gpu->is_string()) {
+          if (const GpuSpec* known = load.catalog.find_gpu(gpu->get<std::string>()))
+            offer.gpu = *known;
+          else
+            f.error("gpu", "unknown_id", f.path("gpu") + ": no GPU with ID \"" + gpu->get<std::string>() + "\" in the catalog.");
+        } else if (gpu->is_object()) {
+          Fields g(*gpu, f.path("gpu"), errors);
+          read_gpu_fields(g, offer.gpu);
+          check_gpu(offer.gpu, g);
+          g.reject_unknown();
+        } else {
+          f.error("gpu", "wrong_type", f.path("gpu") + " must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
+        }
+      }
+      offer.per_gpu_hour = f.number("per_gpu_hour");
+      offer.per_gpu_month = f.number("per_gpu_month");
+      if (auto v = f.number("hours_per_month", NumberRule{0, true, 744, false})) offer.hours_per_month = *v;
+      if (!f.has("per_gpu_hour") && !f.has("per_gpu_month"))
+        f.error("per_gpu_hour", "required", where + " needs per_gpu_hour or per_gpu_month.");
+      if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
+        f.error("per_gpu_month", "conflict", where + " gives both per_gpu_hour and per_gpu_month; keep one.");
+      f.require("currency", "the price's currency, e.g. \"USD\" or \"CNY\"");
+      if (auto v = f.text("currency")) offer.currency = *v;
+      if (auto v = f.text("date")) offer.date = *v;
+      if (auto v = f.text("notes")) offer.notes = *v;
+      require_source(f);
+      if (auto v = f.text("source")) offer.source = *v;
+      f.reject_unknown();
+      if (id && errors.size() == before) {
+        offer.id = *id;
+        upsert(load.catalog.offers, std::move(offer), &Offer::id);
+      }
+    }
+  }
+
+  if (const json* models = rows("models")) {
+    for (std::size_t i = 0; i < models->size(); ++i) {
+      const std::string where = row_path("models", i);
+      if (!(*models)[i].is_object()) {
+        errors.push_back({where, "wrong_type", where + " must be an object."});
+        continue;
+      }
+      Fields f((*models)[i], where, errors);
+      const std::size_t before = errors.size();
+      ModelPreset preset;
+      auto id = read_id(f);
+      if (auto v = f.text("name")) preset.model.name = *v;
+      preset.published_params = f.number("published_params");
+      preset.published_active_params = f.number("published_active_params");
+      if (auto v = f.number("seq_len", NumberRule{0, true, 1e8, true})) preset.model.default_seq_len = *v;
+      if (auto v = f.text("notes")) preset.notes = *v;
+      require_source(f);
+      if (auto v = f.text("source")) preset.source = *v;
+      // Derived counts that catalog_to_json writes; accepted so its output reads back, never trusted.
+      f.raw("computed_params");
+      f.raw("computed_active_params");
+      Architecture arch;
+      const bool has_architecture = read_architecture_fields(f, arch);
+      const auto params = f.number("params");
+      const auto active = f.number("active_params");
+      if (has_architecture) {
+        if (params || active) f.error("params", "conflict", where + " gives both an architecture and params; keep one.");
+        check_architecture(arch, f);
+        preset.model.architecture = arch;
+        const ParameterCount count = count_parameters(arch);
+        preset.model.params = count.total;
+        preset.model.active_params = count.active;
+      } else if (params) {
+        preset.model.params = *params;
+        preset.model.active_params = active.value_or(*params);
+        if (active && *active > *params)
+          f.error("active_params", "inconsistent", where + ": active_params cannot exceed params.");
+      } else if (!f.has("params")) {
+        f.error("params", "required", where + " needs an architecture (layers, hidden, ...) or params.");
+      }
+      f.reject_unknown();
+      if (id && errors.size() == before) {
+        preset.model.preset = *id;
+        if (preset.model.name.empty()) preset.model.name = *id;
+        upsert_model(load.catalog.models, std::move(preset));
+      }
+    }
+  }
+  top.reject_unknown();
+  return load;
+}
+
+namespace {
+void put(json& j, const char* key, const std::optional<double>& v) {
+  if (v) j[key] = *v;
+}
+void put(json& j, const char* key, const std::string& v) {
+  if (!v.empty()) j[key] = v;
+}
+}  // namespace
+
+json gpu_to_json(const GpuSpec& g) {
+  json j = json::object();
+  put(j, "id", g.id);
+  put(j, "name", g.name);
+  put(j, "vendor", g.vendor);
+  j["memory_gb"] = g.memory_gb;
+  put(j, "memory_bandwidth_tbs", g.memory_bandwidth_tbs);
+  put(j, "fp32_tflops", g.fp32_tflops);
+  put(j, "tf32_tflops", g.tf32_tflops);
+  put(j, "bf16_tflops", g.bf16_tflops);
+  put(j, "fp16_tflops", g.fp16_tflops);
+  put(j, "fp8_tflops", g.fp8_tflops);
+  put(j, "tdp_w", g.tdp_w);
+  put(j, "gpus_per_node", g.gpus_per_node);
+  put(j, "intra_node_gbs", g.intra_node_gbs);
+  put(j, "inter_node_gbps", g.inter_node_gbps);
+  put(j, "release_year", g.release_year);
+  put(j, "source", g.source);
+  put(j, "confidence", g.confidence);
+  put(j, "notes", g.notes);
+  return j;
+}
+
+json architecture_to_json(const Architecture& a) {
+  json j = {{"layers", a.layers},
+            {"hidden", a.hidden},
+            {"heads", a.heads},
+            {"kv_heads", effective_kv_heads(a)},
+            {"head_dim", effective_head_dim(a)},
+            {"ffn_hidden", a.ffn_hidden},
+            {"vocab", a.vocab},
+            {"gated_mlp", a.gated_mlp},
+            {"tied_embeddings", a.tied_embeddings},
+            {"experts", a.experts},
+            {"experts_per_token", a.experts_per_token},
+            {"encoder_only", a.encoder_only},
+            {"bias", a.bias},
+            {"norm", a.norm == NormKind::layer ? "layernorm" : "rmsnorm"},
+            {"position_embeddings", a.position_embeddings}};
+  return j;
+}
+
+}  // namespace traincalc::detail
+
+namespace traincalc {
+
+CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base) {
+  Issues errors;
+  auto value = detail::parse_json_text(json_text, errors);
+  if (!value) return {base, errors};
+  return detail::merge_catalog_value(*value, base, "");
+}
+
+std::string catalog_to_json(const Catalog& catalog, int indent) {
+  using detail::json;
+  json out = {{"gpus", json::array()}, {"offers", json::array()}, {"models", json::array()}};
+  for (const auto& g : catalog.gpus) out["gpus"].push_back(detail::gpu_to_json(g));
+  for (const auto& o : catalog.offers) {
+    json j = {{"id", o.id}, {"currency", o.currency}, {"hours_per_month", o.hours_per_month}};
+    if (!o.name.empty()) j["name"] = o.name;
+    if (!o.provider.empty()) j["provider"] = o.provider;
+    j["gpu"] = o.gpu.id.empty() ? detail::gpu_to_json(o.gpu) : json(o.gpu.id);
+    if (o.per_gpu_hour) j["per_gpu_hour"] = *o.per_gpu_hour;
+    if (o.per_gpu_month) j["per_gpu_month"] = *o.per_gpu_month;
+    if (!o.date.empty()) j["date"] = o.date;
+    j["source"] = o.source;
+    if (!o.notes.empty()) j["notes"] = o.notes;
+    out["offers"].push_back(j);
+  }
+  for (const auto& m : catalog.models) {
+    json j = {{"id", m.model.preset}, {"name", m.model.name}};
+    if (m.model.architecture) j.update(detail::architecture_to_json(*m.model.architecture));
+    j[m.model.architecture ? "computed_params" : "params"] = m.model.params;
+    j[m.model.architecture ? "computed_active_params" : "active_params"] = m.model.active_params;
+    if (m.model.default_seq_len > 0) j["seq_len"] = m.model.default_seq_len;
+    if (m.published_params) j["published_params"] = *m.published_params;
+    if (m.published_active_params) j["published_active_params"] = *m.published_active_params;
+    j["source"] = m.source;
+    if (!m.notes.empty()) j["notes"] = m.notes;
+    out["models"].push_back(j);
+  }
+  return out.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace traincalc

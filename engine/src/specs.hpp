@@ -1,0 +1,40 @@
+// Readers shared by scenarios and catalogs: an inline GPU spec is read exactly like a catalog GPU
+// row, and a model's architecture exactly like a preset's. Internal header.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "json_fields.hpp"
+#include "traincalc/catalog.hpp"
+#include "traincalc/hardware.hpp"
+#include "traincalc/json_api.hpp"
+#include "traincalc/model.hpp"
+
+namespace traincalc::detail {
+
+// Reads GPU fields present in f into gpu (fields absent keep gpu's values).
+void read_gpu_fields(Fields& f, GpuSpec& gpu);
+// Errors for a GPU that cannot be used: no memory, no peak at any precision.
+void check_gpu(const GpuSpec& gpu, Fields& f);
+
+// Reads architecture fields present in f into arch; returns whether any was present.
+bool read_architecture_fields(Fields& f, Architecture& arch);
+// Errors for an incomplete or inconsistent architecture.
+void check_architecture(const Architecture& arch, Fields& f);
+
+const std::vector<std::string>& architecture_keys();
+
+// IDs are lower-case ASCII letters, digits, '.', '_' and '-'.
+bool valid_id(const std::string& id);
+
+// The catalog file format, validated strictly; rows are merged over base.
+CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path);
+
+// A scenario object validated against a catalog (see validate.cpp).
+ScenarioParse parse_scenario_value(const json& root, const Catalog& base);
+
+json gpu_to_json(const GpuSpec& gpu);
+json architecture_to_json(const Architecture& arch);
+
+}  // namespace traincalc::detail

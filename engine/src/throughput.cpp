@@ -1,0 +1,45 @@
+// Time from work and speed. With a fixed utilisation the cluster delivers
+// GPUs x dense peak x MFU model FLOP/s, and the run takes total FLOPs / that (perfect scaling).
+#include <cmath>
+
+#include "estimators.hpp"
+#include "traincalc/units.hpp"
+
+namespace traincalc::detail {
+
+HardwareReport report_hardware(const Scenario& s) {
+  const GpuSpec& gpu = s.hardware.gpu;
+  HardwareReport h;
+  h.gpu_id = gpu.id;
+  h.gpu_name = gpu.name;
+  // Validation guarantees a peak exists for the chosen (or default) precision.
+  const Precision precision = s.strategy.precision.value_or(default_precision(gpu).value_or(Precision::bf16));
+  h.precision = to_string(precision);
+  h.peak_tflops = dense_peak_tflops(gpu, precision).value_or(0);
+  h.memory_gb = gpu.memory_gb;
+  h.gpus_per_node = s.hardware.gpus_per_node.value_or(gpu.gpus_per_node.value_or(8));
+  return h;
+}
+
+double resolved_mfu(const Scenario& s, Issues& warnings) {
+  if (s.strategy.mfu) return *s.strategy.mfu;
+  warnings.push_back({"strategy.mfu", "mfu_assumed",
+                      "Utilisation (MFU) is assumed to be 40% of the dense peak, typical of well-tuned LLM training "
+                      "(35-55%); set strategy.mfu to your own figure. Prediction from the hardware is not available "
+                      "yet."});
+  return assumed_mfu;
+}
+
+TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu) {
+  TimeReport t;
+  t.mfu = mfu;
+  t.cluster_flops_per_second = gpus * units::tflops_to_flops(hardware.peak_tflops) * mfu;
+  const double seconds = compute.total_flops / t.cluster_flops_per_second;
+  t.tokens_per_second = compute.tokens / seconds;
+  t.wall_clock_hours = units::seconds_to_hours(seconds);
+  t.wall_clock_days = units::seconds_to_days(seconds);
+  t.gpu_hours = gpus * t.wall_clock_hours;
+  return t;
+}
+
+}  // namespace traincalc::detail

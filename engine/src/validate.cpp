@@ -1,0 +1,421 @@
+// Scenario JSON -> validated Scenario. Every field is checked for type and range, every catalog
+// reference is resolved, and combinations that cannot be estimated are refused with a message that
+// says what to change. Nothing here estimates anything.
+#include <cmath>
+
+#include "json_fields.hpp"
+#include "specs.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace traincalc {
+
+namespace {
+
+using detail::describe;
+using detail::Fields;
+using detail::format_number;
+using detail::json;
+using detail::NumberRule;
+
+// Limits keep every product in the estimate finite; each is far beyond any real run.
+constexpr NumberRule params_rule{0, true, 1e16, false};
+constexpr NumberRule tokens_rule{0, true, 1e20, false};
+constexpr NumberRule count_rule{0, true, 1e7, true};
+constexpr NumberRule layout_rule{0, true, 1e6, true};
+constexpr NumberRule money_rule{0, true, 1e15, false};
+
+template <class Rows, class IdOf>
+std::string unknown_id_message(const std::string& what, const std::string& id, const Rows& rows, IdOf id_of) {
+  std::vector<std::string> ids;
+  for (const auto& row : rows) ids.push_back(id_of(row));
+  std::string message = "No " + what + " with ID \"" + id + "\" in the catalog.";
+  if (auto near = detail::closest_key(id, ids)) message += " Did you mean \"" + *near + "\"?";
+  return message;
+}
+
+void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issues& errors) {
+  Fields f(value, "model", errors);
+  const auto preset_id = f.text("preset");
+  const auto name = f.text("name");
+  const auto params = f.number("params", params_rule);
+  const auto active = f.number("active_params", params_rule);
+
+  Architecture arch;
+  const ModelPreset* preset = nullptr;
+  if (preset_id) {
+    preset = catalog.find_model(*preset_id);
+    if (!preset) {
+      f.error("preset", "unknown_id",
+              unknown_id_message("model preset", *preset_id, catalog.models,
+                                 [](const ModelPreset& m) { return m.model.preset; }));
+    } else {
+      spec = preset->model;
+      if (spec.architecture) arch = *spec.architecture;
+    }
+  }
+  const bool architecture_given = detail::read_architecture_fields(f, arch);
+
+  if (preset_id) {
+    if (params || active || f.has("params") || f.has("active_params"))
+      f.error("params", "conflict", "model.params cannot be combined with model.preset; remove one of them.");
+    if (preset && architecture_given) {
+      if (!spec.architecture)
+        f.error("preset", "conflict",
+                "The preset \"" + *preset_id + "\" has no architecture to override; give a full architecture instead.");
+      else
+        detail::check_architecture(arch, f);
+      spec.architecture = arch;
+    }
+  } else if (architecture_given) {
+    if (f.has("params") || f.has("active_params"))
+      f.error("params", "conflict",
+              "model gives both params and an architecture; keep one (the architecture derives the parameter count).");
+    detail::check_architecture(arch, f);
+    spec.architecture = arch;
+  } else if (params) {
+    spec.params = *params;
+    spec.active_params = active.value_or(*params);
+    if (active && *active > *params)
+      f.error("active_params", "inconsistent",
+              "model.active_params (" + format_number(*active) + ") cannot exceed model.params (" +
+                  format_number(*params) + ").");
+  } else if (!f.has("params")) {
+    f.error("preset", "required",
+            "model needs one of: a preset (e.g. \"llama-2-7b\"), params (e.g. 7e9), or an architecture "
+            "(layers, hidden, heads, ffn_hidden, vocab).");
+  }
+  if (spec.architecture) {
+    const ParameterCount count = count_parameters(*spec.architecture);
+    spec.params = count.total;
+    spec.active_params = count.active;
+  }
+  if (name) spec.name = *name;
+  if (spec.name.empty()) spec.name = spec.preset.empty() ? "custom model" : spec.preset;
+  f.reject_unknown();
+}
+
+void read_training(const json& value, Training& t, Issues& errors) {
+  Fields f(value, "training", errors);
+  f.require("type", "\"pretrain\" or \"finetune\"");
+  if (auto v = f.choice<TrainingType>("type", {{"pretrain", TrainingType::pretrain}, {"finetune", TrainingType::finetune}}))
+    t.type = *v;
+  if (auto v = f.choice<FinetuneMethod>(
+          "method", {{"full", FinetuneMethod::full}, {"lora", FinetuneMethod::lora}, {"qlora", FinetuneMethod::qlora}}))
+    t.method = *v;
+  if (auto v = f.number("lora_rank", NumberRule{0, true, 65536, true})) t.lora_rank = *v;
+  if (auto v = f.choice<LoraTargets>("lora_targets",
+                                     {{"attention", LoraTargets::attention}, {"all_linear", LoraTargets::all_linear}}))
+    t.lora_targets = *v;
+  if (t.type == TrainingType::pretrain && t.method != FinetuneMethod::full)
+    f.error("method", "conflict",
+            "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
+            "\"full\".");
+
+  static const char* amount_keys[] = {"tokens", "dataset_gb", "samples", "steps", "total_flops"};
+  std::vector<std::string> given;
+  for (const char* key : amount_keys)
+    if (f.has(key)) given.emplace_back(key);
+  if (given.empty())
+    f.error("tokens", "required",
+            "Say how much data the run sees: training.tokens (a number or \"chinchilla\"), dataset_gb, samples, steps "
+            "or total_flops.");
+  for (std::size_t i = 1; i < given.size(); ++i)
+    f.error(given[i], "conflict",
+            "training." + given[0] + " and training." + given[i] + " both set the amount of data; keep one.");
+
+  const auto tokens = f.number_or_word("tokens", "chinchilla", tokens_rule);
+  if (tokens.is_word) t.data_kind = DataKind::chinchilla;
+  if (tokens.value) {
+    t.data_kind = DataKind::tokens;
+    t.data_amount = *tokens.value;
+  }
+  auto take = [&](const char* key, DataKind kind, NumberRule rule) {
+    if (auto v = f.number(key, rule)) {
+      t.data_kind = kind;
+      t.data_amount = *v;
+    }
+  };
+  take("dataset_gb", DataKind::dataset_gb, NumberRule{0, true, 1e12, false});
+  take("samples", DataKind::samples, NumberRule{0, true, 1e16, false});
+  take("steps", DataKind::steps, NumberRule{0, true, 1e12, false});
+  take("total_flops", DataKind::total_flops, NumberRule{0, true, 1e40, false});
+  if (given.size() == 1) t.data_kind = given[0] == "tokens"       ? (tokens.is_word ? DataKind::chinchilla : DataKind::tokens)
+                                       : given[0] == "dataset_gb" ? DataKind::dataset_gb
+                                       : given[0] == "samples"    ? DataKind::samples
+                                       : given[0] == "steps"      ? DataKind::steps
+                                                                  : DataKind::total_flops;
+
+  if (auto v = f.number("bytes_per_token", NumberRule{0, true, 1000, false})) t.bytes_per_token = *v;
+  if (auto v = f.number("epochs", NumberRule{0, true, 1e6, false})) t.epochs = *v;
+  if (f.has("epochs") && t.data_kind == DataKind::total_flops)
+    f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.");
+  t.seq_len = f.number("seq_len", NumberRule{0, true, 1e8, true});
+  t.global_batch_tokens = f.number("global_batch_tokens", NumberRule{0, true, 1e12, false});
+  t.global_batch_sequences = f.number("global_batch_sequences", NumberRule{0, true, 1e10, true});
+  if (f.has("global_batch_tokens") && f.has("global_batch_sequences"))
+    f.error("global_batch_sequences", "conflict",
+            "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.");
+  if (given.size() == 1 && given[0] == "steps" && !f.has("global_batch_tokens") && !f.has("global_batch_sequences"))
+    f.error("global_batch_tokens", "required",
+            "training.steps needs the batch size: set training.global_batch_tokens or global_batch_sequences.");
+  f.reject_unknown();
+}
+
+void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const Offer*& offer, Issues& errors) {
+  Fields f(value, "pricing", errors);
+  const auto offer_id = f.text("offer");
+  p.per_gpu_hour = f.number("per_gpu_hour", money_rule);
+  p.per_gpu_month = f.number("per_gpu_month", money_rule);
+  const auto currency = f.text("currency");
+  if (auto v = f.number("hours_per_month", NumberRule{0, true, 744, false})) p.hours_per_month = *v;
+  const int ways = int(f.has("offer")) + int(f.has("per_gpu_hour")) + int(f.has("per_gpu_month"));
+  if (ways == 0)
+    f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
+  if (ways > 1)
+    f.error(f.has("offer") ? "offer" : "per_gpu_month", "conflict",
+            "pricing gives more than one price (offer, per_gpu_hour, per_gpu_month); keep one.");
+  if (offer_id) {
+    offer = catalog.find_offer(*offer_id);
+    if (!offer) {
+      f.error("offer", "unknown_id",
+              unknown_id_message("cloud offer", *offer_id, catalog.offers, [](const Offer& o) { return o.id; }));
+    } else {
+      p.offer = offer->id;
+      p.offer_source = offer->source;
+      p.per_gpu_hour = offer->per_gpu_hour;
+      p.per_gpu_month = offer->per_gpu_month;
+      p.currency = offer->currency;
+      if (!f.has("hours_per_month")) p.hours_per_month = offer->hours_per_month;
+      if (currency && *currency != offer->currency)
+        f.error("currency", "conflict",
+                "The offer \"" + offer->id + "\" is priced in " + offer->currency + ", not " + *currency +
+                    "; remove pricing.currency or change it.");
+    }
+  } else if (currency) {
+    p.currency = *currency;
+  }
+  if (currency && (currency->empty() || currency->size() > 8))
+    f.error("currency", "invalid", "pricing.currency must be a short currency code such as \"USD\" or \"CNY\".");
+  f.reject_unknown();
+}
+
+void read_hardware(const json& value, const Catalog& catalog, const Offer* offer, HardwareChoice& h, Issues& errors) {
+  Fields f(value, "hardware", errors);
+  const json* gpu = f.raw("gpu");
+  if (!gpu && !offer) f.require("gpu", "a GPU ID from the catalog (e.g. \"h100-sxm\") or an inline GPU spec");
+  if (gpu) {
+    if (gpu->is_string()) {
+      const auto& id = gpu->get_ref<const std::string&>();
+      if (const GpuSpec* known = catalog.find_gpu(id)) {
+        h.gpu = *known;
+        if (offer && !offer->gpu.id.empty() && offer->gpu.id != id)
+          f.error("gpu", "conflict",
+                  "pricing.offer \"" + offer->id + "\" rents " + offer->gpu.name + ", not " + known->name +
+                      "; remove hardware.gpu or choose a matching offer.");
+      } else {
+        f.error("gpu", "unknown_id", unknown_id_message("GPU", id, catalog.gpus, [](const GpuSpec& g) { return g.id; }));
+      }
+    } else if (gpu->is_object()) {
+      Fields g(*gpu, "hardware.gpu", errors);
+      detail::read_gpu_fields(g, h.gpu);
+      g.text("id");  // an inline spec may carry the ID a vendor knows it by
+      detail::check_gpu(h.gpu, g);
+      g.reject_unknown();
+      if (h.gpu.name.empty()) h.gpu.name = "custom GPU";
+    } else {
+      f.error("gpu", "wrong_type", "hardware.gpu must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
+    }
+  } else if (offer) {
+    h.gpu = offer->gpu;
+  }
+  h.count = f.number("count", count_rule);
+  h.gpus_per_node = f.number("gpus_per_node", NumberRule{0, true, 1e6, true});
+  h.intra_node_gbs = f.number("intra_node_gbs", NumberRule{0, true, 1e6, false});
+  h.inter_node_gbps = f.number("inter_node_gbps", NumberRule{0, true, 1e6, false});
+  f.reject_unknown();
+}
+
+void read_strategy(const json& value, Strategy& s, Issues& errors) {
+  Fields f(value, "strategy", errors);
+  s.precision = f.choice<Precision>("precision", {{"fp32", Precision::fp32},
+                                                  {"tf32", Precision::tf32},
+                                                  {"fp16", Precision::fp16},
+                                                  {"bf16", Precision::bf16},
+                                                  {"fp8", Precision::fp8}});
+  if (auto v = f.choice<Optimizer>("optimizer", {{"adamw", Optimizer::adamw},
+                                                 {"adam", Optimizer::adam},
+                                                 {"adamw-8bit", Optimizer::adamw_8bit},
+                                                 {"sgd", Optimizer::sgd},
+                                                 {"sgd-momentum", Optimizer::sgd_momentum},
+                                                 {"adafactor", Optimizer::adafactor},
+                                                 {"lion", Optimizer::lion}}))
+    s.optimizer = *v;
+  s.mfu = f.number_or_word("mfu", "auto", NumberRule{0, true, 1, false}).value;
+  s.tp = f.number_or_word("tp", "auto", layout_rule).value;
+  s.pp = f.number_or_word("pp", "auto", layout_rule).value;
+  s.cp = f.number_or_word("cp", "auto", layout_rule).value;
+  s.ep = f.number_or_word("ep", "auto", layout_rule).value;
+  s.dp = f.number_or_word("dp", "auto", NumberRule{0, true, 1e7, true}).value;
+  s.micro_batch = f.number_or_word("micro_batch", "auto", layout_rule).value;
+  s.zero = f.number_or_word("zero", "fsdp", NumberRule{0, false, 3, true}).value;
+  if (f.has("zero") && value.at("zero").is_string() && value.at("zero").get<std::string>() == "fsdp") s.zero = 3;
+  if (auto v = f.number("pp_virtual_stages", NumberRule{0, true, 1024, true})) s.pp_virtual_stages = *v;
+  if (f.has("recompute") && value.at("recompute") == "auto") {
+    f.raw("recompute");
+  } else {
+    s.recompute = f.choice<Recompute>(
+        "recompute", {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
+  }
+  if (auto v = f.flag("flash_attention")) s.flash_attention = *v;
+  s.sequence_parallel = f.flag("sequence_parallel");
+  if (auto v = f.choice<Offload>("offload", {{"none", Offload::none},
+                                             {"optimizer", Offload::optimizer},
+                                             {"optimizer+params", Offload::optimizer_and_params}}))
+    s.offload = *v;
+  f.reject_unknown();
+}
+
+void read_budget(const json& value, Budget& b, Issues& errors) {
+  Fields f(value, "budget", errors);
+  b.per_month = f.number("per_month", money_rule);
+  b.total = f.number("total", money_rule);
+  b.deadline_days = f.number("deadline_days", NumberRule{0, true, 1e6, false});
+  if (auto v = f.text("currency")) b.currency = *v;
+  if (!f.has("per_month") && !f.has("total") && !f.has("deadline_days"))
+    f.error("per_month", "required", "budget needs per_month, total or deadline_days.");
+  if (f.has("per_month") && f.has("total"))
+    f.error("total", "conflict", "budget.per_month and budget.total are two different budgets; keep one.");
+  f.reject_unknown();
+}
+
+void read_energy(const json& value, Energy& e, Issues& errors) {
+  Fields f(value, "energy", errors);
+  e.pue = f.number("pue", NumberRule{1, false, 5, false});
+  e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh", NumberRule{0, false, 5, false});
+  f.reject_unknown();
+}
+
+// Checks that need several sections at once.
+void check_combinations(const json& root, Scenario& s, Issues& errors) {
+  const bool count_key = root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
+  const bool count_given = s.hardware.count.has_value();
+  Budget* budget = s.budget ? &*s.budget : nullptr;
+  const bool budget_decides = budget && (budget->per_month || budget->deadline_days);
+
+  if (count_key && budget_decides)
+    errors.push_back({"hardware.count", "conflict",
+                      std::string("hardware.count and budget.") + (budget->per_month ? "per_month" : "deadline_days") +
+                          " both decide how many GPUs to use; remove one of them."});
+  else if (!count_key && !budget_decides)
+    errors.push_back({"hardware.count", "required",
+                      "hardware.count is required (how many GPUs), unless budget.per_month or budget.deadline_days "
+                      "decides it."});
+
+  if (budget && (budget->per_month || budget->total) && !s.pricing)
+    errors.push_back({budget->per_month ? "budget.per_month" : "budget.total", "required",
+                      "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer."});
+  if (budget && s.pricing) {
+    if (budget->currency.empty())
+      budget->currency = s.pricing->currency;
+    else if (budget->currency != s.pricing->currency)
+      errors.push_back({"budget.currency", "conflict",
+                        "The budget is in " + budget->currency + " but the price is in " + s.pricing->currency +
+                            "; use one currency (the calculator does not convert)."});
+  }
+
+  // The precision must be one this GPU has a dense peak for.
+  if (!s.hardware.gpu.name.empty() || s.hardware.gpu.memory_gb > 0) {
+    const GpuSpec& gpu = s.hardware.gpu;
+    if (s.strategy.precision && !dense_peak_tflops(gpu, *s.strategy.precision)) {
+      std::string have;
+      for (Precision p : {Precision::bf16, Precision::fp16, Precision::fp8, Precision::tf32, Precision::fp32})
+        if (dense_peak_tflops(gpu, p)) have += (have.empty() ? "" : ", ") + std::string(to_string(p));
+      errors.push_back({"strategy.precision", "unsupported",
+                        gpu.name + " has no dense " + to_string(*s.strategy.precision) +
+                            " peak; choose one it has: " + (have.empty() ? "none given" : have) + "."});
+    }
+  }
+
+  const Precision precision = s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+  if (s.training.method == FinetuneMethod::qlora && (precision == Precision::fp32 || precision == Precision::tf32))
+    errors.push_back({"strategy.precision", "conflict",
+                      "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16."});
+
+  // The model-parallel product must divide the GPU count it is given.
+  const double model_parallel = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
+  if (count_given && std::fmod(*s.hardware.count, model_parallel) != 0)
+    errors.push_back({"strategy.tp", "inconsistent",
+                      "tp x pp x cp = " + format_number(model_parallel) + " does not divide hardware.count (" +
+                          format_number(*s.hardware.count) + " GPUs); change the layout or the GPU count."});
+  if (count_given && s.strategy.dp && *s.strategy.dp * model_parallel != *s.hardware.count)
+    errors.push_back({"strategy.dp", "inconsistent",
+                      "tp x pp x cp x dp = " + format_number(model_parallel * *s.strategy.dp) +
+                          " must equal hardware.count (" + format_number(*s.hardware.count) + ")."});
+}
+
+}  // namespace
+
+namespace detail {
+
+ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
+  ScenarioParse out;
+  Issues& errors = out.errors;
+  if (!root.is_object()) {
+    errors.push_back({"", "wrong_type",
+                      "A scenario must be a JSON object with model, training and hardware, not " + describe(root) + "."});
+    return out;
+  }
+  Fields top(root, "", errors);
+  if (const json* version = top.raw("version"); version && *version != 1)
+    top.error("version", "unsupported", "Only scenario version 1 is understood.");
+  top.text("label");
+
+  Catalog with_inline;
+  const Catalog* catalog = &base;
+  if (const json* inline_catalog = top.raw("catalog")) {
+    CatalogLoad load = merge_catalog_value(*inline_catalog, base, "catalog");
+    errors.insert(errors.end(), load.errors.begin(), load.errors.end());
+    with_inline = std::move(load.catalog);
+    catalog = &with_inline;
+  }
+
+  Scenario s;
+  top.require("model", "the model to train");
+  if (const json* v = top.object("model")) read_model(*v, *catalog, s.model, errors);
+  top.require("training", "what the run does and how much data it sees");
+  if (const json* v = top.object("training")) read_training(*v, s.training, errors);
+
+  const Offer* offer = nullptr;
+  if (const json* v = top.object("pricing")) {
+    s.pricing.emplace();
+    read_pricing(*v, *catalog, *s.pricing, offer, errors);
+  }
+  if (!offer) top.require("hardware", "the GPU and how many");
+  if (const json* v = top.object("hardware")) {
+    read_hardware(*v, *catalog, offer, s.hardware, errors);
+  } else if (offer) {
+    s.hardware.gpu = offer->gpu;
+  }
+  if (const json* v = top.object("strategy")) read_strategy(*v, s.strategy, errors);
+  if (const json* v = top.object("budget")) {
+    s.budget.emplace();
+    read_budget(*v, *s.budget, errors);
+  }
+  if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors);
+  top.reject_unknown();
+
+  check_combinations(root, s, errors);
+  if (errors.empty()) out.scenario = std::move(s);
+  return out;
+}
+
+}  // namespace detail
+
+ScenarioParse parse_scenario(std::string_view json_text, const Catalog& catalog) {
+  Issues errors;
+  auto value = detail::parse_json_text(json_text, errors);
+  if (!value) return {std::nullopt, errors, {}};
+  return detail::parse_scenario_value(*value, catalog);
+}
+
+}  // namespace traincalc

@@ -1,0 +1,48 @@
+// Small helpers shared by the engine tests: run a scenario written as JSON text.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "traincalc/catalog.hpp"
+#include "traincalc/estimate.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace test {
+
+using json = nlohmann::json;
+using Catch::Matchers::WithinRel;
+
+// Estimates a scenario that must be valid.
+inline traincalc::Report run(const json& scenario) {
+  traincalc::ScenarioParse parse = traincalc::parse_scenario(scenario.dump(), traincalc::builtin_catalog());
+  INFO(scenario.dump());
+  for (const auto& e : parse.errors) INFO(e.field + ": " + e.message);
+  REQUIRE(parse.errors.empty());
+  traincalc::Report report = traincalc::estimate(*parse.scenario);
+  for (const auto& e : report.errors) INFO(e.field + ": " + e.message);
+  REQUIRE(report.errors.empty());
+  return report;
+}
+
+// The JSON report the public entry point gives (valid or not).
+inline json report_json(const json& scenario) {
+  return json::parse(traincalc::estimate_json(scenario.dump(), traincalc::builtin_catalog()).text);
+}
+
+inline bool has_error(const json& report, const std::string& field, const std::string& code) {
+  for (const auto& e : report["errors"])
+    if (e["field"] == field && e["code"] == code) return true;
+  return false;
+}
+
+inline bool has_warning(const traincalc::Report& report, const std::string& code) {
+  for (const auto& w : report.warnings)
+    if (w.code == code) return true;
+  return false;
+}
+
+inline std::string errors_of(const json& report) { return report["errors"].dump(); }
+
+}  // namespace test

@@ -1,0 +1,96 @@
+// GPU count from a budget or deadline; money from an hourly or monthly price.
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+json scenario() {
+  // 6 x 7e9 x 1e12 = 4.2e22 FLOPs at 8 x 989.4e12 x 0.5 FLOP/s.
+  return {{"model", {{"params", 7e9}}},
+          {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+          {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}},
+          {"strategy", {{"mfu", 0.5}}}};
+}
+constexpr double seconds = 4.2e22 / (8 * 989.4e12 * 0.5);
+}  // namespace
+
+TEST_CASE("Time is total FLOPs over GPUs x dense peak x MFU", "[time]") {
+  const auto r = run(scenario());
+  CHECK_THAT(r.time.wall_clock_days, WithinRel(seconds / 86400, 1e-12));
+  CHECK_THAT(r.time.gpu_hours, WithinRel(8 * seconds / 3600, 1e-12));
+  CHECK_THAT(r.time.tokens_per_second, WithinRel(1e12 / seconds, 1e-12));
+  CHECK(r.time.mfu_source == "given");
+  CHECK(r.plan.gpus == 8);
+  CHECK(r.plan.nodes == 1);
+}
+
+TEST_CASE("Without a given MFU, 40% is assumed and the report says so", "[time]") {
+  json s = scenario();
+  s["strategy"].erase("mfu");
+  const auto r = run(s);
+  CHECK(r.time.mfu == 0.4);
+  CHECK(r.time.mfu_source == "assumed");
+  CHECK(has_warning(r, "mfu_assumed"));
+}
+
+TEST_CASE("Cost is GPU-hours times the hourly price", "[cost]") {
+  json s = scenario();
+  SECTION("per GPU-hour") {
+    s["pricing"] = {{"per_gpu_hour", 2.5}, {"currency", "USD"}};
+    const auto r = run(s);
+    CHECK_THAT(r.cost->total, WithinRel(8 * seconds / 3600 * 2.5, 1e-12));
+    CHECK(r.cost->currency == "USD");
+    CHECK(r.cost->per_month == Approx(8 * 2.5 * 730));
+  }
+  SECTION("per GPU-month, over 730-hour months by default") {
+    s["pricing"] = {{"per_gpu_month", 7300}, {"currency", "CNY"}};
+    const auto r = run(s);
+    CHECK(r.cost->per_gpu_hour == Approx(10));
+    CHECK_THAT(r.cost->total, WithinRel(8 * seconds / 3600 * 10, 1e-12));
+    CHECK(r.cost->currency == "CNY");
+  }
+  SECTION("no price, no cost") { CHECK_FALSE(run(s).cost.has_value()); }
+}
+
+TEST_CASE("A deadline decides the fewest GPUs that finish in time", "[plan]") {
+  json s = scenario();
+  s["hardware"].erase("count");
+  s["budget"] = {{"deadline_days", 30}};
+  const auto r = run(s);
+  // GPU-seconds needed / deadline seconds, rounded up.
+  const double needed = std::ceil(4.2e22 / (989.4e12 * 0.5) / (30 * 86400.0));
+  CHECK(r.plan.gpus == needed);
+  CHECK(r.plan.gpus_from == "budget.deadline_days");
+  CHECK(r.time.wall_clock_days <= 30);
+  CHECK(*r.plan.meets_deadline);
+  SECTION("rounded up to whole tensor x pipeline groups") {
+    s["strategy"]["tp"] = 8;
+    const auto grouped = run(s);
+    CHECK(std::fmod(grouped.plan.gpus, 8) == 0);
+    CHECK(grouped.plan.gpus >= needed);
+  }
+}
+
+TEST_CASE("A total budget is checked against the cost", "[plan][cost]") {
+  json s = scenario();
+  s["pricing"] = {{"per_gpu_hour", 2}};
+  s["budget"] = {{"total", 1000}};
+  const auto r = run(s);
+  CHECK_FALSE(*r.plan.within_budget);
+  CHECK(has_warning(r, "over_budget"));
+}
+
+TEST_CASE("A budget in another currency than the price is refused", "[plan][validation]") {
+  json s = scenario();
+  s["hardware"].erase("count");
+  s["pricing"] = {{"per_gpu_month", 2000}, {"currency", "CNY"}};
+  s["budget"] = {{"per_month", 10000}, {"currency", "USD"}};
+  CHECK(has_error(report_json(s), "budget.currency", "conflict"));
+}
+
+TEST_CASE("A monthly budget needs a price", "[plan][validation]") {
+  json s = scenario();
+  s["hardware"].erase("count");
+  s["budget"] = {{"per_month", 10000}};
+  CHECK(has_error(report_json(s), "budget.per_month", "required"));
+}

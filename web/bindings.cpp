@@ -1,0 +1,40 @@
+// The only C++ that knows JavaScript exists. Strings cross the boundary (JSON in, JSON out), so
+// nothing in JavaScript ever has to delete a handle, and embind never turns a bad argument into NaN.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "traincalc/catalog.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace {
+
+// A vendor catalog (JSON text, may be empty) merged over the built-in one.
+traincalc::CatalogLoad catalog_with(const std::string& extra_catalog_json) {
+  if (extra_catalog_json.empty()) return {traincalc::builtin_catalog(), {}};
+  traincalc::CatalogLoad load = traincalc::merge_catalog_json(extra_catalog_json, traincalc::builtin_catalog());
+  for (auto& e : load.errors) e.field = e.field.empty() ? "catalog" : "catalog." + e.field;
+  return load;
+}
+
+std::string estimate(const std::string& scenario_json, const std::string& extra_catalog_json) {
+  const traincalc::CatalogLoad load = catalog_with(extra_catalog_json);
+  if (!load.errors.empty()) return traincalc::error_report_json(load.errors);
+  return traincalc::estimate_json(scenario_json, load.catalog).text;
+}
+
+std::string catalog(const std::string& extra_catalog_json) {
+  const traincalc::CatalogLoad load = catalog_with(extra_catalog_json);
+  if (!load.errors.empty()) return traincalc::error_report_json(load.errors);
+  return traincalc::catalog_to_json(load.catalog);
+}
+
+std::string version() { return TRAINCALC_VERSION; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(traincalc) {
+  emscripten::function("estimate", &estimate);
+  emscripten::function("catalog", &catalog);
+  emscripten::function("version", &version);
+}
