@@ -19,7 +19,8 @@ std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& tim
   c.currency = p.currency;
   c.per_gpu_hour = hourly_price(p);
   c.total = time.gpu_hours * c.per_gpu_hour;
-  c.per_month = gpus * monthly_price(p);
+  c.per_gpu_month = monthly_price(p);
+  c.per_month = gpus * c.per_gpu_month;
   c.months = time.wall_clock_hours / p.hours_per_month;
   c.offer = p.offer;
   return c;

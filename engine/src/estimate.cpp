@@ -165,6 +165,7 @@ json report_json_value(const Report& r) {
     out["cost"] = {{"currency", r.cost->currency},
                    {"total", r.cost->total},
                    {"per_gpu_hour", r.cost->per_gpu_hour},
+                   {"per_gpu_month", r.cost->per_gpu_month},
                    {"per_month", r.cost->per_month},
                    {"months", r.cost->months}};
     if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;

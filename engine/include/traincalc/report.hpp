@@ -79,6 +79,7 @@ struct CostReport {
   std::string currency;
   double total = 0;
   double per_gpu_hour = 0;
+  double per_gpu_month = 0;
   double per_month = 0;  // the whole cluster for one billing month
   double months = 0;     // wall-clock time in billing months
   std::string offer;

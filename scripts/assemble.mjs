@@ -1,0 +1,62 @@
+// Assembles the deployable outputs from what CMake built:
+//   dist/site/          the static site: public/ + web/js/ + the WebAssembly engine
+//   dist/traincalc.html the whole app in one file (engine embedded) that works offline from disk
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const site = join(dist, 'site');
+const wasmDir = join(root, 'build', 'wasm', 'web');
+
+rmSync(site, { recursive: true, force: true });
+mkdirSync(join(site, 'js'), { recursive: true });
+cpSync(join(root, 'public'), site, { recursive: true });
+cpSync(join(root, 'web', 'js'), join(site, 'js'), { recursive: true });
+for (const file of ['traincalc_engine.mjs', 'traincalc_engine.wasm']) cpSync(join(wasmDir, file), join(site, 'js', file));
+
+// One file: scripts and styles inline, the wasm as base64, a CSP that allows exactly these inline
+// blocks by hash (and nothing from the network).
+const bundle = await esbuild.build({
+  entryPoints: [join(site, 'js', 'app.js')],
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: 'es2020',
+  write: false,
+  logLevel: 'error',
+});
+const script = bundle.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+const style = readFileSync(join(site, 'style.css'), 'utf8');
+const wasm = readFileSync(join(site, 'js', 'traincalc_engine.wasm')).toString('base64');
+const sha = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+const csp = [
+  "default-src 'none'",
+  `script-src ${sha(script)} 'wasm-unsafe-eval'`,
+  `style-src ${sha(style)}`,
+  "img-src data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+let html = readFileSync(join(site, 'index.html'), 'utf8');
+const replaceOnce = (pattern, replacement) => {
+  if (!pattern.test(html)) throw new Error(`assemble: index.html no longer contains ${pattern}`);
+  html = html.replace(pattern, () => replacement);
+};
+replaceOnce(/<meta http-equiv="Content-Security-Policy"[^>]*>/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+const icon = readFileSync(join(site, 'favicon.svg')).toString('base64');
+replaceOnce(/<link rel="icon" href="favicon.svg"/, `<link rel="icon" href="data:image/svg+xml;base64,${icon}"`);
+replaceOnce(/<link rel="stylesheet" href="style.css">/, `<style>${style}</style>`);
+replaceOnce(/<link rel="modulepreload"[^>]*>\n?/, '');
+replaceOnce(
+  /<script type="module" src="js\/app.js"><\/script>/,
+  `<script id="traincalc-wasm" type="application/octet-stream">${wasm}</script>\n<script type="module">${script}</script>`,
+);
+writeFileSync(join(dist, 'traincalc.html'), html);
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+console.log(`assemble: dist/site/ and dist/traincalc.html (${kb(Buffer.byteLength(html))})`);

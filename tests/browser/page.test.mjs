@@ -1,0 +1,153 @@
+// The page in Debian's Chromium: served over HTTP, and as the single file from file:// offline.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { serveStatic } from '../../scripts/serve.mjs';
+import { CLI, SINGLE_FILE, SITE } from '../node/paths.mjs';
+import { launch } from './chromium.mjs';
+
+const HASH = 'model.preset=llama-2-7b&training.tokens=2e12&hardware.gpu=h100-sxm&hardware.count=64&strategy.mfu=0.4';
+const SCENARIO = {
+  model: { preset: 'llama-2-7b' },
+  training: { type: 'pretrain', tokens: 2e12 },
+  hardware: { gpu: 'h100-sxm', count: 64 },
+  strategy: { mfu: 0.4 },
+};
+
+let server;
+let base;
+let browser;
+let cliReport;
+
+before(async () => {
+  server = serveStatic(SITE);
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+  cliReport = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(SCENARIO), encoding: 'utf8' }));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openPage(url, { offline = false } = {}) {
+  const context = await browser.newContext();
+  const requests = [];
+  const problems = [];
+  if (offline) {
+    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+  }
+  const page = await context.newPage();
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`); });
+  await page.goto(url);
+  return { context, page, requests, problems };
+}
+
+async function reportValue(page, path) {
+  const locator = page.locator(`[data-report="${path}"]`).first();
+  await locator.waitFor();
+  return Number(await locator.getAttribute('data-value'));
+}
+
+describe('the served page', () => {
+  test('a URL hash reproduces the CLI\'s numbers exactly', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
+    for (const path of ['time.gpu_hours', 'time.wall_clock_days', 'compute.total_flops', 'compute.tokens', 'plan.gpus']) {
+      const expected = path.split('.').reduce((node, key) => node[key], cliReport);
+      assert.equal(await reportValue(page, path), expected, path);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the page speaks Chinese with lang=zh and switches to English and back', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=zh`);
+    await page.locator('[data-report="time.gpu_hours"]').waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.match(await page.locator('#results').innerText(), /训练天数/);
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.match(await page.locator('#results').innerText(), /Days/);
+    assert.match(page.url(), /lang=en/);
+    await context.close();
+  });
+
+  test('typing updates the estimate and the URL, and the URL reopens it', async () => {
+    const { context, page } = await openPage(`${base}#lang=en`);
+    await page.locator('[data-report="time.gpu_hours"]').waitFor();
+    await page.fill('#f-hardware-count', '128');
+    await page.waitForFunction(() => document.querySelector('[data-report="plan.gpus"]')?.dataset.value === '128');
+    assert.match(page.url(), /hardware\.count=128/);
+    const days = await reportValue(page, 'time.wall_clock_days');
+    const again = await openPage(page.url());
+    await again.page.waitForFunction(() => document.querySelector('[data-report="plan.gpus"]')?.dataset.value === '128');
+    assert.equal(await reportValue(again.page, 'time.wall_clock_days'), days);
+    await again.context.close();
+    await context.close();
+  });
+
+  test('bad input shows a field error next to the input, keeps what was typed, and never shows NaN', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('[data-report="time.gpu_hours"]').waitFor();
+    await page.fill('#f-hardware-count', '-8');
+    const error = page.locator('[data-error-for="hardware.count"]');
+    await error.filter({ hasText: /greater than 0/ }).waitFor();
+    assert.equal(await page.inputValue('#f-hardware-count'), '-8');
+    assert.equal(await page.getAttribute('#f-hardware-count', 'aria-invalid'), 'true');
+    await page.fill('#f-training-tokens', 'lots');
+    await page.locator('[data-error-for="training.tokens"]').filter({ hasText: /number/ }).waitFor();
+    const text = await page.locator('body').innerText();
+    assert.doesNotMatch(text, /NaN|Infinity|undefined/);
+    assert.match(await page.locator('#results').innerText(), /last valid estimate/);
+    // Fixing the field brings the estimate back.
+    await page.fill('#f-hardware-count', '64');
+    await page.fill('#f-training-tokens', '2T');
+    await page.waitForFunction(() => !document.querySelector('#results').classList.contains('stale'));
+    assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
+    await context.close();
+  });
+
+  test('a bad value in a shared link shows the error in Chinese, not a blank', async () => {
+    const { context, page } = await openPage(`${base}#hardware.count=-8&lang=zh`);
+    await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /必须大于 0/ }).waitFor();
+    assert.match(await page.locator('#results').innerText(), /请修正/);
+    assert.equal(await page.inputValue('#f-hardware-count'), '-8');
+    await context.close();
+  });
+
+  test('seed 004\'s Cloud-A100 X row from a link: 5 GPUs, 43 days', async () => {
+    const hash = 'model.params=1e11&training.total_flops=1e22&hardware.gpu.name=Cloud-A100%20X&hardware.gpu.memory_gb=83'
+      + '&hardware.gpu.fp16_tflops=539.8&budget.per_month=10000&pricing.per_gpu_month=1999.99&pricing.currency=CNY'
+      + '&strategy.precision=fp16&strategy.mfu=1&lang=zh';
+    const { context, page } = await openPage(`${base}#${hash}`);
+    assert.equal(await reportValue(page, 'plan.gpus'), 5);
+    assert.equal(Math.round(await reportValue(page, 'time.wall_clock_days')), 43);
+    await context.close();
+  });
+
+  test('nothing is requested from any other origin', async () => {
+    const { context, page, requests } = await openPage(`${base}#${HASH}`);
+    await page.locator('[data-report="time.gpu_hours"]').waitFor();
+    const foreign = requests.filter((url) => !url.startsWith(base));
+    assert.deepEqual(foreign, []);
+    await context.close();
+  });
+});
+
+describe('the single file, offline', () => {
+  test('dist/traincalc.html from file:// with the network blocked gives the same numbers', async () => {
+    const url = `${pathToFileURL(SINGLE_FILE).href}#${HASH}&lang=zh`;
+    const { context, page, requests, problems } = await openPage(url, { offline: true });
+    assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
+    assert.equal(await reportValue(page, 'time.wall_clock_days'), cliReport.time.wall_clock_days);
+    assert.deepEqual(requests.filter((u) => !u.startsWith('file:')), []);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,86 @@
+// The WebAssembly engine, tested from JavaScript: it must say exactly what the native CLI says.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { CLI, SCENARIOS, SITE } from './paths.mjs';
+
+let engine;
+before(async () => {
+  const { default: create } = await import(join(SITE, 'js', 'traincalc_engine.mjs'));
+  engine = await create({ wasmBinary: readFileSync(join(SITE, 'js', 'traincalc_engine.wasm')) });
+});
+
+function cli(args, input) {
+  try {
+    return { status: 0, out: execFileSync(CLI, args, { input, encoding: 'utf8' }) };
+  } catch (error) {
+    return { status: error.status, out: error.stdout };
+  }
+}
+
+describe('the wasm module agrees with the native engine', () => {
+  for (const file of ['seed-001.json', 'seed-004.json', 'parity.json']) {
+    test(`reports for tests/scenarios/${file} are identical`, () => {
+      const text = readFileSync(join(SCENARIOS, file), 'utf8');
+      const native = JSON.parse(cli(['estimate', '-'], text).out);
+      const wasm = JSON.parse(engine.estimate(text, ''));
+      assert.equal(wasm.length, JSON.parse(text).length);
+      assert.deepStrictEqual(wasm, native);
+    });
+  }
+
+  test('the catalog is identical', () => {
+    assert.deepStrictEqual(JSON.parse(engine.catalog('')), JSON.parse(cli(['catalog']).out));
+  });
+});
+
+describe('seed tables through the wasm module', () => {
+  test('seed 004: GPUs a 10,000 CNY monthly budget rents, and days for 1e22 FLOPs at 100%', () => {
+    const reports = JSON.parse(engine.estimate(readFileSync(join(SCENARIOS, 'seed-004.json'), 'utf8'), ''));
+    // shared/seeds/004: 5, 4, 2, 5, 3, 1, 3, 1 GPUs; 43, 47, 54, 289, 309, 372 (really 371), 482, 827 days.
+    assert.deepEqual(reports.slice(0, 8).map((r) => r.plan.gpus), [5, 4, 2, 5, 3, 1, 3, 1]);
+    assert.deepEqual(reports.slice(0, 8).map((r) => Math.round(r.time.wall_clock_days)), [43, 47, 54, 289, 309, 371, 482, 827]);
+    assert.equal(reports[8].errors[0].code, 'budget_too_small');
+  });
+
+  test('seed 001: 7B on 8x A100 at 40% takes 68 days', () => {
+    const [report] = JSON.parse(engine.estimate(readFileSync(join(SCENARIOS, 'seed-001.json'), 'utf8'), ''));
+    // 6 x 7e9 x 1.4e11 / (8 x 312e12 x 0.4) s = 68.16 days
+    assert.ok(Math.abs(report.time.wall_clock_days - 5.88e21 / 998.4e12 / 86400) < 1e-9);
+  });
+});
+
+describe('bad input through the wasm boundary', () => {
+  const inputs = ['', 'null', '[]', '{', '{"model": NaN}', '"text"', '42', '{"model":{"params":1e999}}', '\u0000', '{"a":"\udc00"}'];
+  for (const input of inputs) {
+    test(`${JSON.stringify(input)} gives an error report, never a throw or NaN`, () => {
+      const text = engine.estimate(input, '');
+      assert.doesNotMatch(text, /NaN|Infinity/);
+      const report = JSON.parse(text);
+      const reports = Array.isArray(report) ? report : [report];
+      for (const r of reports) assert.ok(r.errors.length > 0, text);
+    });
+  }
+
+  test('a malformed vendor catalog is refused with field errors under "catalog"', () => {
+    const report = JSON.parse(engine.estimate('{}', '{"gpus":[{"id":"x","memory_gb":"lots"}]}'));
+    const fields = report.errors.map((e) => `${e.field} ${e.code}`);
+    assert.ok(fields.includes('catalog.gpus[0].memory_gb wrong_type'), fields.join('\n'));
+    assert.ok(fields.includes('catalog.gpus[0].source required'), fields.join('\n'));
+  });
+
+  test('a vendor catalog adds a GPU that a scenario can use', () => {
+    const vendor = JSON.stringify({ gpus: [{ id: 'v-gpu', name: 'Vendor GPU', memory_gb: 96, fp16_tflops: 400, source: 'vendor datasheet' }] });
+    const scenario = { model: { params: 1e9 }, training: { type: 'pretrain', tokens: 1e9 }, hardware: { gpu: 'v-gpu', count: 2 }, strategy: { mfu: 0.5 } };
+    const report = JSON.parse(engine.estimate(JSON.stringify(scenario), vendor));
+    assert.deepEqual(report.errors, []);
+    assert.equal(report.hardware.peak_tflops, 400);
+    assert.equal(report.hardware.precision, 'fp16');
+  });
+
+  test('version is the project version', () => {
+    assert.equal(engine.version(), JSON.parse(readFileSync(join(SCENARIOS, '..', '..', 'package.json'), 'utf8')).version);
+  });
+});

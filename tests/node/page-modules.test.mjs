@@ -1,0 +1,105 @@
+// The page's pure modules (number parsing, formatting, URL state), tested without a browser.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ROOT } from './paths.mjs';
+
+const js = (name) => import(join(ROOT, 'web', 'js', name));
+const { parseNumber } = await js('numbers.js');
+const format = await js('format.js');
+const { hashFromState, scenarioFromState, stateFromHash, storedValue, displayValue } = await js('state.js');
+const { FIELD_BY_PATH } = await js('fields.js');
+const { defaultLang, t } = await js('i18n.js');
+
+describe('numbers as people type them', () => {
+  const cases = [
+    ['7e9', 7e9], ['7B', 7e9], ['7 b', 7e9], ['1.4T', 1.4e12], ['70亿', 7e9], ['1.4万亿', 1.4e12], ['10,000', 1e4],
+    ['10，000', 1e4], ['2.5', 2.5], ['.5', 0.5], ['-8', -8], ['1e22', 1e22], ['120M', 1.2e8], ['3k', 3000],
+  ];
+  for (const [text, value] of cases) test(`${text} reads as ${value}`, () => assert.equal(parseNumber(text), value));
+  for (const text of ['', 'abc', '7 billion', '1e999', '1..2', 'NaN', 'Infinity', '7BB']) {
+    test(`${JSON.stringify(text)} is not a number`, () => assert.equal(parseNumber(text), null));
+  }
+});
+
+describe('formatting never shows NaN or Infinity', () => {
+  for (const x of [NaN, Infinity, -Infinity, undefined, null, 'x']) {
+    test(`${String(x)}`, () => {
+      for (const text of [format.scientific(x), format.flops(x), format.count(x, 'en'), format.days(x, 'zh'), format.money(x, 'USD', 'en'), format.percent(x, 'en')]) {
+        assert.doesNotMatch(String(text), /NaN|Infinity|undefined/);
+      }
+    });
+  }
+  test('scientific notation with superscripts', () => assert.equal(format.scientific(5.88e21), '5.88×10²¹'));
+  test('FLOPs with SI prefixes', () => assert.equal(format.flops(5.88e21), '5.88 ZFLOP'));
+  test('an unknown currency code still formats', () => assert.match(format.money(1234, 'XYZ!', 'en'), /XYZ!/));
+  test('Chinese counts use 万 and 亿', () => assert.equal(format.count(6.74e9, 'zh'), '67.4亿'));
+});
+
+describe('URL state', () => {
+  const example = 'model.preset=llama-2-7b&training.tokens=2e12&hardware.gpu=h100-sxm&hardware.count=64&strategy.mfu=0.4&lang=zh';
+
+  test('the issue\'s example hash becomes the scenario it spells out', () => {
+    const state = stateFromHash(`#${example}`);
+    assert.equal(state.lang, 'zh');
+    assert.deepEqual(scenarioFromState(state), {
+      model: { preset: 'llama-2-7b' },
+      training: { type: 'pretrain', tokens: 2e12 },
+      hardware: { gpu: 'h100-sxm', count: 64 },
+      strategy: { mfu: 0.4 },
+    });
+  });
+
+  test('the hash carries only what differs from the defaults, and round-trips', () => {
+    const state = stateFromHash(`#${example}`);
+    const hash = hashFromState(state);
+    assert.equal(hash, 'hardware.count=64&lang=zh');  // llama-2-7b, 2e12 tokens, h100-sxm and 40% are the defaults
+    assert.deepEqual(scenarioFromState(stateFromHash(`#${hash}`)), scenarioFromState(state));
+  });
+
+  test('modes survive the round trip: params, chinchilla, custom GPU, monthly budget', () => {
+    const hash = 'model.params=7e9&training.tokens=chinchilla&hardware.gpu.name=Cloud-A100%20X&hardware.gpu.memory_gb=83'
+      + '&hardware.gpu.fp16_tflops=539.8&budget.per_month=10000&pricing.per_gpu_month=1999.99&pricing.currency=CNY&strategy.mfu=1&strategy.precision=fp16';
+    const state = stateFromHash(`#${hash}`);
+    assert.deepEqual(state.modes, { model: 'params', data: 'chinchilla', gpus: 'per_month', price: 'per_gpu_month' });
+    const scenario = scenarioFromState(state);
+    assert.deepEqual(scenario.hardware, { gpu: { name: 'Cloud-A100 X', memory_gb: 83, fp16_tflops: 539.8 } });
+    assert.deepEqual(scenario.budget, { per_month: 10000 });
+    assert.equal(scenario.training.tokens, 'chinchilla');
+    assert.deepEqual(scenarioFromState(stateFromHash(`#${hashFromState(state)}`)), scenario);
+  });
+
+  test('text that is not a number reaches the engine unchanged, so it can name the field', () => {
+    const state = stateFromHash('#hardware.count=sixty');
+    assert.equal(scenarioFromState(state).hardware.count, 'sixty');
+  });
+
+  test('MFU is typed in percent and stored as a fraction', () => {
+    const field = FIELD_BY_PATH.get('strategy.mfu');
+    assert.equal(storedValue(field, '45'), '0.45');
+    assert.equal(storedValue(field, '45%'), '0.45');
+    assert.equal(displayValue(field, '0.45'), '45');
+    assert.equal(storedValue(field, 'lots'), 'lots');
+  });
+
+  test('unknown keys in a hash are ignored, hostile values stay text', () => {
+    const state = stateFromHash('#evil=<img src=x onerror=alert(1)>&model.preset=<script>');
+    assert.equal(scenarioFromState(state).model.preset, '<script>');
+    assert.ok(!hashFromState(state).includes('evil'));
+  });
+});
+
+describe('language', () => {
+  test('Chinese browsers get Chinese, everyone else English', () => {
+    assert.equal(defaultLang(['zh-CN', 'en']), 'zh');
+    assert.equal(defaultLang(['zh-TW']), 'zh');
+    assert.equal(defaultLang(['de-DE', 'en-US']), 'en');
+    assert.equal(defaultLang([]), 'en');
+  });
+  test('every label exists in both languages', () => {
+    for (const path of FIELD_BY_PATH.keys()) {
+      assert.notEqual(t('en', path), path, `en: ${path}`);
+      assert.notEqual(t('zh', path), path, `zh: ${path}`);
+    }
+  });
+});

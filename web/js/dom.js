@@ -1,0 +1,20 @@
+// A tiny element builder. Text always goes in as text nodes: nothing typed by a user or read from a
+// URL or catalog is ever parsed as HTML.
+export function el(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === 'text') node.textContent = value;
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function idFor(path) {
+  return `f-${path.replace(/\./g, '-')}`;
+}

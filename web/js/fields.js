@@ -1,0 +1,115 @@
+// The form, as data: every input is a dotted scenario path (the same path the engine names in its
+// errors and the URL hash carries), shown when its mode is active.
+
+// Mode selectors: which of several ways of giving something the user chose. Each is inferred from
+// the URL on load, so a shared link reopens the same form.
+export const MODES = {
+  model: { options: ['preset', 'params', 'architecture'], default: 'preset', label: 'model_form', prefix: 'model_form_' },
+  data: {
+    options: ['tokens', 'chinchilla', 'dataset_gb', 'samples', 'steps', 'total_flops'],
+    default: 'tokens',
+    label: 'data_form',
+    prefix: 'data_',
+  },
+  gpus: { options: ['count', 'per_month', 'deadline'], default: 'count', label: 'gpus_form', prefix: 'gpus_' },
+  price: { options: ['none', 'per_gpu_hour', 'per_gpu_month'], default: 'none', label: 'price_form', prefix: 'price_' },
+};
+
+const when = (mode, ...values) => (state) => values.includes(state.modes[mode]);
+const always = () => true;
+const customGpu = (state) => state.values.get('hardware.gpu') === CUSTOM_GPU;
+const finetuneWith = (...methods) => (state) =>
+  state.values.get('training.type') === 'finetune' && methods.includes(state.values.get('training.method'));
+
+export const CUSTOM_GPU = 'custom';
+
+// kind: number | select | check | text. Defaults are what a first-time visitor sees.
+export const SECTIONS = [
+  {
+    key: 'section_model',
+    mode: 'model',
+    fields: [
+      { path: 'model.preset', kind: 'select', options: 'models', default: 'llama-2-7b', active: when('model', 'preset') },
+      { path: 'model.params', kind: 'number', default: '7e9', hint: 'hint_number', active: when('model', 'params') },
+      { path: 'model.active_params', kind: 'number', default: '', hint: 'hint_number', active: when('model', 'params') },
+      { path: 'model.layers', kind: 'number', default: '32', active: when('model', 'architecture') },
+      { path: 'model.hidden', kind: 'number', default: '4096', active: when('model', 'architecture') },
+      { path: 'model.heads', kind: 'number', default: '32', active: when('model', 'architecture') },
+      { path: 'model.kv_heads', kind: 'number', default: '8', active: when('model', 'architecture') },
+      { path: 'model.ffn_hidden', kind: 'number', default: '14336', active: when('model', 'architecture') },
+      { path: 'model.vocab', kind: 'number', default: '128256', active: when('model', 'architecture') },
+      { path: 'model.gated_mlp', kind: 'check', default: 'true', active: when('model', 'architecture') },
+      { path: 'model.tied_embeddings', kind: 'check', default: 'false', active: when('model', 'architecture') },
+      { path: 'model.experts', kind: 'number', default: '', active: when('model', 'architecture') },
+      { path: 'model.experts_per_token', kind: 'number', default: '', active: when('model', 'architecture') },
+    ],
+  },
+  {
+    key: 'section_data',
+    mode: 'data',
+    fields: [
+      { path: 'training.type', kind: 'select', options: ['pretrain', 'finetune'], optionPrefix: 'type_', default: 'pretrain', active: always, first: true },
+      {
+        path: 'training.method', kind: 'select', options: ['full', 'lora', 'qlora'], optionPrefix: 'method_', default: 'full',
+        active: (state) => state.values.get('training.type') === 'finetune', first: true,
+      },
+      { path: 'training.lora_rank', kind: 'number', default: '16', active: finetuneWith('lora', 'qlora'), first: true },
+      { path: 'training.tokens', kind: 'number', default: '2e12', hint: 'hint_number', active: when('data', 'tokens') },
+      { path: 'training.dataset_gb', kind: 'number', default: '100', active: when('data', 'dataset_gb') },
+      { path: 'training.bytes_per_token', kind: 'number', default: '4', active: when('data', 'dataset_gb') },
+      { path: 'training.samples', kind: 'number', default: '1e6', active: when('data', 'samples') },
+      { path: 'training.steps', kind: 'number', default: '1e5', active: when('data', 'steps') },
+      { path: 'training.global_batch_tokens', kind: 'number', default: '4194304', active: when('data', 'steps') },
+      { path: 'training.total_flops', kind: 'number', default: '1e22', active: when('data', 'total_flops') },
+      { path: 'training.seq_len', kind: 'number', default: '', hint: 'hint_seq_len_default', active: always },
+      {
+        path: 'training.epochs', kind: 'number', default: '',
+        active: (state) => state.modes.data !== 'total_flops',
+      },
+    ],
+  },
+  {
+    key: 'section_hardware',
+    mode: 'gpus',
+    fields: [
+      { path: 'hardware.gpu', kind: 'select', options: 'gpus', default: 'h100-sxm', active: always, first: true },
+      { path: 'hardware.gpu.name', kind: 'text', default: '', active: customGpu, first: true },
+      { path: 'hardware.gpu.memory_gb', kind: 'number', default: '80', active: customGpu, first: true },
+      { path: 'hardware.gpu.bf16_tflops', kind: 'number', default: '', active: customGpu, first: true },
+      { path: 'hardware.gpu.fp16_tflops', kind: 'number', default: '', active: customGpu, first: true },
+      { path: 'hardware.count', kind: 'number', default: '8', active: when('gpus', 'count') },
+      { path: 'budget.per_month', kind: 'number', default: '', active: when('gpus', 'per_month') },
+      { path: 'budget.deadline_days', kind: 'number', default: '90', active: when('gpus', 'deadline') },
+    ],
+  },
+  {
+    key: 'section_strategy',
+    fields: [
+      {
+        path: 'strategy.precision', kind: 'select', options: ['', 'bf16', 'fp16', 'fp8', 'tf32', 'fp32'],
+        optionLabels: { '': 'precision_default' }, default: '', active: always,
+      },
+      { path: 'strategy.mfu', kind: 'number', scale: 100, default: '0.4', hint: 'hint_mfu', active: always },
+    ],
+  },
+  {
+    key: 'section_price',
+    mode: 'price',
+    fields: [
+      { path: 'pricing.per_gpu_hour', kind: 'number', default: '2', active: when('price', 'per_gpu_hour') },
+      { path: 'pricing.per_gpu_month', kind: 'number', default: '', active: when('price', 'per_gpu_month') },
+      {
+        path: 'pricing.currency', kind: 'text', list: ['USD', 'CNY', 'EUR', 'GBP', 'JPY', 'HKD', 'SGD'], default: 'USD',
+        active: (state) => state.modes.price !== 'none',
+      },
+    ],
+  },
+];
+
+export const FIELDS = SECTIONS.flatMap((section) => section.fields);
+export const FIELD_BY_PATH = new Map(FIELDS.map((field) => [field.path, field]));
+
+// A budget needs a price: choosing a monthly budget shows the price inputs too.
+export function priceNeeded(state) {
+  return state.modes.gpus === 'per_month';
+}

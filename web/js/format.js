@@ -1,0 +1,80 @@
+// Formats report numbers for people; never computes an estimate. Every function returns text that
+// is safe to put in textContent (no markup), and never "NaN" or "Infinity".
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+function finite(x) {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+// 5.88×10²¹
+export function scientific(x, digits = 3) {
+  if (!finite(x)) return '—';
+  if (x === 0) return '0';
+  const [mantissa, exponent] = x.toExponential(digits - 1).split('e');
+  const e = Number(exponent);
+  if (e >= -2 && e < 4) return Number(x.toPrecision(digits)).toString();
+  return `${mantissa}×10${String(e).replace(/./g, (c) => SUPERSCRIPT[c] ?? c)}`;
+}
+
+const SI = [
+  [1e24, 'Y'], [1e21, 'Z'], [1e18, 'E'], [1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k'],
+];
+
+// 5.88 ZFLOP (zetta-FLOP), 1.2 EFLOP ...
+export function flops(x) {
+  if (!finite(x)) return '—';
+  for (const [scale, prefix] of SI) {
+    if (x >= scale) return `${(x / scale).toPrecision(3)} ${prefix}FLOP`;
+  }
+  return `${x.toPrecision(3)} FLOP`;
+}
+
+export function locale(lang) {
+  return lang === 'zh' ? 'zh-CN' : 'en-US';
+}
+
+// 64,693 / 6.47万 (Chinese readers count in 万 and 亿).
+export function count(x, lang, digits = 3) {
+  if (!finite(x)) return '—';
+  const options = Math.abs(x) >= 1e5
+    ? { notation: 'compact', maximumSignificantDigits: digits }
+    : { maximumSignificantDigits: Math.max(digits, String(Math.round(Math.abs(x))).length) };
+  return new Intl.NumberFormat(locale(lang), options).format(x);
+}
+
+export function plain(x, lang, maximumFractionDigits = 2) {
+  if (!finite(x)) return '—';
+  return new Intl.NumberFormat(locale(lang), { maximumFractionDigits }).format(x);
+}
+
+export function percent(x, lang) {
+  if (!finite(x)) return '—';
+  return new Intl.NumberFormat(locale(lang), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+}
+
+export function days(x, lang) {
+  if (!finite(x)) return '—';
+  const digits = x < 10 ? 2 : x < 1000 ? 1 : 0;
+  return new Intl.NumberFormat(locale(lang), { maximumFractionDigits: digits }).format(x);
+}
+
+// Money in the report's currency; unknown codes fall back to "1,234 XYZ".
+export function money(x, currency, lang) {
+  if (!finite(x)) return '—';
+  const big = Math.abs(x) >= 1e6;
+  try {
+    return new Intl.NumberFormat(locale(lang), {
+      style: 'currency',
+      currency,
+      ...(big ? { notation: 'compact', maximumSignificantDigits: 3 } : { maximumFractionDigits: x < 100 ? 2 : 0 }),
+    }).format(x);
+  } catch {
+    return `${count(x, lang)} ${currency}`;
+  }
+}
+
+export function bytes(x, lang) {
+  if (!finite(x)) return '—';
+  return `${plain(x / 1e9, lang, 1)} GB`;
+}

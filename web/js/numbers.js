@@ -1,0 +1,25 @@
+// Reads a number the way people type it: 7e9, 7B, 1.4T, 70亿, 1.4万亿, 10,000, 40%.
+// Returns null for text that is not a number; the caller passes such text on to the engine,
+// which names the field in its error, so what the user typed is never silently changed.
+
+const SUFFIXES = new Map([
+  ['k', 1e3], ['m', 1e6], ['b', 1e9], ['g', 1e9], ['t', 1e12], ['p', 1e15], ['e', 1e18], ['z', 1e21],
+  ['万', 1e4], ['亿', 1e8], ['万亿', 1e12], ['千', 1e3], ['百万', 1e6], ['十亿', 1e9],
+]);
+
+export function parseNumber(text) {
+  if (typeof text !== 'string') return null;
+  let s = text.trim().replace(/[\s_]/g, '');
+  if (s === '') return null;
+  // Thousands separators: "10,000" and "10，000" (full-width comma).
+  if (/^[+-]?\d{1,3}([,，]\d{3})+(\.\d+)?/.test(s)) s = s.replace(/[,，]/g, '');
+  const match = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)(.*)$/i.exec(s);
+  if (!match) return null;
+  const base = Number(match[1]);
+  const suffix = match[2].toLowerCase();
+  let value;
+  if (suffix === '') value = base;
+  else if (SUFFIXES.has(suffix)) value = base * SUFFIXES.get(suffix);
+  else return null;
+  return Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,144 @@
+// The estimate: headline cards, secondary figures, the math behind them, and the engine's notes.
+// Every report number sits in an element with data-report (its dotted path in the report) and
+// data-value (the raw number), so tests and scripts read exactly what the engine said.
+import { el } from '../dom.js';
+import * as format from '../format.js';
+import { t, warningText } from '../i18n.js';
+
+function get(report, path) {
+  return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), report);
+}
+
+function number(report, path, text) {
+  const value = get(report, path);
+  return el('span', { class: 'value', 'data-report': path, 'data-value': value, text });
+}
+
+function card(lang, key, valueNode, detail) {
+  return el('div', { class: 'card' }, [
+    el('div', { class: 'card-label', text: t(lang, key) }),
+    valueNode,
+    detail ? el('div', { class: 'card-detail' }, detail) : null,
+  ]);
+}
+
+export class Results {
+  constructor(container) {
+    this.container = container;
+    this.status = el('p', { class: 'status', role: 'status' });
+    this.body = el('div', { class: 'results-body' });
+    container.append(this.status, this.body);
+  }
+
+  loading(lang) {
+    this.status.textContent = t(lang, 'loading');
+  }
+
+  failed(lang) {
+    this.status.textContent = t(lang, 'engine_failed');
+    this.status.classList.add('failed');
+  }
+
+  // Errors: keep the last valid estimate on screen, marked stale, or say what to do.
+  invalid(lang) {
+    const hasResult = this.body.childElementCount > 0;
+    this.status.textContent = t(lang, hasResult ? 'stale' : 'no_result');
+    this.container.classList.toggle('stale', hasResult);
+  }
+
+  render(report, lang) {
+    this.status.textContent = '';
+    this.container.classList.remove('stale');
+    const cost = report.cost;
+    const days = report.time.wall_clock_days;
+    const cards = el('div', { class: 'cards' }, [
+      card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', `${format.days(days, lang)} ${t(lang, 'unit_days')}`),
+        days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null),
+      card(lang, 'time.gpu_hours', number(report, 'time.gpu_hours', format.count(report.time.gpu_hours, lang))),
+      card(lang, 'cost.total', cost
+        ? number(report, 'cost.total', format.money(cost.total, cost.currency, lang))
+        : el('span', { class: 'value muted', text: t(lang, 'no_price') }),
+      cost ? [t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang))] : null),
+      card(lang, 'plan.gpus', number(report, 'plan.gpus', format.plain(report.plan.gpus, lang, 0)),
+        `${report.hardware.gpu_name}`),
+    ]);
+
+    const memory = report.memory;
+    const figures = el('dl', { class: 'figures' }, [
+      ...row(lang, 'compute.total_flops', number(report, 'compute.total_flops', `${format.flops(report.compute.total_flops)} (${format.scientific(report.compute.total_flops)})`)),
+      ...row(lang, 'model.params_report', number(report, 'model.params', format.count(report.model.params, lang))),
+      ...row(lang, 'compute.tokens', number(report, 'compute.tokens', format.count(report.compute.tokens, lang))),
+      ...row(lang, 'time.tokens_per_second', number(report, 'time.tokens_per_second', format.count(report.time.tokens_per_second, lang))),
+      ...row(lang, 'memory.per_gpu_bytes.total', [
+        number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang)),
+        ` ${t(lang, 'of_capacity')} ${format.bytes(memory.capacity_bytes, lang)} · `,
+        el('span', { class: memory.fits ? 'ok' : 'bad', 'data-report': 'memory.fits', 'data-value': memory.fits, text: t(lang, memory.fits ? 'fits' : 'does_not_fit') }),
+      ]),
+    ]);
+
+    const warnings = report.warnings.length
+      ? el('div', { class: 'warnings' }, [
+        el('h3', { text: t(lang, 'warnings') }),
+        el('ul', {}, report.warnings.map((w) => el('li', { 'data-warning': w.code, text: warningText(lang, w) }))),
+      ])
+      : null;
+
+    // On a phone the results sit below the form; a bar keeps the headline in view while typing.
+    const bar = el('div', { class: 'summary-bar', 'aria-hidden': 'true' }, [
+      el('span', { text: `${format.days(days, lang)} ${t(lang, 'unit_days')}` }),
+      el('span', { text: `${format.count(report.time.gpu_hours, lang)} ${t(lang, 'unit_gpu_hours')}` }),
+      cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
+    ]);
+    this.body.replaceChildren(cards, figures, this.math(report, lang), warnings ?? '', bar);
+  }
+
+  math(report, lang) {
+    const c = report.compute;
+    const time = report.time;
+    const sci = format.scientific;
+    const lines = [];
+    if (c.method === 'given') {
+      lines.push(t(lang, 'math_flops_given', { f: sci(c.total_flops), t: sci(c.tokens), fpt: sci(c.flops_per_token) }));
+    } else if (c.method === 'detailed') {
+      const diff = (c.total_flops_6n / c.total_flops - 1) * 100;
+      lines.push(t(lang, 'math_flops_detailed', {
+        s: format.plain(c.seq_len, lang, 0), fpt: sci(c.flops_per_token), t: sci(c.tokens), f: sci(c.total_flops),
+        f6: sci(c.total_flops_6n), diff: `${diff >= 0 ? '+' : ''}${format.plain(diff, lang, 1)}%`,
+      }));
+    } else {
+      lines.push(t(lang, 'math_flops_6n', {
+        k: c.flops_per_param_per_token, n: sci(report.model.active_params), t: sci(c.tokens), f: sci(c.total_flops),
+      }));
+    }
+    if (report.plan.gpus_from === 'budget.per_month' && report.cost) {
+      lines.push(t(lang, 'math_budget', {
+        b: format.plain(report.plan.budget_per_month, lang), p: format.plain(report.cost.per_gpu_month, lang), g: report.plan.gpus,
+      }));
+    } else if (report.plan.gpus_from === 'budget.deadline_days') {
+      lines.push(t(lang, 'math_deadline', { g: report.plan.gpus }));
+    }
+    lines.push(t(lang, 'math_time', {
+      f: sci(c.total_flops), g: format.plain(report.plan.gpus, lang, 0), peak: report.hardware.peak_tflops,
+      prec: report.hardware.precision.toUpperCase(), mfu: format.percent(time.mfu, lang),
+      h: format.plain(time.wall_clock_hours, lang, 0), d: format.days(time.wall_clock_days, lang),
+    }));
+    lines.push(t(lang, 'math_gpu_hours', {
+      g: format.plain(report.plan.gpus, lang, 0), h: format.plain(time.wall_clock_hours, lang, 1), gh: format.plain(time.gpu_hours, lang, 0),
+    }));
+    if (report.cost) {
+      lines.push(t(lang, 'math_cost', {
+        gh: format.plain(time.gpu_hours, lang, 0), p: format.money(report.cost.per_gpu_hour, report.cost.currency, lang),
+        c: format.money(report.cost.total, report.cost.currency, lang),
+      }));
+    }
+    lines.push(t(lang, 'math_assumption'));
+    return el('details', { class: 'math' }, [
+      el('summary', { text: t(lang, 'math') }),
+      el('ol', {}, lines.map((line) => el('li', { text: line }))),
+    ]);
+  }
+}
+
+function row(lang, key, valueNodes) {
+  return [el('dt', { text: t(lang, key) }), el('dd', {}, valueNodes)];
+}
