@@ -2,6 +2,7 @@
 //   dist/site/          the static site: public/ + web/js/ + the WebAssembly engine
 //   dist/traincalc.html the whole app in one file (engine embedded) that works offline from disk
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,5 +59,9 @@ replaceOnce(
 );
 writeFileSync(join(dist, 'traincalc.html'), html);
 
+// Sizes, measured here so the README's figures can be checked by anyone who builds.
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
-console.log(`assemble: dist/site/ and dist/traincalc.html (${kb(Buffer.byteLength(html))})`);
+const sizes = (buffer) => `${kb(buffer.length)} (${kb(gzipSync(buffer, { level: 9 }).length)} gzip)`;
+const wasmBytes = readFileSync(join(site, 'js', 'traincalc_engine.wasm'));
+console.log(`assemble: engine wasm ${sizes(wasmBytes)}, page script ${sizes(Buffer.from(script))}`);
+console.log(`assemble: dist/site/ and dist/traincalc.html ${sizes(Buffer.from(html))}`);

@@ -118,12 +118,13 @@ json report_json_value(const Report& r) {
   if (c.flops_per_token_detailed) compute["flops_per_token_detailed"] = *c.flops_per_token_detailed;
   if (c.total_flops_detailed) compute["total_flops_detailed"] = *c.total_flops_detailed;
   const HardwareReport& h = r.hardware;
-  json hardware = {{"gpu_name", h.gpu_name},
+  json hardware = json::object();
+  if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;
+  hardware.update(json{{"gpu_name", h.gpu_name},
                    {"precision", h.precision},
                    {"peak_tflops", h.peak_tflops},
                    {"memory_gb", h.memory_gb},
-                   {"gpus_per_node", h.gpus_per_node}};
-  if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;
+                   {"gpus_per_node", h.gpus_per_node}});
   const TimeReport& t = r.time;
   json time = {{"mfu", t.mfu},
                {"mfu_source", t.mfu_source},
