@@ -29,7 +29,9 @@ std::string catalog(const std::string& extra_catalog_json) {
   return traincalc::catalog_to_json(load.catalog);
 }
 
-std::string version() { return TRAINCALC_VERSION; }
+std::string version() {
+  return TRAINCALC_VERSION;
+}
 
 }  // namespace
 

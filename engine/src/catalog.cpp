@@ -7,21 +7,21 @@
 namespace traincalc {
 
 namespace {
-template <class Row, class Id>
-const Row* find_by(const std::vector<Row>& rows, std::string_view id, Id id_of) {
+template <class Row>
+const Row* find_by_id(const std::vector<Row>& rows, std::string_view id) {
   auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& row) { return id_of(row) == id; });
   return it == rows.end() ? nullptr : &*it;
 }
 }  // namespace
 
 const GpuSpec* Catalog::find_gpu(std::string_view id) const {
-  return find_by(gpus, id, [](const GpuSpec& g) -> const std::string& { return g.id; });
+  return find_by_id(gpus, id);
 }
 const Offer* Catalog::find_offer(std::string_view id) const {
-  return find_by(offers, id, [](const Offer& o) -> const std::string& { return o.id; });
+  return find_by_id(offers, id);
 }
 const ModelPreset* Catalog::find_model(std::string_view id) const {
-  return find_by(models, id, [](const ModelPreset& m) -> const std::string& { return m.model.preset; });
+  return find_by_id(models, id);
 }
 
 const Catalog& builtin_catalog() {
@@ -33,11 +33,16 @@ const Catalog& builtin_catalog() {
 
 const char* to_string(Precision precision) {
   switch (precision) {
-    case Precision::fp32: return "fp32";
-    case Precision::tf32: return "tf32";
-    case Precision::fp16: return "fp16";
-    case Precision::bf16: return "bf16";
-    case Precision::fp8: return "fp8";
+    case Precision::fp32:
+      return "fp32";
+    case Precision::tf32:
+      return "tf32";
+    case Precision::fp16:
+      return "fp16";
+    case Precision::bf16:
+      return "bf16";
+    case Precision::fp8:
+      return "fp8";
   }
   return "bf16";
 }
@@ -50,31 +55,44 @@ std::optional<Precision> default_precision(const GpuSpec& gpu) {
 
 const char* to_string(Optimizer optimizer) {
   switch (optimizer) {
-    case Optimizer::adamw: return "adamw";
-    case Optimizer::adam: return "adam";
-    case Optimizer::adamw_8bit: return "adamw-8bit";
-    case Optimizer::sgd: return "sgd";
-    case Optimizer::sgd_momentum: return "sgd-momentum";
-    case Optimizer::adafactor: return "adafactor";
-    case Optimizer::lion: return "lion";
+    case Optimizer::adamw:
+      return "adamw";
+    case Optimizer::adam:
+      return "adam";
+    case Optimizer::adamw_8bit:
+      return "adamw-8bit";
+    case Optimizer::sgd:
+      return "sgd";
+    case Optimizer::sgd_momentum:
+      return "sgd-momentum";
+    case Optimizer::adafactor:
+      return "adafactor";
+    case Optimizer::lion:
+      return "lion";
   }
   return "adamw";
 }
 
 const char* to_string(Recompute recompute) {
   switch (recompute) {
-    case Recompute::none: return "none";
-    case Recompute::selective: return "selective";
-    case Recompute::full: return "full";
+    case Recompute::none:
+      return "none";
+    case Recompute::selective:
+      return "selective";
+    case Recompute::full:
+      return "full";
   }
   return "none";
 }
 
 const char* to_string(Offload offload) {
   switch (offload) {
-    case Offload::none: return "none";
-    case Offload::optimizer: return "optimizer";
-    case Offload::optimizer_and_params: return "optimizer+params";
+    case Offload::none:
+      return "none";
+    case Offload::optimizer:
+      return "optimizer";
+    case Offload::optimizer_and_params:
+      return "optimizer+params";
   }
   return "none";
 }

@@ -30,12 +30,13 @@ Report estimate(const Scenario& s) {
   if (r.plan.budget_total && r.cost) r.plan.within_budget = r.cost->total <= *r.plan.budget_total;
   if (r.plan.meets_deadline && !*r.plan.meets_deadline)
     r.warnings.push_back({"budget.deadline_days", "deadline_missed",
-                          "The GPUs this budget rents need " + detail::format_number(std::ceil(r.time.wall_clock_days)) +
-                              " days, more than the " + detail::format_number(*r.plan.deadline_days) + "-day deadline."});
+                          "The GPUs this budget rents need " +
+                              detail::format_number(std::ceil(r.time.wall_clock_days)) + " days, more than the " +
+                              detail::format_number(*r.plan.deadline_days) + "-day deadline."});
   if (r.plan.within_budget && !*r.plan.within_budget)
     r.warnings.push_back({"budget.total", "over_budget",
-                          "The run costs " + detail::format_number(r.cost->total) + " " + r.cost->currency + ", more than the " +
-                              detail::format_number(*r.plan.budget_total) + " budget."});
+                          "The run costs " + detail::format_number(r.cost->total) + " " + r.cost->currency +
+                              ", more than the " + detail::format_number(*r.plan.budget_total) + " budget."});
   return r;
 }
 
@@ -74,7 +75,8 @@ json estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
 void integers_as_integers(json& value) {
   if (value.is_number_float()) {
     const double x = value.get<double>();
-    if (std::isfinite(x) && std::floor(x) == x && std::abs(x) < 9007199254740992.0) value = static_cast<std::int64_t>(x);
+    if (std::isfinite(x) && std::floor(x) == x && std::abs(x) < 9007199254740992.0)
+      value = static_cast<std::int64_t>(x);
     return;
   }
   if (value.is_structured())
@@ -121,10 +123,10 @@ json report_json_value(const Report& r) {
   json hardware = json::object();
   if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;
   hardware.update(json{{"gpu_name", h.gpu_name},
-                   {"precision", h.precision},
-                   {"peak_tflops", h.peak_tflops},
-                   {"memory_gb", h.memory_gb},
-                   {"gpus_per_node", h.gpus_per_node}});
+                       {"precision", h.precision},
+                       {"peak_tflops", h.peak_tflops},
+                       {"memory_gb", h.memory_gb},
+                       {"gpus_per_node", h.gpus_per_node}});
   const TimeReport& t = r.time;
   json time = {{"mfu", t.mfu},
                {"mfu_source", t.mfu_source},
@@ -163,12 +165,9 @@ json report_json_value(const Report& r) {
   json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
               {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};
   if (r.cost) {
-    out["cost"] = {{"currency", r.cost->currency},
-                   {"total", r.cost->total},
-                   {"per_gpu_hour", r.cost->per_gpu_hour},
-                   {"per_gpu_month", r.cost->per_gpu_month},
-                   {"per_month", r.cost->per_month},
-                   {"months", r.cost->months}};
+    out["cost"] = {{"currency", r.cost->currency},         {"total", r.cost->total},
+                   {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},
+                   {"per_month", r.cost->per_month},       {"months", r.cost->months}};
     if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;
   }
   out["warnings"] = issues_json(r.warnings);

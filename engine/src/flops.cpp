@@ -82,23 +82,31 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings) {
 
   double tokens_per_epoch = 0;
   switch (t.data_kind) {
-    case DataKind::tokens: tokens_per_epoch = t.data_amount; break;
+    case DataKind::tokens:
+      tokens_per_epoch = t.data_amount;
+      break;
     case DataKind::chinchilla:
       tokens_per_epoch = chinchilla_tokens_per_param * s.model.params;
       if (s.model.active_params < s.model.params)
-        warnings.push_back({"training.tokens", "chinchilla_moe",
-                            "The 20-tokens-per-parameter rule was fitted on dense models; for this mixture of experts it "
-                            "is applied to the total parameter count."});
+        warnings.push_back(
+            {"training.tokens", "chinchilla_moe",
+             "The 20-tokens-per-parameter rule was fitted on dense models; for this mixture of experts it "
+             "is applied to the total parameter count."});
       break;
-    case DataKind::dataset_gb: tokens_per_epoch = t.data_amount * 1e9 / t.bytes_per_token; break;
-    case DataKind::samples: tokens_per_epoch = t.data_amount * c.seq_len; break;
+    case DataKind::dataset_gb:
+      tokens_per_epoch = t.data_amount * 1e9 / t.bytes_per_token;
+      break;
+    case DataKind::samples:
+      tokens_per_epoch = t.data_amount * c.seq_len;
+      break;
     case DataKind::steps: {
       const double batch_tokens =
           t.global_batch_tokens ? *t.global_batch_tokens : t.global_batch_sequences.value_or(0) * c.seq_len;
       tokens_per_epoch = t.data_amount * batch_tokens;
       break;
     }
-    case DataKind::total_flops: break;
+    case DataKind::total_flops:
+      break;
   }
 
   if (t.data_kind == DataKind::total_flops) {

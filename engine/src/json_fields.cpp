@@ -19,14 +19,20 @@ std::string describe(const json& value) {
       if (s.size() > 40) s = s.substr(0, 37) + "...";
       return "a string (\"" + s + "\")";
     }
-    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
+    case json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "an array";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return format_number(value.get<double>());
-    default: return "an unsupported value";
+    case json::value_t::number_float:
+      return format_number(value.get<double>());
+    default:
+      return "an unsupported value";
   }
 }
 
@@ -65,7 +71,9 @@ std::optional<std::string> closest_key(std::string_view key, const std::vector<s
 Fields::Fields(const json& object, std::string path, Issues& errors)
     : object_(object), path_(std::move(path)), errors_(errors) {}
 
-bool Fields::has(std::string_view key) const { return object_.is_object() && object_.contains(key); }
+bool Fields::has(std::string_view key) const {
+  return object_.is_object() && object_.contains(key);
+}
 
 const json* Fields::raw(std::string_view key) {
   known_.emplace_back(key);
@@ -106,7 +114,8 @@ std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
     return std::nullopt;
   }
   if (x > rule.max) {
-    error(key, "out_of_range", path(key) + " must be at most " + format_number(rule.max) + " (got " + format_number(x) + ").");
+    error(key, "out_of_range",
+          path(key) + " must be at most " + format_number(rule.max) + " (got " + format_number(x) + ").");
     return std::nullopt;
   }
   if (rule.integer && std::floor(x) != x) {

@@ -8,7 +8,9 @@ namespace traincalc::detail {
 
 namespace {
 
-bool sixteen_bit_compute(Precision p) { return p == Precision::bf16 || p == Precision::fp16 || p == Precision::fp8; }
+bool sixteen_bit_compute(Precision p) {
+  return p == Precision::bf16 || p == Precision::fp16 || p == Precision::fp8;
+}
 
 // Optimizer state bytes per trainable parameter. Mixed precision adds an fp32 master copy (4 bytes):
 // Adam's 2 fp32 moments + master = 12 bytes, the K = 12 of Rajbhandari et al. 2020 (ZeRO), sec. 3.1.
@@ -16,12 +18,18 @@ double optimizer_bytes_per_param(Optimizer o, bool mixed) {
   const double master = mixed ? 4.0 : 0.0;
   switch (o) {
     case Optimizer::adam:
-    case Optimizer::adamw: return master + 8.0;
-    case Optimizer::adamw_8bit: return master + 2.0;  // two 8-bit moments (Dettmers et al. 2022)
-    case Optimizer::sgd: return master;
-    case Optimizer::sgd_momentum: return master + 4.0;
-    case Optimizer::adafactor: return master;  // factored second moment: O(rows + cols), negligible
-    case Optimizer::lion: return master + 4.0;   // one momentum (Chen et al. 2023)
+    case Optimizer::adamw:
+      return master + 8.0;
+    case Optimizer::adamw_8bit:
+      return master + 2.0;  // two 8-bit moments (Dettmers et al. 2022)
+    case Optimizer::sgd:
+      return master;
+    case Optimizer::sgd_momentum:
+      return master + 4.0;
+    case Optimizer::adafactor:
+      return master;  // factored second moment: O(rows + cols), negligible
+    case Optimizer::lion:
+      return master + 4.0;  // one momentum (Chen et al. 2023)
   }
   return master + 8.0;
 }
@@ -45,7 +53,8 @@ double activation_bytes_per_layer(const Architecture& a, double seq, double micr
 
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, Issues& warnings) {
-  const Precision precision = s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+  const Precision precision =
+      s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
   const bool mixed = sixteen_bit_compute(precision);
   const double weight_bytes = mixed ? 2.0 : 4.0;
   const Training& t = s.training;
@@ -68,8 +77,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   MemoryParts& parts = m.per_gpu_bytes;
   parts.weights = (trainable * weight_bytes + frozen_params * frozen_bytes) / model_split / (zero >= 3 ? dp : 1.0);
   parts.gradients = trainable * weight_bytes / model_split / (zero >= 2 ? dp : 1.0);
-  parts.optimizer = trainable * optimizer_bytes_per_param(s.strategy.optimizer, mixed) / model_split /
-                    (zero >= 1 ? dp : 1.0);
+  parts.optimizer =
+      trainable * optimizer_bytes_per_param(s.strategy.optimizer, mixed) / model_split / (zero >= 1 ? dp : 1.0);
   if (s.strategy.offload != Offload::none) parts.optimizer = 0;
   if (s.strategy.offload == Offload::optimizer_and_params) parts.weights = 0;
 
@@ -78,10 +87,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double seq = resolved_seq_len(s) / layout.cp;
     // With 1F1B the first pipeline stage holds pp micro-batches of L/pp layers: L layers' worth
     // (Korthikanti et al. 2022, sec. 4.2.3).
-    parts.activations = a.layers * activation_bytes_per_layer(a, seq, layout.micro_batch, layout.tp,
-                                                              layout.sequence_parallel,
-                                                              s.strategy.recompute.value_or(Recompute::none),
-                                                              s.strategy.flash_attention);
+    parts.activations = a.layers * activation_bytes_per_layer(
+                                       a, seq, layout.micro_batch, layout.tp, layout.sequence_parallel,
+                                       s.strategy.recompute.value_or(Recompute::none), s.strategy.flash_attention);
     m.activations_known = true;
   } else {
     warnings.push_back({"memory.activations", "activation_memory_unknown",

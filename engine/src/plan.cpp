@@ -10,7 +10,9 @@
 namespace traincalc::detail {
 
 namespace {
-double model_parallel_size(const Strategy& s) { return s.tp.value_or(1) * s.pp.value_or(1) * s.cp.value_or(1); }
+double model_parallel_size(const Strategy& s) {
+  return s.tp.value_or(1) * s.pp.value_or(1) * s.cp.value_or(1);
+}
 }  // namespace
 
 PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware, double mfu,
@@ -33,9 +35,9 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     if (affordable < 1) {
       const std::string currency = " " + s.pricing->currency;
       errors.push_back({"budget.per_month", "budget_too_small",
-                        "A monthly budget of " + format_number(*budget->per_month) + currency +
-                            " does not rent " + (group > 1 ? format_number(group) + " GPUs" : std::string("one GPU")) +
-                            " at " + format_number(price) + currency + " per GPU-month; raise it to at least " +
+                        "A monthly budget of " + format_number(*budget->per_month) + currency + " does not rent " +
+                            (group > 1 ? format_number(group) + " GPUs" : std::string("one GPU")) + " at " +
+                            format_number(price) + currency + " per GPU-month; raise it to at least " +
                             format_number(price * group) + currency + " or choose a cheaper GPU."});
     }
   } else if (budget && budget->deadline_days) {
@@ -47,7 +49,8 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     if (needed > 1e7)
       errors.push_back({"budget.deadline_days", "out_of_range",
                         "Finishing in " + format_number(*budget->deadline_days) + " days would take " +
-                            format_number(needed) + " GPUs, more than the 10 million the calculator plans for; allow "
+                            format_number(needed) +
+                            " GPUs, more than the 10 million the calculator plans for; allow "
                             "more time or less work."});
   }
   plan.nodes = std::ceil(plan.gpus / hardware.gpus_per_node);

@@ -8,7 +8,7 @@ namespace traincalc::detail {
 
 namespace {
 constexpr NumberRule dimension{0, true, 1e8, true};
-constexpr NumberRule tflops{0, true, 1e6, false};        // a million TFLOPS = 1 EFLOP/s per GPU
+constexpr NumberRule tflops{0, true, 1e6, false};  // a million TFLOPS = 1 EFLOP/s per GPU
 constexpr NumberRule memory_gb_rule{0, true, 1e6, false};
 constexpr NumberRule bandwidth{0, true, 1e6, false};
 
@@ -50,15 +50,27 @@ void check_gpu(const GpuSpec& gpu, Fields& f) {
   if (!any_peak && !f.has("bf16_tflops") && !f.has("fp16_tflops") && !f.has("fp8_tflops") && !f.has("tf32_tflops") &&
       !f.has("fp32_tflops"))
     f.error("bf16_tflops", "required",
-            f.object_path() + " needs a dense peak for at least one precision (bf16_tflops, fp16_tflops, fp8_tflops, "
-                              "tf32_tflops or fp32_tflops), without 2:4 sparsity.");
+            f.object_path() +
+                " needs a dense peak for at least one precision (bf16_tflops, fp16_tflops, fp8_tflops, "
+                "tf32_tflops or fp32_tflops), without 2:4 sparsity.");
 }
 
 const std::vector<std::string>& architecture_keys() {
-  static const std::vector<std::string> keys = {
-      "layers",  "hidden",          "heads",       "kv_heads",          "head_dim",     "ffn_hidden",
-      "vocab",   "gated_mlp",       "tied_embeddings", "experts",       "experts_per_token", "encoder_only",
-      "bias",    "norm",            "position_embeddings"};
+  static const std::vector<std::string> keys = {"layers",
+                                                "hidden",
+                                                "heads",
+                                                "kv_heads",
+                                                "head_dim",
+                                                "ffn_hidden",
+                                                "vocab",
+                                                "gated_mlp",
+                                                "tied_embeddings",
+                                                "experts",
+                                                "experts_per_token",
+                                                "encoder_only",
+                                                "bias",
+                                                "norm",
+                                                "position_embeddings"};
   return keys;
 }
 
@@ -118,20 +130,11 @@ bool valid_id(const std::string& id) {
 
 namespace {
 
+// A row with a known ID replaces it; a new ID is added.
 template <class Row>
-void upsert(std::vector<Row>& rows, Row row, std::string Row::*id_member) {
+void upsert(std::vector<Row>& rows, Row row) {
   for (auto& existing : rows)
-    if (existing.*id_member == row.*id_member) {
-      existing = std::move(row);
-      return;
-    }
-  rows.push_back(std::move(row));
-}
-
-// Model presets keep their ID inside ModelSpec.
-void upsert_model(std::vector<ModelPreset>& rows, ModelPreset row) {
-  for (auto& existing : rows)
-    if (existing.model.preset == row.model.preset) {
+    if (id_of(existing) == id_of(row)) {
       existing = std::move(row);
       return;
     }
@@ -142,7 +145,8 @@ std::optional<std::string> read_id(Fields& f) {
   f.require("id", "every catalog row needs an ID");
   auto id = f.text("id");
   if (id && !valid_id(*id)) {
-    f.error("id", "invalid_id", f.path("id") + " must use only lower-case letters, digits, '.', '_' and '-' (got \"" + *id + "\").");
+    f.error("id", "invalid_id",
+            f.path("id") + " must use only lower-case letters, digits, '.', '_' and '-' (got \"" + *id + "\").");
     return std::nullopt;
   }
   return id;
@@ -150,7 +154,8 @@ std::optional<std::string> read_id(Fields& f) {
 
 void require_source(Fields& f) {
   f.require("source", "every catalog number must cite where it comes from");
-  if (auto s = f.text("source"); s && s->empty()) f.error("source", "required", f.path("source") + " must not be empty.");
+  if (auto s = f.text("source"); s && s->empty())
+    f.error("source", "required", f.path("source") + " must not be empty.");
 }
 
 }  // namespace
@@ -159,7 +164,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
   CatalogLoad load{base, {}};
   Issues& errors = load.errors;
   if (!value.is_object()) {
-    errors.push_back({path, "wrong_type", "A catalog must be a JSON object with \"gpus\", \"offers\" and/or \"models\" arrays."});
+    errors.push_back(
+        {path, "wrong_type", "A catalog must be a JSON object with \"gpus\", \"offers\" and/or \"models\" arrays."});
     return load;
   }
   Fields top(value, path, errors);
@@ -192,7 +198,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       f.reject_unknown();
       if (id && errors.size() == before) {
         gpu.id = *id;
-        upsert(load.catalog.gpus, std::move(gpu), &GpuSpec::id);
+        upsert(load.catalog.gpus, std::move(gpu));
       }
     }
   }
@@ -216,14 +222,16 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
           if (const GpuSpec* known = load.catalog.find_gpu(gpu->get<std::string>()))
             offer.gpu = *known;
           else
-            f.error("gpu", "unknown_id", f.path("gpu") + ": no GPU with ID \"" + gpu->get<std::string>() + "\" in the catalog.");
+            f.error("gpu", "unknown_id",
+                    f.path("gpu") + ": no GPU with ID \"" + gpu->get<std::string>() + "\" in the catalog.");
         } else if (gpu->is_object()) {
           Fields g(*gpu, f.path("gpu"), errors);
           read_gpu_fields(g, offer.gpu);
           check_gpu(offer.gpu, g);
           g.reject_unknown();
         } else {
-          f.error("gpu", "wrong_type", f.path("gpu") + " must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
+          f.error("gpu", "wrong_type",
+                  f.path("gpu") + " must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
         }
       }
       offer.per_gpu_hour = f.number("per_gpu_hour");
@@ -242,7 +250,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       f.reject_unknown();
       if (id && errors.size() == before) {
         offer.id = *id;
-        upsert(load.catalog.offers, std::move(offer), &Offer::id);
+        upsert(load.catalog.offers, std::move(offer));
       }
     }
   }
@@ -273,7 +281,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       const auto params = f.number("params");
       const auto active = f.number("active_params");
       if (has_architecture) {
-        if (params || active) f.error("params", "conflict", where + " gives both an architecture and params; keep one.");
+        if (params || active)
+          f.error("params", "conflict", where + " gives both an architecture and params; keep one.");
         check_architecture(arch, f);
         preset.model.architecture = arch;
         const ParameterCount count = count_parameters(arch);
@@ -291,7 +300,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       if (id && errors.size() == before) {
         preset.model.preset = *id;
         if (preset.model.name.empty()) preset.model.name = *id;
-        upsert_model(load.catalog.models, std::move(preset));
+        upsert(load.catalog.models, std::move(preset));
       }
     }
   }

@@ -24,8 +24,8 @@ constexpr NumberRule count_rule{0, true, 1e7, true};
 constexpr NumberRule layout_rule{0, true, 1e6, true};
 constexpr NumberRule money_rule{0, true, 1e15, false};
 
-template <class Rows, class IdOf>
-std::string unknown_id_message(const std::string& what, const std::string& id, const Rows& rows, IdOf id_of) {
+template <class Rows>
+std::string unknown_id_message(const std::string& what, const std::string& id, const Rows& rows) {
   std::vector<std::string> ids;
   for (const auto& row : rows) ids.push_back(id_of(row));
   std::string message = "No " + what + " with ID \"" + id + "\" in the catalog.";
@@ -45,9 +45,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
   if (preset_id) {
     preset = catalog.find_model(*preset_id);
     if (!preset) {
-      f.error("preset", "unknown_id",
-              unknown_id_message("model preset", *preset_id, catalog.models,
-                                 [](const ModelPreset& m) { return m.model.preset; }));
+      f.error("preset", "unknown_id", unknown_id_message("model preset", *preset_id, catalog.models));
     } else {
       spec = preset->model;
       if (spec.architecture) arch = *spec.architecture;
@@ -97,7 +95,8 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
 void read_training(const json& value, Training& t, Issues& errors) {
   Fields f(value, "training", errors);
   f.require("type", "\"pretrain\" or \"finetune\"");
-  if (auto v = f.choice<TrainingType>("type", {{"pretrain", TrainingType::pretrain}, {"finetune", TrainingType::finetune}}))
+  if (auto v =
+          f.choice<TrainingType>("type", {{"pretrain", TrainingType::pretrain}, {"finetune", TrainingType::finetune}}))
     t.type = *v;
   if (auto v = f.choice<FinetuneMethod>(
           "method", {{"full", FinetuneMethod::full}, {"lora", FinetuneMethod::lora}, {"qlora", FinetuneMethod::qlora}}))
@@ -139,11 +138,12 @@ void read_training(const json& value, Training& t, Issues& errors) {
   take("samples", DataKind::samples, NumberRule{0, true, 1e16, false});
   take("steps", DataKind::steps, NumberRule{0, true, 1e12, false});
   take("total_flops", DataKind::total_flops, NumberRule{0, true, 1e40, false});
-  if (given.size() == 1) t.data_kind = given[0] == "tokens"       ? (tokens.is_word ? DataKind::chinchilla : DataKind::tokens)
-                                       : given[0] == "dataset_gb" ? DataKind::dataset_gb
-                                       : given[0] == "samples"    ? DataKind::samples
-                                       : given[0] == "steps"      ? DataKind::steps
-                                                                  : DataKind::total_flops;
+  if (given.size() == 1)
+    t.data_kind = given[0] == "tokens"       ? (tokens.is_word ? DataKind::chinchilla : DataKind::tokens)
+                  : given[0] == "dataset_gb" ? DataKind::dataset_gb
+                  : given[0] == "samples"    ? DataKind::samples
+                  : given[0] == "steps"      ? DataKind::steps
+                                             : DataKind::total_flops;
 
   if (auto v = f.number("bytes_per_token", NumberRule{0, true, 1000, false})) t.bytes_per_token = *v;
   if (auto v = f.number("epochs", NumberRule{0, true, 1e6, false})) t.epochs = *v;
@@ -169,16 +169,14 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
   const auto currency = f.text("currency");
   if (auto v = f.number("hours_per_month", NumberRule{0, true, 744, false})) p.hours_per_month = *v;
   const int ways = int(f.has("offer")) + int(f.has("per_gpu_hour")) + int(f.has("per_gpu_month"));
-  if (ways == 0)
-    f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
+  if (ways == 0) f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
   if (ways > 1)
     f.error(f.has("offer") ? "offer" : "per_gpu_month", "conflict",
             "pricing gives more than one price (offer, per_gpu_hour, per_gpu_month); keep one.");
   if (offer_id) {
     offer = catalog.find_offer(*offer_id);
     if (!offer) {
-      f.error("offer", "unknown_id",
-              unknown_id_message("cloud offer", *offer_id, catalog.offers, [](const Offer& o) { return o.id; }));
+      f.error("offer", "unknown_id", unknown_id_message("cloud offer", *offer_id, catalog.offers));
     } else {
       p.offer = offer->id;
       p.offer_source = offer->source;
@@ -213,7 +211,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
                   "pricing.offer \"" + offer->id + "\" rents " + offer->gpu.name + ", not " + known->name +
                       "; remove hardware.gpu or choose a matching offer.");
       } else {
-        f.error("gpu", "unknown_id", unknown_id_message("GPU", id, catalog.gpus, [](const GpuSpec& g) { return g.id; }));
+        f.error("gpu", "unknown_id", unknown_id_message("GPU", id, catalog.gpus));
       }
     } else if (gpu->is_object()) {
       Fields g(*gpu, "hardware.gpu", errors);
@@ -297,7 +295,8 @@ void read_energy(const json& value, Energy& e, Issues& errors) {
 
 // Checks that need several sections at once.
 void check_combinations(const json& root, Scenario& s, Issues& errors) {
-  const bool count_key = root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
+  const bool count_key =
+      root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
   const bool count_given = s.hardware.count.has_value();
   Budget* budget = s.budget ? &*s.budget : nullptr;
   const bool budget_decides = budget && (budget->per_month || budget->deadline_days);
@@ -312,8 +311,9 @@ void check_combinations(const json& root, Scenario& s, Issues& errors) {
                       "decides it."});
 
   if (budget && (budget->per_month || budget->total) && !s.pricing)
-    errors.push_back({budget->per_month ? "budget.per_month" : "budget.total", "required",
-                      "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer."});
+    errors.push_back(
+        {budget->per_month ? "budget.per_month" : "budget.total", "required",
+         "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer."});
   if (budget && s.pricing) {
     if (budget->currency.empty())
       budget->currency = s.pricing->currency;
@@ -336,7 +336,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors) {
     }
   }
 
-  const Precision precision = s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+  const Precision precision =
+      s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
   if (s.training.method == FinetuneMethod::qlora && (precision == Precision::fp32 || precision == Precision::tf32))
     errors.push_back({"strategy.precision", "conflict",
                       "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16."});
@@ -361,8 +362,9 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   ScenarioParse out;
   Issues& errors = out.errors;
   if (!root.is_object()) {
-    errors.push_back({"", "wrong_type",
-                      "A scenario must be a JSON object with model, training and hardware, not " + describe(root) + "."});
+    errors.push_back(
+        {"", "wrong_type",
+         "A scenario must be a JSON object with model, training and hardware, not " + describe(root) + "."});
     return out;
   }
   Fields top(root, "", errors);

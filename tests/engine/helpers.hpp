@@ -43,6 +43,8 @@ inline bool has_warning(const traincalc::Report& report, const std::string& code
   return false;
 }
 
-inline std::string errors_of(const json& report) { return report["errors"].dump(); }
+inline std::string errors_of(const json& report) {
+  return report["errors"].dump();
+}
 
 }  // namespace test

@@ -13,8 +13,8 @@ TEST_CASE("The built-in catalog loads without a single error", "[catalog]") {
 
 TEST_CASE("The catalog has the GPUs the seeds and users ask for, each with a source", "[catalog]") {
   const auto& catalog = traincalc::builtin_catalog();
-  for (const char* id : {"v100-sxm2-32gb", "t4", "a10", "a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm", "h800-sxm",
-                         "h200-sxm"}) {
+  for (const char* id :
+       {"v100-sxm2-32gb", "t4", "a10", "a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm", "h800-sxm", "h200-sxm"}) {
     INFO(id);
     const auto* gpu = catalog.find_gpu(id);
     REQUIRE(gpu);
@@ -42,7 +42,8 @@ TEST_CASE("A vendor catalog adds and replaces rows by ID", "[catalog]") {
     "gpus": [{"id": "h100-sxm", "name": "H100 (vendor clocks)", "memory_gb": 80, "bf16_tflops": 900, "source": "vendor sheet"},
              {"id": "my-gpu", "name": "My GPU", "memory_gb": 48, "fp16_tflops": 100, "source": "vendor sheet"}],
     "offers": [{"id": "my-offer", "gpu": "my-gpu", "per_gpu_month": 1000, "currency": "CNY", "source": "price list"}]
-  })json", traincalc::builtin_catalog());
+  })json",
+                                                  traincalc::builtin_catalog());
   REQUIRE(load.errors.empty());
   CHECK(*load.catalog.find_gpu("h100-sxm")->bf16_tflops == 900);
   CHECK(load.catalog.find_gpu("my-gpu")->name == "My GPU");
@@ -56,7 +57,8 @@ TEST_CASE("A malformed vendor catalog gives field errors", "[catalog][validation
              {"id": "no-peak", "name": "Y", "memory_gb": 24, "source": "s"}],
     "offers": [{"id": "o", "gpu": "missing-gpu", "per_gpu_hour": 1, "currency": "USD", "source": "s"}],
     "modles": []
-  })json", traincalc::Catalog{});
+  })json",
+                                                  traincalc::Catalog{});
   std::set<std::string> fields;
   for (const auto& e : load.errors) fields.insert(e.field + " " + e.code);
   INFO(json(std::vector<std::string>(fields.begin(), fields.end())).dump());
@@ -80,8 +82,13 @@ TEST_CASE("The catalog prints in the same field names that inputs use, and reads
 }
 
 TEST_CASE("A scenario can carry its own catalog", "[catalog][scenario]") {
-  const auto r = run({{"catalog", {{"gpus", {{{"id", "vendor-x"}, {"name", "Vendor X"}, {"memory_gb", 96},
-                                              {"bf16_tflops", 500}, {"source", "vendor datasheet"}}}}}},
+  const auto r = run({{"catalog",
+                       {{"gpus",
+                         {{{"id", "vendor-x"},
+                           {"name", "Vendor X"},
+                           {"memory_gb", 96},
+                           {"bf16_tflops", 500},
+                           {"source", "vendor datasheet"}}}}}},
                       {"model", {{"params", 1e9}}},
                       {"training", {{"type", "pretrain"}, {"tokens", 1e9}}},
                       {"hardware", {{"gpu", "vendor-x"}, {"count", 1}}},

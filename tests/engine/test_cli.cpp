@@ -1,8 +1,8 @@
 // The traincalc CLI on the shared scenario files: the seed tables come out of the command line too.
+#include <sys/wait.h>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <sys/wait.h>
 
 #include "helpers.hpp"
 
@@ -29,7 +29,9 @@ Run cli(const std::string& args) {
   return run;
 }
 
-std::string scenario_file(const char* name) { return std::string(TRAINCALC_SOURCE_DIR) + "/tests/scenarios/" + name; }
+std::string scenario_file(const char* name) {
+  return std::string(TRAINCALC_SOURCE_DIR) + "/tests/scenarios/" + name;
+}
 
 }  // namespace
 
@@ -65,10 +67,11 @@ TEST_CASE("CLI: seed 004's table from tests/scenarios/seed-004.json", "[cli][see
 }
 
 TEST_CASE("CLI: reads standard input, pretty-prints, and exits 2 on bad input", "[cli]") {
-  const Run good = cli("estimate --pretty - <<'EOF'\n"
-                       R"({"model":{"preset":"llama-2-7b"},"training":{"type":"pretrain","tokens":2e12},)"
-                       R"("hardware":{"gpu":"h100-sxm","count":64},"strategy":{"mfu":0.4}})"
-                       "\nEOF");
+  const Run good =
+      cli("estimate --pretty - <<'EOF'\n"
+          R"({"model":{"preset":"llama-2-7b"},"training":{"type":"pretrain","tokens":2e12},)"
+          R"("hardware":{"gpu":"h100-sxm","count":64},"strategy":{"mfu":0.4}})"
+          "\nEOF");
   CHECK(good.status == 0);
   CHECK(good.out.find("\n  \"compute\"") != std::string::npos);
   const Run bad = cli("estimate - <<'EOF'\n{not json\nEOF");

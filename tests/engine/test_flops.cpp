@@ -5,7 +5,9 @@ using namespace test;
 
 namespace {
 json base_scenario(json model, json training) {
-  return {{"model", model}, {"training", training}, {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
+  return {{"model", model},
+          {"training", training},
+          {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
           {"strategy", {{"mfu", 0.4}}}};
 }
 }  // namespace
@@ -64,7 +66,8 @@ TEST_CASE("Every way of stating the amount of data gives the tokens it implies",
               .compute.tokens == 4194304e3);
     // BERT pre-training: 1M steps at batch 256 x 512 tokens (Devlin et al. 2019, appendix A.2);
     // seed 001's "1亿步" (100 million steps) is off by 100x.
-    CHECK(run(base_scenario(model, {{"type", "pretrain"}, {"steps", 1e6}, {"global_batch_sequences", 256}, {"seq_len", 512}}))
+    CHECK(run(base_scenario(model,
+                            {{"type", "pretrain"}, {"steps", 1e6}, {"global_batch_sequences", 256}, {"seq_len", 512}}))
               .compute.tokens == 131072e6);
   }
   SECTION("epochs multiply the data") {
@@ -81,7 +84,8 @@ TEST_CASE("Every way of stating the amount of data gives the tokens it implies",
 TEST_CASE("LoRA fine-tuning skips the frozen weights' gradients", "[flops][finetune]") {
   const json model = {{"preset", "llama-2-7b"}};
   const auto full = run(base_scenario(model, {{"type", "finetune"}, {"tokens", 1e8}}));
-  const auto lora = run(base_scenario(model, {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"lora_rank", 16}}));
+  const auto lora =
+      run(base_scenario(model, {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"lora_rank", 16}}));
   CHECK(full.compute.flops_per_param_per_token == 6);
   CHECK(lora.compute.flops_per_param_per_token == 4);
   // Rank-16 adapters on every linear layer of Llama 2 7B: 39,976,960 trainable parameters

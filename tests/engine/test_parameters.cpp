@@ -6,8 +6,8 @@ using traincalc::Architecture;
 using traincalc::count_parameters;
 
 namespace {
-constexpr Architecture llama_2_7b{.layers = 32, .hidden = 4096, .heads = 32, .ffn_hidden = 11008, .vocab = 32000,
-                                  .gated_mlp = true};
+constexpr Architecture llama_2_7b{
+    .layers = 32, .hidden = 4096, .heads = 32, .ffn_hidden = 11008, .vocab = 32000, .gated_mlp = true};
 // A worked example pinned at compile time: Llama 2 7B has 6,738,415,616 parameters
 // (huggingface.co/meta-llama/Llama-2-7b-hf, released safetensors).
 static_assert(count_parameters(llama_2_7b).total == 6738415616.0);
@@ -23,7 +23,8 @@ TEST_CASE("Every built-in model preset's parameter count matches the released mo
     // Exact counts where the source gives the released weights' count; published round figures
     // (175B, 405B, 46.7B) are within 0.5%.
     CHECK_THAT(preset.model.params, WithinRel(*preset.published_params, 0.005));
-    if (preset.published_active_params) CHECK_THAT(preset.model.active_params, WithinRel(*preset.published_active_params, 0.005));
+    if (preset.published_active_params)
+      CHECK_THAT(preset.model.active_params, WithinRel(*preset.published_active_params, 0.005));
   }
 }
 
@@ -68,8 +69,13 @@ TEST_CASE("Architecture options change the count the way the formulas say", "[pa
 }
 
 TEST_CASE("A model given by architecture in a scenario reports its derived count", "[parameters][scenario]") {
-  const auto report = run({{"model", {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"ffn_hidden", 11008},
-                                      {"vocab", 32000}, {"gated_mlp", true}}},
+  const auto report = run({{"model",
+                            {{"layers", 32},
+                             {"hidden", 4096},
+                             {"heads", 32},
+                             {"ffn_hidden", 11008},
+                             {"vocab", 32000},
+                             {"gated_mlp", true}}},
                            {"training", {{"type", "pretrain"}, {"tokens", 1e9}}},
                            {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}}});
   CHECK(report.model.params == 6738415616.0);

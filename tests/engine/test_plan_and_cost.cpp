@@ -49,7 +49,9 @@ TEST_CASE("Cost is GPU-hours times the hourly price", "[cost]") {
     CHECK_THAT(r.cost->total, WithinRel(8 * seconds / 3600 * 10, 1e-12));
     CHECK(r.cost->currency == "CNY");
   }
-  SECTION("no price, no cost") { CHECK_FALSE(run(s).cost.has_value()); }
+  SECTION("no price, no cost") {
+    CHECK_FALSE(run(s).cost.has_value());
+  }
 }
 
 TEST_CASE("A deadline decides the fewest GPUs that finish in time", "[plan]") {

@@ -174,12 +174,16 @@ TEST_CASE("An array of scenarios gives an array of reports in order, valid or no
 
 TEST_CASE("Hostile but well-formed inputs never produce NaN or Infinity", "[validation]") {
   const json hostile[] = {
-      {{"model", {{"params", 1e16}}}, {"training", {{"type", "pretrain"}, {"tokens", 1e20}, {"epochs", 1e6}}},
-       {"hardware", {{"gpu", "t4"}, {"count", 1}}}, {"strategy", {{"mfu", 1e-300}}}},
-      {{"model", {{"params", 1}}}, {"training", {{"type", "pretrain"}, {"tokens", 1e-300}}},
+      {{"model", {{"params", 1e16}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1e20}, {"epochs", 1e6}}},
+       {"hardware", {{"gpu", "t4"}, {"count", 1}}},
+       {"strategy", {{"mfu", 1e-300}}}},
+      {{"model", {{"params", 1}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1e-300}}},
        {"hardware", {{"gpu", "h200-sxm"}, {"count", 10000000}}}},
       {{"model", {{"layers", 1}, {"hidden", 1}, {"heads", 1}, {"ffn_hidden", 1}, {"vocab", 1}}},
-       {"training", {{"type", "pretrain"}, {"tokens", 1}}}, {"hardware", {{"gpu", "a10"}, {"count", 1}}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1}}},
+       {"hardware", {{"gpu", "a10"}, {"count", 1}}}},
   };
   for (const json& s : hostile) {
     const std::string text = traincalc::estimate_json(s.dump(), traincalc::builtin_catalog()).text;

@@ -34,6 +34,17 @@ struct ModelPreset {
   std::string notes;
 };
 
+// The ID a catalog row is known by.
+inline const std::string& id_of(const GpuSpec& gpu) {
+  return gpu.id;
+}
+inline const std::string& id_of(const Offer& offer) {
+  return offer.id;
+}
+inline const std::string& id_of(const ModelPreset& preset) {
+  return preset.model.preset;
+}
+
 struct Catalog {
   std::vector<GpuSpec> gpus;
   std::vector<Offer> offers;

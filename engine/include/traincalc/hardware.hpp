@@ -32,11 +32,16 @@ struct GpuSpec {
 
 constexpr std::optional<double> dense_peak_tflops(const GpuSpec& gpu, Precision precision) {
   switch (precision) {
-    case Precision::fp32: return gpu.fp32_tflops;
-    case Precision::tf32: return gpu.tf32_tflops;
-    case Precision::fp16: return gpu.fp16_tflops;
-    case Precision::bf16: return gpu.bf16_tflops;
-    case Precision::fp8: return gpu.fp8_tflops;
+    case Precision::fp32:
+      return gpu.fp32_tflops;
+    case Precision::tf32:
+      return gpu.tf32_tflops;
+    case Precision::fp16:
+      return gpu.fp16_tflops;
+    case Precision::bf16:
+      return gpu.bf16_tflops;
+    case Precision::fp8:
+      return gpu.fp8_tflops;
   }
   return std::nullopt;
 }

@@ -21,21 +21,25 @@ struct Architecture {
   bool tied_embeddings = false;  // output projection shares the input embedding
   double experts = 1;
   double experts_per_token = 1;
-  bool encoder_only = false;          // BERT-style: token-type embeddings and a pooler
-  bool bias = false;                  // biases on every linear layer (GPT-2, GPT-3, BERT)
-  NormKind norm = NormKind::rms;      // LayerNorm has a bias vector, RMSNorm does not
-  double position_embeddings = 0;     // learned absolute positions (0 for rotary/ALiBi)
+  bool encoder_only = false;       // BERT-style: token-type embeddings and a pooler
+  bool bias = false;               // biases on every linear layer (GPT-2, GPT-3, BERT)
+  NormKind norm = NormKind::rms;   // LayerNorm has a bias vector, RMSNorm does not
+  double position_embeddings = 0;  // learned absolute positions (0 for rotary/ALiBi)
 };
 
-constexpr double effective_kv_heads(const Architecture& a) { return a.kv_heads > 0 ? a.kv_heads : a.heads; }
-constexpr double effective_head_dim(const Architecture& a) { return a.head_dim > 0 ? a.head_dim : a.hidden / a.heads; }
+constexpr double effective_kv_heads(const Architecture& a) {
+  return a.kv_heads > 0 ? a.kv_heads : a.heads;
+}
+constexpr double effective_head_dim(const Architecture& a) {
+  return a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
+}
 
 struct ParameterCount {
   double total = 0;
-  double active = 0;                     // per token (MoE routes each token to experts_per_token)
-  double embedding = 0;                  // token (+ position, token-type) embeddings
-  double output_head = 0;                // untied output projection; 0 when tied
-  double matmul_active_per_layer = 0;    // weights a token multiplies by in one layer
+  double active = 0;                   // per token (MoE routes each token to experts_per_token)
+  double embedding = 0;                // token (+ position, token-type) embeddings
+  double output_head = 0;              // untied output projection; 0 when tied
+  double matmul_active_per_layer = 0;  // weights a token multiplies by in one layer
 };
 
 // Parameter count of a decoder (or BERT-style encoder) transformer, layer by layer.
@@ -64,8 +68,8 @@ constexpr ParameterCount count_parameters(const Architecture& a) {
   double embedding = a.vocab * h + a.position_embeddings * h;
   double extra = norm_params;  // final norm (BERT: the embedding LayerNorm, same size)
   if (a.encoder_only) {
-    embedding += 2 * h;      // token-type embeddings (2 segment types)
-    extra += h * h + h;      // pooler dense layer
+    embedding += 2 * h;  // token-type embeddings (2 segment types)
+    extra += h * h + h;  // pooler dense layer
   }
   const double output_head = a.tied_embeddings ? 0.0 : a.vocab * h;
 
@@ -82,8 +86,8 @@ struct ModelSpec {
   std::string preset;  // catalog ID, empty when typed in
   std::string name;
   std::optional<Architecture> architecture;
-  double params = 0;         // total
-  double active_params = 0;  // per token
+  double params = 0;           // total
+  double active_params = 0;    // per token
   double default_seq_len = 0;  // the preset's training context, 0 when unknown
 };
 

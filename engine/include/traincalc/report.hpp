@@ -46,7 +46,7 @@ struct HardwareReport {
 
 struct TimeReport {
   double mfu = 0;
-  std::string mfu_source;  // "given" or "assumed"
+  std::string mfu_source;               // "given" or "assumed"
   double cluster_flops_per_second = 0;  // achieved model FLOP/s of the whole cluster
   double tokens_per_second = 0;
   double gpu_hours = 0;

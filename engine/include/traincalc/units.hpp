@@ -14,9 +14,17 @@ inline constexpr double flops_per_tflops = 1e12;  // decimal, as vendors quote p
 inline constexpr double bytes_per_gb = 1e9;       // decimal gigabyte
 inline constexpr double bytes_per_gib = 1073741824.0;
 
-constexpr double tflops_to_flops(double tflops) { return tflops * flops_per_tflops; }
-constexpr double gb_to_bytes(double gb) { return gb * bytes_per_gb; }
-constexpr double seconds_to_days(double seconds) { return seconds / seconds_per_day; }
-constexpr double seconds_to_hours(double seconds) { return seconds / seconds_per_hour; }
+constexpr double tflops_to_flops(double tflops) {
+  return tflops * flops_per_tflops;
+}
+constexpr double gb_to_bytes(double gb) {
+  return gb * bytes_per_gb;
+}
+constexpr double seconds_to_days(double seconds) {
+  return seconds / seconds_per_day;
+}
+constexpr double seconds_to_hours(double seconds) {
+  return seconds / seconds_per_hour;
+}
 
 }  // namespace traincalc::units
