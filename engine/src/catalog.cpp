@@ -27,7 +27,11 @@ const ModelPreset* Catalog::find_model(std::string_view id) const {
 const Catalog& builtin_catalog() {
   // The built-in data is checked by the same validator as any vendor catalog; a Catch2 test
   // asserts that it loads without a single error.
-  static const Catalog catalog = merge_catalog_json(builtin_catalog_text(), Catalog{}).catalog;
+  static const Catalog catalog = [] {
+    Catalog merged;
+    for (const CatalogFile& file : builtin_catalog_files()) merged = merge_catalog_json(file.text, merged).catalog;
+    return merged;
+  }();
   return catalog;
 }
 

@@ -22,6 +22,9 @@ struct OptionalNumberField {
 void read_gpu_fields(Fields& f, GpuSpec& gpu) {
   if (auto v = f.text("name")) gpu.name = *v;
   if (auto v = f.text("vendor")) gpu.vendor = *v;
+  if (auto v = f.text("form_factor")) gpu.form_factor = *v;
+  if (auto v = f.text("memory_type")) gpu.memory_type = *v;
+  if (auto v = f.text("interconnect")) gpu.interconnect = *v;
   if (auto v = f.number("memory_gb", memory_gb_rule)) gpu.memory_gb = *v;
   static const OptionalNumberField optional_numbers[] = {
       {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs, bandwidth},
@@ -30,6 +33,8 @@ void read_gpu_fields(Fields& f, GpuSpec& gpu) {
       {"bf16_tflops", &GpuSpec::bf16_tflops, tflops},
       {"fp16_tflops", &GpuSpec::fp16_tflops, tflops},
       {"fp8_tflops", &GpuSpec::fp8_tflops, tflops},
+      {"fp4_tflops", &GpuSpec::fp4_tflops, tflops},
+      {"int8_tops", &GpuSpec::int8_tops, tflops},
       {"tdp_w", &GpuSpec::tdp_w, NumberRule{0, true, 1e5, false}},
       {"gpus_per_node", &GpuSpec::gpus_per_node, NumberRule{0, true, 1e6, true}},
       {"intra_node_gbs", &GpuSpec::intra_node_gbs, bandwidth},
@@ -244,6 +249,9 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       f.require("currency", "the price's currency, e.g. \"USD\" or \"CNY\"");
       if (auto v = f.text("currency")) offer.currency = *v;
       if (auto v = f.text("date")) offer.date = *v;
+      if (auto v = f.text("pricing_type")) offer.pricing_type = *v;
+      if (auto v = f.text("region")) offer.region = *v;
+      if (auto v = f.text("confidence")) offer.confidence = *v;
       if (auto v = f.text("notes")) offer.notes = *v;
       require_source(f);
       if (auto v = f.text("source")) offer.source = *v;
@@ -308,28 +316,32 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
   return load;
 }
 
-namespace {
+// Writes a field only when it has a value, so printed catalogs read like the files they came from.
 void put(json& j, const char* key, const std::optional<double>& v) {
   if (v) j[key] = *v;
 }
 void put(json& j, const char* key, const std::string& v) {
   if (!v.empty()) j[key] = v;
 }
-}  // namespace
 
 json gpu_to_json(const GpuSpec& g) {
   json j = json::object();
   put(j, "id", g.id);
   put(j, "name", g.name);
   put(j, "vendor", g.vendor);
+  put(j, "form_factor", g.form_factor);
   j["memory_gb"] = g.memory_gb;
+  put(j, "memory_type", g.memory_type);
   put(j, "memory_bandwidth_tbs", g.memory_bandwidth_tbs);
   put(j, "fp32_tflops", g.fp32_tflops);
   put(j, "tf32_tflops", g.tf32_tflops);
   put(j, "bf16_tflops", g.bf16_tflops);
   put(j, "fp16_tflops", g.fp16_tflops);
   put(j, "fp8_tflops", g.fp8_tflops);
+  put(j, "fp4_tflops", g.fp4_tflops);
+  put(j, "int8_tops", g.int8_tops);
   put(j, "tdp_w", g.tdp_w);
+  put(j, "interconnect", g.interconnect);
   put(j, "gpus_per_node", g.gpus_per_node);
   put(j, "intra_node_gbs", g.intra_node_gbs);
   put(j, "inter_node_gbps", g.inter_node_gbps);
@@ -381,8 +393,11 @@ std::string catalog_to_json(const Catalog& catalog, int indent) {
     j["gpu"] = o.gpu.id.empty() ? detail::gpu_to_json(o.gpu) : json(o.gpu.id);
     if (o.per_gpu_hour) j["per_gpu_hour"] = *o.per_gpu_hour;
     if (o.per_gpu_month) j["per_gpu_month"] = *o.per_gpu_month;
+    detail::put(j, "pricing_type", o.pricing_type);
+    detail::put(j, "region", o.region);
     if (!o.date.empty()) j["date"] = o.date;
     j["source"] = o.source;
+    detail::put(j, "confidence", o.confidence);
     if (!o.notes.empty()) j["notes"] = o.notes;
     out["offers"].push_back(j);
   }

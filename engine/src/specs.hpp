@@ -34,6 +34,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
 // A scenario object validated against a catalog (see validate.cpp).
 ScenarioParse parse_scenario_value(const json& root, const Catalog& base);
 
+void put(json& j, const char* key, const std::optional<double>& v);
+void put(json& j, const char* key, const std::string& v);
 json gpu_to_json(const GpuSpec& gpu);
 json architecture_to_json(const Architecture& arch);
 

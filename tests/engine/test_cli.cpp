@@ -66,6 +66,23 @@ TEST_CASE("CLI: seed 004's table from tests/scenarios/seed-004.json", "[cli][see
   CHECK(has_error(reports[8], "budget.per_month", "budget_too_small"));
 }
 
+TEST_CASE("CLI: seed 004's table from the example vendor catalog public/catalogs/seed-004.json", "[cli][seed004]") {
+  const Run run = cli("estimate " + scenario_file("seed-004-catalog.json") + " --catalog " +
+                      std::string(TRAINCALC_SOURCE_DIR) + "/public/catalogs/seed-004.json");
+  CHECK(run.status == 2);  // the ninth offer is not affordable
+  const json reports = json::parse(run.out);
+  REQUIRE(reports.size() == 9);
+  const double gpus[] = {5, 4, 2, 5, 3, 1, 3, 1};
+  const double days[] = {43, 47, 54, 289, 309, 371, 482, 827};
+  for (std::size_t i = 0; i < 8; ++i) {
+    INFO(reports[i].dump());
+    CHECK(reports[i]["plan"]["gpus"] == gpus[i]);
+    CHECK(std::round(reports[i]["time"]["wall_clock_days"].get<double>()) == days[i]);
+    CHECK(reports[i]["cost"]["currency"] == "CNY");
+  }
+  CHECK(has_error(reports[8], "budget.per_month", "budget_too_small"));
+}
+
 TEST_CASE("CLI: reads standard input, pretty-prints, and exits 2 on bad input", "[cli]") {
   const Run good =
       cli("estimate --pretty - <<'EOF'\n"

@@ -21,6 +21,9 @@ struct Offer {
   std::optional<double> per_gpu_month;
   std::string currency;
   double hours_per_month = 730;
+  std::string pricing_type;  // on-demand, spot, reserved, ...
+  std::string region;
+  std::string confidence;
   std::string date;
   std::string source;
   std::string notes;
@@ -58,7 +61,12 @@ struct Catalog {
 // The catalog compiled into the engine. Parsed and validated once, on first use.
 const Catalog& builtin_catalog();
 
-// The text of the built-in catalog (generated from engine/data/catalog.json at build time).
-std::string_view builtin_catalog_text();
+// The built-in catalog's files, in merge order (GPUs before the offers that name them), compiled in
+// from engine/data/*.json at build time.
+struct CatalogFile {
+  std::string_view name;
+  std::string_view text;
+};
+std::vector<CatalogFile> builtin_catalog_files();
 
 }  // namespace traincalc

@@ -13,14 +13,19 @@ struct GpuSpec {
   std::string id;  // empty for an inline spec
   std::string name;
   std::string vendor;
+  std::string form_factor;
   double memory_gb = 0;
+  std::string memory_type;
   std::optional<double> memory_bandwidth_tbs;
   std::optional<double> fp32_tflops;
   std::optional<double> tf32_tflops;
   std::optional<double> bf16_tflops;
   std::optional<double> fp16_tflops;
   std::optional<double> fp8_tflops;
+  std::optional<double> fp4_tflops;  // informational: no fp4 training precision yet
+  std::optional<double> int8_tops;   // informational
   std::optional<double> tdp_w;
+  std::string interconnect;  // the intra-node link, in words
   std::optional<double> gpus_per_node;
   std::optional<double> intra_node_gbs;   // per GPU, per direction, GB/s
   std::optional<double> inter_node_gbps;  // per GPU, Gbit/s

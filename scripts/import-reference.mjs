@@ -1,0 +1,142 @@
+// Regenerates engine/data/gpus.json and engine/data/offers.json from the project's checked reference
+// sheet (../shared/reference/hardware.json), so every number keeps the source and confidence it has
+// there. Run it when the reference changes:  node scripts/import-reference.mjs [REFERENCE_JSON]
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const referencePath = process.argv[2] ?? join(root, '..', 'shared', 'reference', 'hardware.json');
+const reference = JSON.parse(readFileSync(referencePath, 'utf8'));
+
+// Cluster layouts the reference's network table gives per system.
+const DGX_A100 = [200, 'DGX A100 / Azure ND A100 v4: 8 x HDR 200 Gb/s compute NICs, one per GPU'];
+const DGX_H100 = [400, 'DGX H100/H200: 8 x NDR 400 Gb/s (ConnectX-7), one per GPU (ml-engineering network table, commit 744d01e)'];
+const DGX_B200 = [400, 'DGX B200 / GB200 NVL72: 8 x ConnectX-7 400 Gb/s per 8 GPUs (DGX B200 datasheet)'];
+const HGX = 'HGX/DGX baseboard of 8 GPUs';
+const OAM = 'OAM platform of 8 accelerators';
+const PCIE8 = 'a typical 8-card PCIe server (fewer in many cloud instances; set hardware.gpus_per_node)';
+
+// Our ID, the reference's ID, GPUs per node (with why), inter-node Gb/s per GPU (with source).
+const GPUS = [
+  ['v100-sxm2-16gb', 'v100-sxm2-16gb', 8, 'DGX-1 (8 GPUs)'],
+  ['v100-sxm2-32gb', 'v100-sxm2-32gb', 8, 'DGX-1 (8 GPUs)'],
+  ['v100-pcie', 'v100-pcie', 8, PCIE8],
+  ['t4', 't4', 8, 'AWS g4dn.metal has 8 T4; most instances have 1-4'],
+  ['a10', 'a10', 8, PCIE8],
+  ['a10g', 'a10g', 8, 'AWS g5.48xlarge (8 A10G)'],
+  ['a30', 'a30', 8, PCIE8],
+  ['a40', 'a40', 8, PCIE8],
+  ['a100-40gb-sxm', 'a100-sxm4-40gb', 8, HGX, DGX_A100],
+  ['a100-80gb-sxm', 'a100-sxm4-80gb', 8, HGX, DGX_A100],
+  ['a100-40gb-pcie', 'a100-pcie-40gb', 8, PCIE8],
+  ['a100-80gb-pcie', 'a100-pcie-80gb', 8, PCIE8],
+  ['a800-80gb-sxm', 'a800-sxm4-80gb', 8, HGX, DGX_A100],
+  ['a800-80gb-pcie', 'a800-pcie-80gb', 8, PCIE8],
+  ['l4', 'l4', 8, 'AWS g6.48xlarge (8 L4)'],
+  ['l20', 'l20', 8, PCIE8],
+  ['l40', 'l40', 8, PCIE8],
+  ['l40s', 'l40s', 8, PCIE8],
+  ['h100-sxm', 'h100-sxm5-80gb', 8, HGX, DGX_H100],
+  ['h100-pcie', 'h100-pcie-80gb', 8, PCIE8],
+  ['h100-nvl', 'h100-nvl', 8, `${PCIE8}; NVLink bridges pairs only`],
+  ['h800-sxm', 'h800-sxm5', 8, HGX, DGX_H100],
+  ['h20', 'h20', 8, HGX],
+  ['h200-sxm', 'h200-sxm', 8, HGX, DGX_H100],
+  ['h200-nvl', 'h200-nvl', 8, `${PCIE8}; NVLink bridges 2 or 4 cards`],
+  ['gh200', 'gh200', 4, 'GH200 NVL32 / quad-superchip nodes; a single superchip is 1'],
+  ['b100', 'b100-hgx', 8, HGX, DGX_B200],
+  ['b200', 'b200-hgx', 8, HGX, DGX_B200],
+  ['gb200', 'gb200-gpu', 72, 'NVL72: 72 GPUs in one NVLink domain (4 per compute tray)', DGX_B200],
+  ['rtx-3090', 'rtx-3090', 8, PCIE8],
+  ['rtx-4090', 'rtx-4090', 8, PCIE8],
+  ['rtx-5090', 'rtx-5090', 8, PCIE8],
+  ['rtx-6000-ada', 'rtx-6000-ada', 8, PCIE8],
+  ['mi250x', 'mi250x', 4, 'HPE Cray EX / Frontier node: 4 MI250X modules (8 GCDs)'],
+  ['mi300x', 'mi300x', 8, OAM],
+  ['mi325x', 'mi325x', 8, OAM],
+  ['mi355x', 'mi355x', 8, OAM],
+  ['gaudi2', 'gaudi2', 8, 'HLS-Gaudi2 (8 cards)', [300, 'HLS-Gaudi2: 3 of 24 x 100 GbE ports per card for scale-out (ml-engineering network table)']],
+  ['gaudi3', 'gaudi3', 8, 'HLS-Gaudi3 (8 cards)', [600, 'HLS-Gaudi3: 3 of 24 x 200 GbE ports per card for scale-out (ml-engineering network table)']],
+  ['tpu-v4', 'tpu-v4', 4, 'a TPU v4 host has 4 chips; chips in a slice talk over ICI'],
+  ['tpu-v5e', 'tpu-v5e', 8, 'a TPU v5e host has 8 chips; chips in a slice talk over ICI', [25, 'TPU v5e: 2 x 100 Gb/s NICs per 8-chip host, between slices (docs.cloud.google.com/tpu/docs/v5e)']],
+  ['tpu-v5p', 'tpu-v5p', 4, 'a TPU v5p host has 4 chips; chips in a slice talk over ICI'],
+  ['tpu-v6e', 'tpu-v6e', 8, 'a TPU v6e host has up to 8 chips; chips in a slice talk over ICI'],
+  ['ascend-910b', 'ascend-910b', 8, 'Atlas 800T A2 (8 NPUs)'],
+];
+
+const accelerators = new Map(reference.filter((r) => r.record_type === 'accelerator').map((r) => [r.id, r]));
+const ourId = new Map(GPUS.map(([id, ref]) => [ref, id]));
+
+const clean = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+
+const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
+  const r = accelerators.get(refId);
+  if (!r) throw new Error(`reference has no accelerator ${refId}`);
+  const extras = [`gpus_per_node ${perNode}: ${perNodeWhy}`];
+  if (r.intra_node_bw_gbs_unidir !== null) extras.push('intra_node_gbs = half the vendor bidirectional link figure (per direction)');
+  if (inter) extras.push(`inter_node_gbps ${inter[0]}: ${inter[1]}`);
+  return clean({
+    id,
+    name: r.name,
+    vendor: r.vendor,
+    form_factor: r.form_factor,
+    memory_gb: r.memory_gb,
+    memory_type: r.memory_type,
+    memory_bandwidth_tbs: r.memory_bandwidth_tbs,
+    fp32_tflops: r.fp32_tflops,
+    tf32_tflops: r.tf32_tensor_dense_tflops,
+    bf16_tflops: r.bf16_dense_tflops,
+    fp16_tflops: r.fp16_dense_tflops,
+    fp8_tflops: r.fp8_dense_tflops,
+    fp4_tflops: r.fp4_dense_tflops,
+    int8_tops: r.int8_dense_tops,
+    tdp_w: r.tdp_w,
+    interconnect: r.intra_node_interconnect,
+    intra_node_gbs: r.intra_node_bw_gbs_unidir,
+    gpus_per_node: perNode,
+    inter_node_gbps: inter?.[0],
+    release_year: r.release_year,
+    source: `${r.source}. ${extras.join('; ')}. Via shared/reference/hardware.json.`,
+    confidence: r.confidence,
+    notes: r.notes,
+  });
+});
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+const offers = [];
+const seen = new Set();
+for (const r of reference) {
+  if (r.record_type !== 'cloud_price' && r.record_type !== 'cloud_price_cny') continue;
+  const gpu = ourId.get(r.accelerator_id);
+  if (!gpu) throw new Error(`price for unknown accelerator ${r.accelerator_id}`);
+  const cny = r.record_type === 'cloud_price_cny';
+  let id = slug(`${r.provider} ${r.instance.split(' (')[0]} ${r.pricing_type.split(' (')[0]} ${gpu}`).slice(0, 64);
+  for (let n = 2; seen.has(id); n += 1) id = `${id.slice(0, 60)}-${n}`;
+  seen.add(id);
+  const price = cny
+    ? (r.cny_per_gpu_hour !== undefined && r.cny_per_gpu_hour !== null
+      ? { per_gpu_hour: r.cny_per_gpu_hour }
+      : { per_gpu_month: r.cny_per_gpu_month_low })
+    : { per_gpu_hour: r.usd_per_gpu_hour };
+  const range = cny && r.cny_per_gpu_month_high ? `Range ${r.cny_per_gpu_month_low}-${r.cny_per_gpu_month_high} CNY per GPU-month; the low end is used.` : null;
+  offers.push(clean({
+    id,
+    name: `${r.provider} ${r.instance}`,
+    provider: r.provider,
+    gpu,
+    ...price,
+    currency: cny ? 'CNY' : 'USD',
+    pricing_type: r.pricing_type,
+    region: r.region,
+    date: r.source_date,
+    source: r.source,
+    confidence: r.confidence,
+    notes: [range, r.notes].filter(Boolean).join(' '),
+  }));
+}
+
+const header = (what) => `traincalc built-in catalog: ${what}, generated by scripts/import-reference.mjs from shared/reference/hardware.json. GPU peaks are dense (no 2:4 sparsity), per GPU. Every row cites its source.`;
+writeFileSync(join(root, 'engine', 'data', 'gpus.json'), `${JSON.stringify({ description: header('GPUs'), gpus }, null, 1)}\n`);
+writeFileSync(join(root, 'engine', 'data', 'offers.json'), `${JSON.stringify({ description: header('cloud offers (price snapshots)'), offers }, null, 1)}\n`);
+console.log(`import-reference: ${gpus.length} GPUs, ${offers.length} offers`);
