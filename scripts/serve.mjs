@@ -20,8 +20,13 @@ const TYPES = {
 export function serveStatic(rootDir, { headers = {} } = {}) {
   const root = resolve(rootDir);
   return createServer((request, response) => {
-    const url = new URL(request.url, 'http://localhost');
-    let path = normalize(join(root, decodeURIComponent(url.pathname)));
+    let path;
+    try {
+      path = normalize(join(root, decodeURIComponent(new URL(request.url, 'http://localhost').pathname)));
+    } catch {
+      response.writeHead(400).end('bad request');
+      return;
+    }
     if (path !== root && !path.startsWith(root + sep)) {
       response.writeHead(403).end('forbidden');
       return;
@@ -46,6 +51,10 @@ export function serveStatic(rootDir, { headers = {} } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rootDir = process.argv[2] ?? 'dist/site';
   const port = Number(process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve: PORT must be a port number (0-65535), not "${process.env.PORT}".`);
+    process.exit(1);
+  }
   const server = serveStatic(rootDir);
   server.on('error', (error) => {
     console.error(`serve: cannot listen on 127.0.0.1:${port} (${error.code}); set PORT to a free port.`);

@@ -14,7 +14,8 @@ Report estimate(const Scenario& s) {
   using namespace detail;
   Report r;
   r.model = report_model(s);
-  r.compute = estimate_compute(s, r.warnings);
+  r.compute = estimate_compute(s, r.warnings, r.errors);
+  if (!r.errors.empty()) return r;
   r.hardware = report_hardware(s);
   const double mfu = resolved_mfu(s, r.warnings);
   r.plan = plan_gpus(s, r.compute, r.hardware, mfu, r.errors);
@@ -64,11 +65,9 @@ json estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
   }
   Report report = estimate(*parse.scenario);
   report.warnings.insert(report.warnings.begin(), parse.warnings.begin(), parse.warnings.end());
-  if (!report.valid()) {
-    valid = false;
-    return error_report(report.errors, report.warnings);
-  }
-  return report_json_value(report);
+  json out = report.valid() ? report_json_value(report) : error_report(report.errors, report.warnings);
+  if (!out["errors"].empty()) valid = false;
+  return out;
 }
 
 // Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.

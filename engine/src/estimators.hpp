@@ -16,10 +16,12 @@ inline constexpr double chinchilla_tokens_per_param = 20.0;
 inline constexpr double fallback_seq_len = 2048.0;
 
 double resolved_seq_len(const Scenario& s);
-double trainable_lora_params(const Architecture& a, const Training& t);
+// LoRA adapters on the targeted matrices; per_token counts only the experts a token is routed to
+// (what compute sees), otherwise every expert's adapters (what memory holds).
+double trainable_lora_params(const Architecture& a, const Training& t, bool per_token);
 
 ModelReport report_model(const Scenario& s);
-ComputeReport estimate_compute(const Scenario& s, Issues& warnings);
+ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& errors);
 HardwareReport report_hardware(const Scenario& s);
 
 double resolved_mfu(const Scenario& s, Issues& warnings);

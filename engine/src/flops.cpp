@@ -3,6 +3,7 @@
 // count with the attention and logits terms (Narayanan et al. 2021, sec. 5.1; Chowdhery et al. 2022,
 // appendix B). The detailed one is used whenever it exists.
 #include "estimators.hpp"
+#include "json_fields.hpp"
 
 namespace traincalc::detail {
 
@@ -13,7 +14,7 @@ double resolved_seq_len(const Scenario& s) {
 }
 
 // LoRA adds rank-r factors A (in x r) and B (r x out) beside each targeted matrix (Hu et al. 2021).
-double trainable_lora_params(const Architecture& a, const Training& t) {
+double trainable_lora_params(const Architecture& a, const Training& t, bool per_token) {
   const double r = t.lora_rank;
   const double h = a.hidden;
   const double q_width = a.heads * effective_head_dim(a);
@@ -21,7 +22,7 @@ double trainable_lora_params(const Architecture& a, const Training& t) {
   double per_layer = r * (h + q_width) + 2 * r * (h + kv_width) + r * (q_width + h);  // q, k, v, o
   if (t.lora_targets == LoraTargets::all_linear) {
     const double mlp_matrices = a.gated_mlp ? 3.0 : 2.0;
-    per_layer += a.experts * mlp_matrices * r * (h + a.ffn_hidden);
+    per_layer += (per_token ? a.experts_per_token : a.experts) * mlp_matrices * r * (h + a.ffn_hidden);
   }
   return a.layers * per_layer;
 }
@@ -37,24 +38,27 @@ ModelReport report_model(const Scenario& s) {
   return m;
 }
 
-ComputeReport estimate_compute(const Scenario& s, Issues& warnings) {
+ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& errors) {
   const Training& t = s.training;
   ComputeReport c;
   c.seq_len = resolved_seq_len(s);
   c.epochs = t.data_kind == DataKind::total_flops ? 1 : t.epochs;
 
   const bool frozen_base = t.method != FinetuneMethod::full;
-  double lora_params = 0;
+  double lora_params = 0;  // adapters a token passes through
   if (frozen_base) {
     if (s.model.architecture) {
-      lora_params = trainable_lora_params(*s.model.architecture, t);
+      lora_params = trainable_lora_params(*s.model.architecture, t, /*per_token=*/true);
     } else {
       warnings.push_back({"model", "lora_params_unknown",
                           "The LoRA adapters' size needs the architecture; with params only, their (small) share of "
                           "the FLOPs is left out."});
     }
   }
-  c.trainable_params = frozen_base ? lora_params : s.model.params;
+  c.trainable_params = frozen_base && s.model.architecture
+                           ? trainable_lora_params(*s.model.architecture, t, /*per_token=*/false)
+                       : frozen_base ? 0.0
+                                     : s.model.params;
 
   // Backward costs twice the forward pass: one matmul for activation gradients and one for weight
   // gradients (Kaplan et al. 2020, sec. 2.1). Frozen base weights skip the weight gradients, so they
@@ -116,6 +120,16 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings) {
   } else {
     c.tokens = tokens_per_epoch * c.epochs;
     c.total_flops = c.flops_per_token * c.tokens;
+  }
+  // Each input is bounded, but products of them (samples x seq_len x epochs, ...) are checked too,
+  // so that a report never holds a count of tokens beyond any run or below one.
+  if (!(c.tokens >= 1 && c.tokens <= 1e21)) {
+    static const char* data_field[] = {"training.tokens",  "training.tokens", "training.dataset_gb",
+                                       "training.samples", "training.steps",  "training.total_flops"};
+    errors.push_back({data_field[static_cast<int>(t.data_kind)], "out_of_range",
+                      "This amount of data comes to " + format_number(c.tokens) +
+                          " tokens; the calculator works with 1 to 1e21 tokens in all."});
+    return c;
   }
   c.total_flops_6n = c.flops_per_token_6n * c.tokens;
   if (c.flops_per_token_detailed) c.total_flops_detailed = *c.flops_per_token_detailed * c.tokens;

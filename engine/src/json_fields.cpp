@@ -105,7 +105,7 @@ std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
   }
   const bool below = rule.min_exclusive ? !(x > rule.min) : !(x >= rule.min);
   if (below) {
-    if (rule.min == 0 && rule.min_exclusive)
+    if (x <= 0 && (rule.min > 0 || rule.min_exclusive))
       error(key, "not_positive", path(key) + " must be greater than 0 (got " + format_number(x) + ").");
     else
       error(key, "out_of_range",

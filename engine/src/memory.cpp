@@ -61,7 +61,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
 
   double frozen_params = 0, trainable = model.params, frozen_bytes = 0;
   if (t.method != FinetuneMethod::full) {
-    trainable = model.architecture_known ? trainable_lora_params(*s.model.architecture, t) : 0.0;
+    trainable = model.architecture_known ? trainable_lora_params(*s.model.architecture, t, /*per_token=*/false) : 0.0;
     frozen_params = model.params;
     // QLoRA stores the base in 4-bit NormalFloat with double-quantised constants: 4 + 0.127 bits per
     // parameter (Dettmers et al. 2023, sec. 3); LoRA keeps it in 16 bits.

@@ -32,7 +32,12 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     affordable = std::floor(affordable / group) * group;
     plan.gpus = affordable;
     plan.gpus_from = "budget.per_month";
-    if (affordable < 1) {
+    if (affordable > 1e7) {
+      errors.push_back({"budget.per_month", "out_of_range",
+                        "This budget rents " + format_number(affordable) +
+                            " GPUs a month, more than the 10 million the calculator plans for; check the budget and "
+                            "the price."});
+    } else if (affordable < 1) {
       const std::string currency = " " + s.pricing->currency;
       errors.push_back({"budget.per_month", "budget_too_small",
                         "A monthly budget of " + format_number(*budget->per_month) + currency + " does not rent " +
@@ -53,6 +58,11 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                             " GPUs, more than the 10 million the calculator plans for; allow "
                             "more time or less work."});
   }
+  if (s.strategy.dp && !s.hardware.count && errors.empty() && *s.strategy.dp * group != plan.gpus)
+    errors.push_back({"strategy.dp", "inconsistent",
+                      "strategy.dp x tp x pp x cp = " + format_number(*s.strategy.dp * group) + " but the " +
+                          plan.gpus_from + " gives " + format_number(plan.gpus) +
+                          " GPUs; remove strategy.dp or give hardware.count instead."});
   plan.nodes = std::ceil(plan.gpus / hardware.gpus_per_node);
   if (budget) {
     plan.budget_per_month = budget->per_month;

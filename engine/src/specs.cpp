@@ -1,5 +1,7 @@
 #include "specs.hpp"
 
+#include "limits.hpp"
+
 #include <cmath>
 
 #include "traincalc/json_api.hpp"
@@ -7,10 +9,6 @@
 namespace traincalc::detail {
 
 namespace {
-constexpr NumberRule dimension{0, true, 1e8, true};
-constexpr NumberRule tflops{0, true, 1e6, false};  // a million TFLOPS = 1 EFLOP/s per GPU
-constexpr NumberRule memory_gb_rule{0, true, 1e6, false};
-constexpr NumberRule bandwidth{0, true, 1e6, false};
 
 struct OptionalNumberField {
   const char* key;
@@ -25,20 +23,20 @@ void read_gpu_fields(Fields& f, GpuSpec& gpu) {
   if (auto v = f.text("form_factor")) gpu.form_factor = *v;
   if (auto v = f.text("memory_type")) gpu.memory_type = *v;
   if (auto v = f.text("interconnect")) gpu.interconnect = *v;
-  if (auto v = f.number("memory_gb", memory_gb_rule)) gpu.memory_gb = *v;
+  if (auto v = f.number("memory_gb", limits::memory_gb)) gpu.memory_gb = *v;
   static const OptionalNumberField optional_numbers[] = {
-      {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs, bandwidth},
-      {"fp32_tflops", &GpuSpec::fp32_tflops, tflops},
-      {"tf32_tflops", &GpuSpec::tf32_tflops, tflops},
-      {"bf16_tflops", &GpuSpec::bf16_tflops, tflops},
-      {"fp16_tflops", &GpuSpec::fp16_tflops, tflops},
-      {"fp8_tflops", &GpuSpec::fp8_tflops, tflops},
-      {"fp4_tflops", &GpuSpec::fp4_tflops, tflops},
-      {"int8_tops", &GpuSpec::int8_tops, tflops},
-      {"tdp_w", &GpuSpec::tdp_w, NumberRule{0, true, 1e5, false}},
-      {"gpus_per_node", &GpuSpec::gpus_per_node, NumberRule{0, true, 1e6, true}},
-      {"intra_node_gbs", &GpuSpec::intra_node_gbs, bandwidth},
-      {"inter_node_gbps", &GpuSpec::inter_node_gbps, bandwidth},
+      {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs, limits::bandwidth},
+      {"fp32_tflops", &GpuSpec::fp32_tflops, limits::tflops},
+      {"tf32_tflops", &GpuSpec::tf32_tflops, limits::tflops},
+      {"bf16_tflops", &GpuSpec::bf16_tflops, limits::tflops},
+      {"fp16_tflops", &GpuSpec::fp16_tflops, limits::tflops},
+      {"fp8_tflops", &GpuSpec::fp8_tflops, limits::tflops},
+      {"fp4_tflops", &GpuSpec::fp4_tflops, limits::tflops},
+      {"int8_tops", &GpuSpec::int8_tops, limits::tflops},
+      {"tdp_w", &GpuSpec::tdp_w, limits::watts},
+      {"gpus_per_node", &GpuSpec::gpus_per_node, limits::gpus_per_node},
+      {"intra_node_gbs", &GpuSpec::intra_node_gbs, limits::bandwidth},
+      {"inter_node_gbps", &GpuSpec::inter_node_gbps, limits::bandwidth},
       {"release_year", &GpuSpec::release_year, NumberRule{1990, false, 2100, true}},
   };
   for (const auto& field : optional_numbers)
@@ -82,21 +80,21 @@ const std::vector<std::string>& architecture_keys() {
 bool read_architecture_fields(Fields& f, Architecture& a) {
   bool any = false;
   for (const auto& key : architecture_keys()) any = any || f.has(key);
-  if (auto v = f.number("layers", NumberRule{0, true, 1e5, true})) a.layers = *v;
-  if (auto v = f.number("hidden", dimension)) a.hidden = *v;
-  if (auto v = f.number("heads", NumberRule{0, true, 1e6, true})) a.heads = *v;
-  if (auto v = f.number("kv_heads", NumberRule{0, true, 1e6, true})) a.kv_heads = *v;
-  if (auto v = f.number("head_dim", dimension)) a.head_dim = *v;
-  if (auto v = f.number("ffn_hidden", dimension)) a.ffn_hidden = *v;
-  if (auto v = f.number("vocab", dimension)) a.vocab = *v;
+  if (auto v = f.number("layers", limits::layers)) a.layers = *v;
+  if (auto v = f.number("hidden", limits::dimension)) a.hidden = *v;
+  if (auto v = f.number("heads", limits::heads)) a.heads = *v;
+  if (auto v = f.number("kv_heads", limits::heads)) a.kv_heads = *v;
+  if (auto v = f.number("head_dim", limits::dimension)) a.head_dim = *v;
+  if (auto v = f.number("ffn_hidden", limits::dimension)) a.ffn_hidden = *v;
+  if (auto v = f.number("vocab", limits::dimension)) a.vocab = *v;
   if (auto v = f.flag("gated_mlp")) a.gated_mlp = *v;
   if (auto v = f.flag("tied_embeddings")) a.tied_embeddings = *v;
-  if (auto v = f.number("experts", NumberRule{0, true, 1e5, true})) a.experts = *v;
-  if (auto v = f.number("experts_per_token", NumberRule{0, true, 1e5, true})) a.experts_per_token = *v;
+  if (auto v = f.number("experts", limits::experts)) a.experts = *v;
+  if (auto v = f.number("experts_per_token", limits::experts)) a.experts_per_token = *v;
   if (auto v = f.flag("encoder_only")) a.encoder_only = *v;
   if (auto v = f.flag("bias")) a.bias = *v;
   if (auto v = f.choice<NormKind>("norm", {{"rmsnorm", NormKind::rms}, {"layernorm", NormKind::layer}})) a.norm = *v;
-  if (auto v = f.number("position_embeddings", NumberRule{0, false, 1e8, true})) a.position_embeddings = *v;
+  if (auto v = f.number("position_embeddings", limits::positions)) a.position_embeddings = *v;
   return any;
 }
 
@@ -239,9 +237,9 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
                   f.path("gpu") + " must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
         }
       }
-      offer.per_gpu_hour = f.number("per_gpu_hour");
-      offer.per_gpu_month = f.number("per_gpu_month");
-      if (auto v = f.number("hours_per_month", NumberRule{0, true, 744, false})) offer.hours_per_month = *v;
+      offer.per_gpu_hour = f.number("per_gpu_hour", limits::money);
+      offer.per_gpu_month = f.number("per_gpu_month", limits::money);
+      if (auto v = f.number("hours_per_month", limits::hours_per_month)) offer.hours_per_month = *v;
       if (!f.has("per_gpu_hour") && !f.has("per_gpu_month"))
         f.error("per_gpu_hour", "required", where + " needs per_gpu_hour or per_gpu_month.");
       if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
@@ -275,9 +273,9 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       ModelPreset preset;
       auto id = read_id(f);
       if (auto v = f.text("name")) preset.model.name = *v;
-      preset.published_params = f.number("published_params");
-      preset.published_active_params = f.number("published_active_params");
-      if (auto v = f.number("seq_len", NumberRule{0, true, 1e8, true})) preset.model.default_seq_len = *v;
+      preset.published_params = f.number("published_params", limits::params);
+      preset.published_active_params = f.number("published_active_params", limits::params);
+      if (auto v = f.number("seq_len", limits::seq_len)) preset.model.default_seq_len = *v;
       if (auto v = f.text("notes")) preset.notes = *v;
       require_source(f);
       if (auto v = f.text("source")) preset.source = *v;
@@ -286,8 +284,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       f.raw("computed_active_params");
       Architecture arch;
       const bool has_architecture = read_architecture_fields(f, arch);
-      const auto params = f.number("params");
-      const auto active = f.number("active_params");
+      const auto params = f.number("params", limits::params);
+      const auto active = f.number("active_params", limits::params);
       if (has_architecture) {
         if (params || active)
           f.error("params", "conflict", where + " gives both an architecture and params; keep one.");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "json_fields.hpp"
+#include "limits.hpp"
 #include "specs.hpp"
 #include "traincalc/json_api.hpp"
 
@@ -16,13 +17,7 @@ using detail::Fields;
 using detail::format_number;
 using detail::json;
 using detail::NumberRule;
-
-// Limits keep every product in the estimate finite; each is far beyond any real run.
-constexpr NumberRule params_rule{0, true, 1e16, false};
-constexpr NumberRule tokens_rule{0, true, 1e20, false};
-constexpr NumberRule count_rule{0, true, 1e7, true};
-constexpr NumberRule layout_rule{0, true, 1e6, true};
-constexpr NumberRule money_rule{0, true, 1e15, false};
+namespace limits = detail::limits;
 
 template <class Rows>
 std::string unknown_id_message(const std::string& what, const std::string& id, const Rows& rows) {
@@ -33,12 +28,17 @@ std::string unknown_id_message(const std::string& what, const std::string& id, c
   return message;
 }
 
+// A field that is valid but has no effect on this estimate: said, so nobody believes it counted.
+void note_unused(const Fields& f, std::string_view key, const std::string& why, Issues& warnings) {
+  if (f.has(key)) warnings.push_back({f.path(key), "ignored", f.path(key) + " " + why});
+}
+
 void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issues& errors) {
   Fields f(value, "model", errors);
   const auto preset_id = f.text("preset");
   const auto name = f.text("name");
-  const auto params = f.number("params", params_rule);
-  const auto active = f.number("active_params", params_rule);
+  const auto params = f.number("params", limits::params);
+  const auto active = f.number("active_params", limits::params);
 
   Architecture arch;
   const ModelPreset* preset = nullptr;
@@ -92,7 +92,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
   f.reject_unknown();
 }
 
-void read_training(const json& value, Training& t, Issues& errors) {
+void read_training(const json& value, Training& t, Issues& errors, Issues& warnings) {
   Fields f(value, "training", errors);
   f.require("type", "\"pretrain\" or \"finetune\"");
   if (auto v =
@@ -101,7 +101,7 @@ void read_training(const json& value, Training& t, Issues& errors) {
   if (auto v = f.choice<FinetuneMethod>(
           "method", {{"full", FinetuneMethod::full}, {"lora", FinetuneMethod::lora}, {"qlora", FinetuneMethod::qlora}}))
     t.method = *v;
-  if (auto v = f.number("lora_rank", NumberRule{0, true, 65536, true})) t.lora_rank = *v;
+  if (auto v = f.number("lora_rank", limits::lora_rank)) t.lora_rank = *v;
   if (auto v = f.choice<LoraTargets>("lora_targets",
                                      {{"attention", LoraTargets::attention}, {"all_linear", LoraTargets::all_linear}}))
     t.lora_targets = *v;
@@ -122,7 +122,7 @@ void read_training(const json& value, Training& t, Issues& errors) {
     f.error(given[i], "conflict",
             "training." + given[0] + " and training." + given[i] + " both set the amount of data; keep one.");
 
-  const auto tokens = f.number_or_word("tokens", "chinchilla", tokens_rule);
+  const auto tokens = f.number_or_word("tokens", "chinchilla", limits::tokens);
   if (tokens.is_word) t.data_kind = DataKind::chinchilla;
   if (tokens.value) {
     t.data_kind = DataKind::tokens;
@@ -134,10 +134,10 @@ void read_training(const json& value, Training& t, Issues& errors) {
       t.data_amount = *v;
     }
   };
-  take("dataset_gb", DataKind::dataset_gb, NumberRule{0, true, 1e12, false});
-  take("samples", DataKind::samples, NumberRule{0, true, 1e16, false});
-  take("steps", DataKind::steps, NumberRule{0, true, 1e12, false});
-  take("total_flops", DataKind::total_flops, NumberRule{0, true, 1e40, false});
+  take("dataset_gb", DataKind::dataset_gb, limits::dataset_gb);
+  take("samples", DataKind::samples, limits::samples);
+  take("steps", DataKind::steps, limits::steps);
+  take("total_flops", DataKind::total_flops, limits::total_flops);
   if (given.size() == 1)
     t.data_kind = given[0] == "tokens"       ? (tokens.is_word ? DataKind::chinchilla : DataKind::tokens)
                   : given[0] == "dataset_gb" ? DataKind::dataset_gb
@@ -145,29 +145,40 @@ void read_training(const json& value, Training& t, Issues& errors) {
                   : given[0] == "steps"      ? DataKind::steps
                                              : DataKind::total_flops;
 
-  if (auto v = f.number("bytes_per_token", NumberRule{0, true, 1000, false})) t.bytes_per_token = *v;
-  if (auto v = f.number("epochs", NumberRule{0, true, 1e6, false})) t.epochs = *v;
+  if (auto v = f.number("bytes_per_token", limits::bytes_per_token)) t.bytes_per_token = *v;
+  if (auto v = f.number("epochs", limits::epochs)) t.epochs = *v;
   if (f.has("epochs") && t.data_kind == DataKind::total_flops)
     f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.");
-  t.seq_len = f.number("seq_len", NumberRule{0, true, 1e8, true});
-  t.global_batch_tokens = f.number("global_batch_tokens", NumberRule{0, true, 1e12, false});
-  t.global_batch_sequences = f.number("global_batch_sequences", NumberRule{0, true, 1e10, true});
+  t.seq_len = f.number("seq_len", limits::seq_len);
+  t.global_batch_tokens = f.number("global_batch_tokens", limits::batch_tokens);
+  t.global_batch_sequences = f.number("global_batch_sequences", limits::batch_sequences);
   if (f.has("global_batch_tokens") && f.has("global_batch_sequences"))
     f.error("global_batch_sequences", "conflict",
             "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.");
   if (given.size() == 1 && given[0] == "steps" && !f.has("global_batch_tokens") && !f.has("global_batch_sequences"))
     f.error("global_batch_tokens", "required",
             "training.steps needs the batch size: set training.global_batch_tokens or global_batch_sequences.");
+  if (t.method == FinetuneMethod::full) {
+    note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", warnings);
+    note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", warnings);
+  }
+  if (t.data_kind != DataKind::dataset_gb)
+    note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", warnings);
+  if (t.data_kind != DataKind::steps) {
+    note_unused(f, "global_batch_tokens", "does not change this estimate yet (it will set the step time).", warnings);
+    note_unused(f, "global_batch_sequences", "does not change this estimate yet (it will set the step time).",
+                warnings);
+  }
   f.reject_unknown();
 }
 
 void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const Offer*& offer, Issues& errors) {
   Fields f(value, "pricing", errors);
   const auto offer_id = f.text("offer");
-  p.per_gpu_hour = f.number("per_gpu_hour", money_rule);
-  p.per_gpu_month = f.number("per_gpu_month", money_rule);
+  p.per_gpu_hour = f.number("per_gpu_hour", limits::money);
+  p.per_gpu_month = f.number("per_gpu_month", limits::money);
   const auto currency = f.text("currency");
-  if (auto v = f.number("hours_per_month", NumberRule{0, true, 744, false})) p.hours_per_month = *v;
+  if (auto v = f.number("hours_per_month", limits::hours_per_month)) p.hours_per_month = *v;
   const int ways = int(f.has("offer")) + int(f.has("per_gpu_hour")) + int(f.has("per_gpu_month"));
   if (ways == 0) f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
   if (ways > 1)
@@ -191,6 +202,8 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
     }
   } else if (currency) {
     p.currency = *currency;
+  } else {
+    p.currency.clear();  // resolved with the budget's currency, or assumed, in check_combinations
   }
   if (currency && (currency->empty() || currency->size() > 8))
     f.error("currency", "invalid", "pricing.currency must be a short currency code such as \"USD\" or \"CNY\".");
@@ -206,7 +219,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
       const auto& id = gpu->get_ref<const std::string&>();
       if (const GpuSpec* known = catalog.find_gpu(id)) {
         h.gpu = *known;
-        if (offer && !offer->gpu.id.empty() && offer->gpu.id != id)
+        if (offer && offer->gpu.id != id)
           f.error("gpu", "conflict",
                   "pricing.offer \"" + offer->id + "\" rents " + offer->gpu.name + ", not " + known->name +
                       "; remove hardware.gpu or choose a matching offer.");
@@ -214,6 +227,10 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
         f.error("gpu", "unknown_id", unknown_id_message("GPU", id, catalog.gpus));
       }
     } else if (gpu->is_object()) {
+      if (offer)
+        f.error("gpu", "conflict",
+                "pricing.offer \"" + offer->id + "\" already says which GPU is rented (" + offer->gpu.name +
+                    "); remove hardware.gpu.");
       Fields g(*gpu, "hardware.gpu", errors);
       detail::read_gpu_fields(g, h.gpu);
       g.text("id");  // an inline spec may carry the ID a vendor knows it by
@@ -226,14 +243,14 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
   } else if (offer) {
     h.gpu = offer->gpu;
   }
-  h.count = f.number("count", count_rule);
-  h.gpus_per_node = f.number("gpus_per_node", NumberRule{0, true, 1e6, true});
-  h.intra_node_gbs = f.number("intra_node_gbs", NumberRule{0, true, 1e6, false});
-  h.inter_node_gbps = f.number("inter_node_gbps", NumberRule{0, true, 1e6, false});
+  h.count = f.number("count", limits::gpu_count);
+  h.gpus_per_node = f.number("gpus_per_node", limits::gpus_per_node);
+  h.intra_node_gbs = f.number("intra_node_gbs", limits::bandwidth);
+  h.inter_node_gbps = f.number("inter_node_gbps", limits::bandwidth);
   f.reject_unknown();
 }
 
-void read_strategy(const json& value, Strategy& s, Issues& errors) {
+void read_strategy(const json& value, Strategy& s, Issues& errors, Issues& warnings) {
   Fields f(value, "strategy", errors);
   s.precision = f.choice<Precision>("precision", {{"fp32", Precision::fp32},
                                                   {"tf32", Precision::tf32},
@@ -248,16 +265,17 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
                                                  {"adafactor", Optimizer::adafactor},
                                                  {"lion", Optimizer::lion}}))
     s.optimizer = *v;
-  s.mfu = f.number_or_word("mfu", "auto", NumberRule{0, true, 1, false}).value;
-  s.tp = f.number_or_word("tp", "auto", layout_rule).value;
-  s.pp = f.number_or_word("pp", "auto", layout_rule).value;
-  s.cp = f.number_or_word("cp", "auto", layout_rule).value;
-  s.ep = f.number_or_word("ep", "auto", layout_rule).value;
-  s.dp = f.number_or_word("dp", "auto", NumberRule{0, true, 1e7, true}).value;
-  s.micro_batch = f.number_or_word("micro_batch", "auto", layout_rule).value;
-  s.zero = f.number_or_word("zero", "fsdp", NumberRule{0, false, 3, true}).value;
+  s.mfu = f.number_or_word("mfu", "auto", limits::mfu).value;
+  s.tp = f.number_or_word("tp", "auto", limits::layout).value;
+  s.pp = f.number_or_word("pp", "auto", limits::layout).value;
+  s.cp = f.number_or_word("cp", "auto", limits::layout).value;
+  s.ep = f.number_or_word("ep", "auto", limits::layout).value;
+  s.dp = f.number_or_word("dp", "auto", limits::data_parallel).value;
+  s.micro_batch = f.number_or_word("micro_batch", "auto", limits::layout).value;
+  s.zero = f.number_or_word("zero", "fsdp", limits::zero_stage).value;
   if (f.has("zero") && value.at("zero").is_string() && value.at("zero").get<std::string>() == "fsdp") s.zero = 3;
-  if (auto v = f.number("pp_virtual_stages", NumberRule{0, true, 1024, true})) s.pp_virtual_stages = *v;
+  if (auto v = f.number("pp_virtual_stages", NumberRule{1, false, 1024, true})) s.pp_virtual_stages = *v;
+  note_unused(f, "pp_virtual_stages", "does not change this estimate yet (no pipeline-bubble model).", warnings);
   if (f.has("recompute") && value.at("recompute") == "auto") {
     f.raw("recompute");
   } else {
@@ -275,9 +293,9 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
 
 void read_budget(const json& value, Budget& b, Issues& errors) {
   Fields f(value, "budget", errors);
-  b.per_month = f.number("per_month", money_rule);
-  b.total = f.number("total", money_rule);
-  b.deadline_days = f.number("deadline_days", NumberRule{0, true, 1e6, false});
+  b.per_month = f.number("per_month", limits::money);
+  b.total = f.number("total", limits::money);
+  b.deadline_days = f.number("deadline_days", limits::deadline_days);
   if (auto v = f.text("currency")) b.currency = *v;
   if (!f.has("per_month") && !f.has("total") && !f.has("deadline_days"))
     f.error("per_month", "required", "budget needs per_month, total or deadline_days.");
@@ -286,15 +304,17 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
   f.reject_unknown();
 }
 
-void read_energy(const json& value, Energy& e, Issues& errors) {
+void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings) {
   Fields f(value, "energy", errors);
   e.pue = f.number("pue", NumberRule{1, false, 5, false});
   e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh", NumberRule{0, false, 5, false});
+  note_unused(f, "pue", "is accepted but energy is not estimated yet.", warnings);
+  note_unused(f, "grid_kg_co2_per_kwh", "is accepted but carbon is not estimated yet.", warnings);
   f.reject_unknown();
 }
 
 // Checks that need several sections at once.
-void check_combinations(const json& root, Scenario& s, Issues& errors) {
+void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& warnings) {
   const bool count_key =
       root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
   const bool count_given = s.hardware.count.has_value();
@@ -314,6 +334,15 @@ void check_combinations(const json& root, Scenario& s, Issues& errors) {
     errors.push_back(
         {budget->per_month ? "budget.per_month" : "budget.total", "required",
          "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer."});
+  if (s.pricing && s.pricing->currency.empty()) {
+    if (budget && !budget->currency.empty()) {
+      s.pricing->currency = budget->currency;
+    } else {
+      s.pricing->currency = "USD";
+      warnings.push_back(
+          {"pricing.currency", "currency_assumed", "pricing.currency was not given; the price is taken to be in USD."});
+    }
+  }
   if (budget && s.pricing) {
     if (budget->currency.empty())
       budget->currency = s.pricing->currency;
@@ -385,7 +414,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   top.require("model", "the model to train");
   if (const json* v = top.object("model")) read_model(*v, *catalog, s.model, errors);
   top.require("training", "what the run does and how much data it sees");
-  if (const json* v = top.object("training")) read_training(*v, s.training, errors);
+  if (const json* v = top.object("training")) read_training(*v, s.training, errors, out.warnings);
 
   const Offer* offer = nullptr;
   if (const json* v = top.object("pricing")) {
@@ -398,15 +427,15 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   } else if (offer) {
     s.hardware.gpu = offer->gpu;
   }
-  if (const json* v = top.object("strategy")) read_strategy(*v, s.strategy, errors);
+  if (const json* v = top.object("strategy")) read_strategy(*v, s.strategy, errors, out.warnings);
   if (const json* v = top.object("budget")) {
     s.budget.emplace();
     read_budget(*v, *s.budget, errors);
   }
-  if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors);
+  if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors, out.warnings);
   top.reject_unknown();
 
-  check_combinations(root, s, errors);
+  check_combinations(root, s, errors, out.warnings);
   if (errors.empty()) out.scenario = std::move(s);
   return out;
 }

@@ -49,7 +49,9 @@ async function openPage(url, { offline = false } = {}) {
   return { context, page, requests, problems };
 }
 
+// A number from the current estimate (not a stale one kept on screen while the input has errors).
 async function reportValue(page, path) {
+  await page.locator('#results[data-state="ok"]').waitFor();
   const locator = page.locator(`[data-report="${path}"]`).first();
   await locator.waitFor();
   return Number(await locator.getAttribute('data-value'));
@@ -105,10 +107,11 @@ describe('the served page', () => {
     const text = await page.locator('body').innerText();
     assert.doesNotMatch(text, /NaN|Infinity|undefined/);
     assert.match(await page.locator('#results').innerText(), /last valid estimate/);
+    assert.equal(await page.getAttribute('#results', 'data-state'), 'stale');
     // Fixing the field brings the estimate back.
     await page.fill('#f-hardware-count', '64');
     await page.fill('#f-training-tokens', '2T');
-    await page.waitForFunction(() => !document.querySelector('#results').classList.contains('stale'));
+    await page.locator('#results[data-state="ok"]').waitFor();
     assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
     await context.close();
   });
@@ -118,6 +121,15 @@ describe('the served page', () => {
     await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /必须大于 0/ }).waitFor();
     assert.match(await page.locator('#results').innerText(), /请修正/);
     assert.equal(await page.inputValue('#f-hardware-count'), '-8');
+    await context.close();
+  });
+
+  test('a typo in a shared link is named, never silently ignored', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&hardware.cout=128&lang=en`);
+    const error = page.locator('.general-errors [data-error-for="hardware.cout"]');
+    await error.waitFor();
+    assert.match(await error.innerText(), /Did you mean "count"/);
+    assert.equal(await page.getAttribute('#results', 'data-state'), 'empty');
     await context.close();
   });
 

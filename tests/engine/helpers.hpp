@@ -21,6 +21,8 @@ inline traincalc::Report run(const json& scenario) {
   for (const auto& e : parse.errors) INFO(e.field + ": " + e.message);
   REQUIRE(parse.errors.empty());
   traincalc::Report report = traincalc::estimate(*parse.scenario);
+  // As estimate_json does: warnings from validation come first.
+  report.warnings.insert(report.warnings.begin(), parse.warnings.begin(), parse.warnings.end());
   for (const auto& e : report.errors) INFO(e.field + ": " + e.message);
   REQUIRE(report.errors.empty());
   return report;

@@ -70,9 +70,8 @@ TEST_CASE("GPU peaks are dense, never 2:4-sparse headlines", "[catalog]") {
   SECTION("no BF16 peak equals the vendor's sparse headline; each is half of it") {
     // Headline (with sparsity) BF16 TFLOPS from shared/reference/hardware.md sec. 0.1.
     const std::pair<const char*, double> sparse_headlines[] = {
-        {"h100-sxm", 1979},  {"h200-sxm", 1979}, {"h100-pcie", 1513}, {"h100-nvl", 1671},
-        {"l40s", 733},       {"l4", 242},        {"b200", 4500},      {"gb200", 5000},
-        {"mi300x", 2614.9}};
+        {"h100-sxm", 1979}, {"h200-sxm", 1979}, {"h100-pcie", 1513}, {"h100-nvl", 1671}, {"l40s", 733},
+        {"l4", 242},        {"b200", 4500},     {"gb200", 5000},     {"mi300x", 2614.9}};
     for (const auto& [id, headline] : sparse_headlines) {
       INFO(id);
       const auto* gpu = catalog.find_gpu(id);

@@ -96,3 +96,15 @@ TEST_CASE("LoRA fine-tuning skips the frozen weights' gradients", "[flops][finet
   CHECK_THAT(full.compute.flops_per_token, WithinRel(46084915200.0, 1e-12));
   CHECK_THAT(lora.compute.flops_per_token, WithinRel(2 * 13214154752.0 + 3 * 2147483648.0 + 6 * 39976960.0, 1e-12));
 }
+
+TEST_CASE("LoRA on a mixture of experts: compute sees the routed experts' adapters, memory all of them",
+          "[flops][finetune][moe]") {
+  const auto r = run(base_scenario({{"preset", "mixtral-8x7b"}},
+                                   {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"lora_rank", 8}}));
+  // Per layer, rank 8: attention q,k,v,o = 8 x ((4096+4096) + 2 x (4096+1024) + (4096+4096)) = 212,992;
+  // each expert's three MLP matrices = 3 x 8 x (4096 + 14336) = 442,368. 32 layers.
+  const double attention = 212992, expert = 442368;
+  CHECK(r.compute.trainable_params == 32 * (attention + 8 * expert));
+  CHECK_THAT(r.compute.flops_per_token_6n,
+             WithinRel(4 * r.model.active_params + 6 * 32 * (attention + 2 * expert), 1e-12));
+}

@@ -31,7 +31,7 @@ TEST_CASE("Every built-in model preset's parameter count matches the released mo
 TEST_CASE("Exact parameter counts of released models", "[parameters]") {
   const auto& catalog = traincalc::builtin_catalog();
   auto params = [&](const char* id) { return catalog.find_model(id)->model.params; };
-  // Sources: each preset's config.json and released weights, cited in engine/data/catalog.json.
+  // Sources: each preset's config.json and released weights, cited in engine/data/models.json.
   CHECK(params("bert-base") == 109482240.0);
   CHECK(params("bert-large") == 335141888.0);
   CHECK(params("gpt2") == 124439808.0);

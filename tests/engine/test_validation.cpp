@@ -1,5 +1,6 @@
 // Bad input never crashes and never yields a number: it yields errors naming the field, a stable
 // code and a message that says what to change.
+#include <algorithm>
 #include <cmath>
 
 #include "helpers.hpp"
@@ -172,23 +173,122 @@ TEST_CASE("An array of scenarios gives an array of reports in order, valid or no
   CHECK(reports[2]["errors"].empty());
 }
 
-TEST_CASE("Hostile but well-formed inputs never produce NaN or Infinity", "[validation]") {
+TEST_CASE("Values too small or too large to mean anything are refused at their field", "[validation][limits]") {
+  // Each of these once passed validation and overflowed later (review of the first version).
+  struct Case {
+    const char* pointer;  // where the value goes in the scenario
+    json value;
+    const char* field;  // the error's field
+  };
+  const Case cases[] = {
+      {"/strategy/mfu", 1e-300, "strategy.mfu"},
+      {"/training/tokens", 1e-300, "training.tokens"},
+      {"/training/tokens", 0.5, "training.tokens"},
+      {"/hardware/count", 1e8, "hardware.count"},
+      {"/hardware/gpu", json{{"name", "X"}, {"memory_gb", 80}, {"bf16_tflops", 1e-300}}, "hardware.gpu.bf16_tflops"},
+  };
+  for (const Case& c : cases) {
+    json s = valid();
+    s[json::json_pointer(c.pointer)] = c.value;
+    const json report = report_json(s);
+    INFO(c.pointer << " = " << c.value.dump() << ": " << report["errors"].dump());
+    CHECK(has_error(report, c.field, "out_of_range"));
+  }
+  SECTION("a dataset read at 1e-300 bytes per token") {
+    json s = valid();
+    s["training"] = {{"type", "pretrain"}, {"dataset_gb", 1e9}, {"bytes_per_token", 1e-300}};
+    CHECK(has_error(report_json(s), "training.bytes_per_token", "out_of_range"));
+  }
+  SECTION("hours_per_month below one hour") {
+    json s = valid();
+    s["pricing"] = {{"per_gpu_month", 1000}, {"currency", "USD"}, {"hours_per_month", 1e-300}};
+    CHECK(has_error(report_json(s), "pricing.hours_per_month", "out_of_range"));
+  }
+  SECTION("products of valid fields beyond 1e21 tokens") {
+    json s = valid();
+    s["training"] = {{"type", "pretrain"}, {"samples", 1e13}, {"seq_len", 1e7}, {"epochs", 1e6}};
+    CHECK(has_error(report_json(s), "training.samples", "out_of_range"));
+  }
+  SECTION("a monthly budget that would rent more than ten million GPUs") {
+    json s = valid();
+    s["hardware"].erase("count");
+    s["pricing"] = {{"per_gpu_hour", 1e-6}, {"currency", "USD"}};
+    s["budget"] = {{"per_month", 1e15}};
+    CHECK(has_error(report_json(s), "budget.per_month", "out_of_range"));
+  }
+}
+
+TEST_CASE("Hostile but well-formed inputs give a report or a field error, never NaN or Infinity", "[validation]") {
   const json hostile[] = {
       {{"model", {{"params", 1e16}}},
-       {"training", {{"type", "pretrain"}, {"tokens", 1e20}, {"epochs", 1e6}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1e20}, {"epochs", 10}}},
        {"hardware", {{"gpu", "t4"}, {"count", 1}}},
-       {"strategy", {{"mfu", 1e-300}}}},
+       {"strategy", {{"mfu", 1e-3}}}},
       {{"model", {{"params", 1}}},
-       {"training", {{"type", "pretrain"}, {"tokens", 1e-300}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1}}},
        {"hardware", {{"gpu", "h200-sxm"}, {"count", 10000000}}}},
       {{"model", {{"layers", 1}, {"hidden", 1}, {"heads", 1}, {"ffn_hidden", 1}, {"vocab", 1}}},
        {"training", {{"type", "pretrain"}, {"tokens", 1}}},
        {"hardware", {{"gpu", "a10"}, {"count", 1}}}},
+      {{"model",
+        {{"layers", 1e5}, {"hidden", 1e8}, {"heads", 1e6}, {"ffn_hidden", 1e8}, {"vocab", 1e8}, {"experts", 1e5}}},
+       {"training", {{"type", "pretrain"}, {"samples", 1e13}, {"seq_len", 1e7}}},
+       {"hardware", {{"gpu", {{"name", "slow"}, {"memory_gb", 1e-3}, {"fp32_tflops", 1e-3}}}, {"count", 1}}},
+       {"strategy", {{"mfu", 1e-3}}}},
+      {{"model", {{"params", 7e9}}},
+       {"training", {{"type", "pretrain"}, {"dataset_gb", 1e9}, {"bytes_per_token", 0.1}}},
+       {"hardware", {{"gpu", "t4"}}},
+       {"pricing", {{"per_gpu_hour", 1e-6}}},
+       {"budget", {{"deadline_days", 1e-3}}}},
   };
   for (const json& s : hostile) {
-    const std::string text = traincalc::estimate_json(s.dump(), traincalc::builtin_catalog()).text;
-    INFO(text);
-    CHECK(text.find("null") == std::string::npos);  // nlohmann writes NaN and Infinity as null
-    CHECK(all_numbers_finite_and_non_negative(json::parse(text)));
+    const auto out = traincalc::estimate_json(s.dump(), traincalc::builtin_catalog());
+    INFO(out.text);
+    const json report = json::parse(out.text);
+    CHECK(out.text.find("null") == std::string::npos);  // nlohmann writes NaN and Infinity as null
+    CHECK(all_numbers_finite_and_non_negative(report));
+    CHECK_FALSE(has_error(report, "", "internal_non_finite"));
+    CHECK(out.all_valid == report["errors"].empty());
+    for (const auto& e : report["errors"]) CHECK_FALSE(e["field"].get<std::string>().empty());
   }
+}
+
+TEST_CASE("A price without a currency takes the budget's, or USD with a warning", "[validation][cost]") {
+  json s = valid();
+  s["pricing"] = {{"per_gpu_month", 2000}};
+  const auto assumed = run(s);
+  CHECK(assumed.cost->currency == "USD");
+  s["hardware"].erase("count");
+  s["budget"] = {{"per_month", 100000}, {"currency", "CNY"}};
+  const json report = report_json(s);
+  INFO(report.dump());
+  CHECK(report["errors"].empty());
+  CHECK(report["cost"]["currency"] == "CNY");
+}
+
+TEST_CASE("An offer's GPU cannot be contradicted by hardware.gpu", "[validation][catalog]") {
+  json s = {{"catalog",
+             {{"offers",
+               {{{"id", "o1"},
+                 {"gpu", {{"name", "X"}, {"memory_gb", 80}, {"fp16_tflops", 312}}},
+                 {"per_gpu_hour", 1},
+                 {"currency", "USD"},
+                 {"source", "test"}}}}}},
+            {"model", {{"params", 7e9}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+            {"hardware", {{"gpu", "t4"}, {"count", 8}}},
+            {"pricing", {{"offer", "o1"}}}};
+  CHECK(has_error(report_json(s), "hardware.gpu", "conflict"));
+  s["hardware"].erase("gpu");
+  CHECK(report_json(s)["errors"].empty());
+}
+
+TEST_CASE("Fields that do not change the estimate are named in a warning", "[validation]") {
+  json s = valid();
+  s["training"]["lora_rank"] = 64;
+  s["training"]["bytes_per_token"] = 1.5;
+  const auto r = run(s);
+  int ignored = 0;
+  for (const auto& w : r.warnings) ignored += w.code == "ignored";
+  CHECK(ignored == 2);
 }

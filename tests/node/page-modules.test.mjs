@@ -7,7 +7,7 @@ import { ROOT } from './paths.mjs';
 const js = (name) => import(join(ROOT, 'web', 'js', name));
 const { parseNumber } = await js('numbers.js');
 const format = await js('format.js');
-const { hashFromState, scenarioFromState, stateFromHash, storedValue, displayValue } = await js('state.js');
+const { hashFromState, scenarioFromState, scenarioWithExtras, stateFromHash, storedValue, displayValue } = await js('state.js');
 const { FIELD_BY_PATH } = await js('fields.js');
 const { defaultLang, t } = await js('i18n.js');
 
@@ -17,7 +17,7 @@ describe('numbers as people type them', () => {
     ['10，000', 1e4], ['2.5', 2.5], ['.5', 0.5], ['-8', -8], ['1e22', 1e22], ['120M', 1.2e8], ['3k', 3000],
   ];
   for (const [text, value] of cases) test(`${text} reads as ${value}`, () => assert.equal(parseNumber(text), value));
-  for (const text of ['', 'abc', '7 billion', '1e999', '1..2', 'NaN', 'Infinity', '7BB']) {
+  for (const text of ['', 'abc', '7 billion', '1e999', '1..2', 'NaN', 'Infinity', '7BB', '1,000,00']) {
     test(`${JSON.stringify(text)} is not a number`, () => assert.equal(parseNumber(text), null));
   }
 });
@@ -50,11 +50,22 @@ describe('URL state', () => {
     });
   });
 
-  test('the hash carries only what differs from the defaults, and round-trips', () => {
+  test('the example link round-trips exactly: its fields define the estimate, so they stay', () => {
+    assert.equal(hashFromState(stateFromHash(`#${example}`)), example);
+  });
+
+  test('other fields are written only when they differ from the defaults', () => {
     const state = stateFromHash(`#${example}`);
-    const hash = hashFromState(state);
-    assert.equal(hash, 'hardware.count=64&lang=zh');  // llama-2-7b, 2e12 tokens, h100-sxm and 40% are the defaults
-    assert.deepEqual(scenarioFromState(stateFromHash(`#${hash}`)), scenarioFromState(state));
+    state.values.set('training.seq_len', '8192');
+    assert.equal(hashFromState(state), example.replace('&hardware.gpu', '&training.seq_len=8192&hardware.gpu'));
+  });
+
+  test('a mode survives the round trip even while its input is empty', () => {
+    const state = stateFromHash('#budget.per_month=');
+    assert.equal(state.modes.gpus, 'per_month');
+    assert.equal(state.modes.price, 'per_gpu_month');  // a monthly budget needs a monthly price
+    const again = stateFromHash(`#${hashFromState(state)}`);
+    assert.deepEqual(again.modes, state.modes);
   });
 
   test('modes survive the round trip: params, chinchilla, custom GPU, monthly budget', () => {
@@ -82,10 +93,22 @@ describe('URL state', () => {
     assert.equal(storedValue(field, 'lots'), 'lots');
   });
 
-  test('unknown keys in a hash are ignored, hostile values stay text', () => {
-    const state = stateFromHash('#evil=<img src=x onerror=alert(1)>&model.preset=<script>');
-    assert.equal(scenarioFromState(state).model.preset, '<script>');
-    assert.ok(!hashFromState(state).includes('evil'));
+  test('link parameters the form lacks go to the engine, which uses them or names them', () => {
+    const state = stateFromHash('#strategy.tp=8&pricing.offer=aws-p5.48xlarge-on-demand-h100-sxm&hardware.cout=64');
+    const { scenario, unplaced } = scenarioWithExtras(state);
+    assert.equal(scenario.strategy.tp, 8);
+    assert.equal(scenario.pricing.offer, 'aws-p5.48xlarge-on-demand-h100-sxm');
+    assert.equal(scenario.hardware.cout, 64);  // the engine answers: unknown key, did you mean "count"?
+    assert.deepEqual(unplaced, []);
+    assert.match(hashFromState(state), /strategy\.tp=8/);
+  });
+
+  test('hostile link parameters stay text and cannot reach the prototype', () => {
+    const state = stateFromHash('#__proto__.polluted=1&constructor.prototype.x=1&model.preset=<script>&hardware.gpu.=1&model=2');
+    const { scenario, unplaced } = scenarioWithExtras(state);
+    assert.equal(scenario.model.preset, '<script>');
+    assert.equal({}.polluted, undefined);
+    assert.deepEqual(unplaced.sort(), ['__proto__.polluted', 'constructor.prototype.x', 'hardware.gpu.', 'model'].sort());
   });
 });
 

@@ -3,7 +3,7 @@
 import { catalog, estimate, loadEngine } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { defaultLang, t } from './i18n.js';
-import { hashFromState, scenarioFromState, stateFromHash, storedValue } from './state.js';
+import { hashFromState, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
 import { Form } from './widgets/form.js';
 import { Results } from './widgets/results.js';
 
@@ -44,16 +44,20 @@ function writeHash() {
 
 async function recompute() {
   const id = ++requestId;
+  const { scenario, unplaced } = scenarioWithExtras(state);
   let report;
   try {
-    report = await estimate(scenarioFromState(state));
+    report = await estimate(scenario);
   } catch (error) {
     console.error(error);
     results.failed(state.lang);
     return;
   }
   if (id !== requestId) return;  // a newer input has already asked
-  const errors = Array.isArray(report) ? [] : report.errors;
+  const errors = [
+    ...report.errors,
+    ...unplaced.map((field) => ({ field, code: 'unknown_key', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
+  ];
   form.showErrors(errors, state.lang);
   if (errors.length) results.invalid(state.lang);
   else {

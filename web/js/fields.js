@@ -23,13 +23,14 @@ const finetuneWith = (...methods) => (state) =>
 
 export const CUSTOM_GPU = 'custom';
 
-// kind: number | select | check | text. Defaults are what a first-time visitor sees.
+// kind: number | select | check | text. Defaults are what a first-time visitor sees; keep: the link
+// always carries the field (it defines the estimate).
 export const SECTIONS = [
   {
     key: 'section_model',
     mode: 'model',
     fields: [
-      { path: 'model.preset', kind: 'select', options: 'models', default: 'llama-2-7b', active: when('model', 'preset') },
+      { path: 'model.preset', kind: 'select', options: 'models', default: 'llama-2-7b', keep: true, active: when('model', 'preset') },
       { path: 'model.params', kind: 'number', default: '7e9', hint: 'hint_number', active: when('model', 'params') },
       { path: 'model.active_params', kind: 'number', default: '', hint: 'hint_number', active: when('model', 'params') },
       { path: 'model.layers', kind: 'number', default: '32', active: when('model', 'architecture') },
@@ -54,7 +55,7 @@ export const SECTIONS = [
         active: (state) => state.values.get('training.type') === 'finetune', first: true,
       },
       { path: 'training.lora_rank', kind: 'number', default: '16', active: finetuneWith('lora', 'qlora'), first: true },
-      { path: 'training.tokens', kind: 'number', default: '2e12', hint: 'hint_number', active: when('data', 'tokens') },
+      { path: 'training.tokens', kind: 'number', default: '2e12', hint: 'hint_number', keep: true, active: when('data', 'tokens') },
       { path: 'training.dataset_gb', kind: 'number', default: '100', active: when('data', 'dataset_gb') },
       { path: 'training.bytes_per_token', kind: 'number', default: '4', active: when('data', 'dataset_gb') },
       { path: 'training.samples', kind: 'number', default: '1e6', active: when('data', 'samples') },
@@ -72,12 +73,12 @@ export const SECTIONS = [
     key: 'section_hardware',
     mode: 'gpus',
     fields: [
-      { path: 'hardware.gpu', kind: 'select', options: 'gpus', default: 'h100-sxm', active: always, first: true },
+      { path: 'hardware.gpu', kind: 'select', options: 'gpus', default: 'h100-sxm', keep: true, active: always, first: true },
       { path: 'hardware.gpu.name', kind: 'text', default: '', active: customGpu, first: true },
       { path: 'hardware.gpu.memory_gb', kind: 'number', default: '80', active: customGpu, first: true },
       { path: 'hardware.gpu.bf16_tflops', kind: 'number', default: '', active: customGpu, first: true },
       { path: 'hardware.gpu.fp16_tflops', kind: 'number', default: '', active: customGpu, first: true },
-      { path: 'hardware.count', kind: 'number', default: '8', active: when('gpus', 'count') },
+      { path: 'hardware.count', kind: 'number', default: '8', keep: true, active: when('gpus', 'count') },
       { path: 'budget.per_month', kind: 'number', default: '', active: when('gpus', 'per_month') },
       { path: 'budget.deadline_days', kind: 'number', default: '90', active: when('gpus', 'deadline') },
     ],
@@ -89,7 +90,7 @@ export const SECTIONS = [
         path: 'strategy.precision', kind: 'select', options: ['', 'bf16', 'fp16', 'fp8', 'tf32', 'fp32'],
         optionLabels: { '': 'precision_default' }, default: '', active: always,
       },
-      { path: 'strategy.mfu', kind: 'number', scale: 100, default: '0.4', hint: 'hint_mfu', active: always },
+      { path: 'strategy.mfu', kind: 'number', scale: 100, default: '0.4', hint: 'hint_mfu', keep: true, active: always },
     ],
   },
   {

@@ -12,7 +12,7 @@ export function parseNumber(text) {
   let s = text.trim().replace(/[\s_]/g, '');
   if (s === '') return null;
   // Thousands separators: "10,000" and "10，000" (full-width comma).
-  if (/^[+-]?\d{1,3}([,，]\d{3})+(\.\d+)?/.test(s)) s = s.replace(/[,，]/g, '');
+  if (/^[+-]?\d{1,3}([,，]\d{3})+(?![\d,，])/.test(s)) s = s.replace(/[,，]/g, '');
   const match = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)(.*)$/i.exec(s);
   if (!match) return null;
   const base = Number(match[1]);

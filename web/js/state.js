@@ -8,6 +8,9 @@ export function initialState() {
   return {
     values: new Map(FIELDS.map((field) => [field.path, field.default])),
     modes: Object.fromEntries(Object.entries(MODES).map(([name, mode]) => [name, mode.default])),
+    // Link parameters the form has no input for (strategy.tp=8, pricing.offer=..., or a typo): passed
+    // to the engine as they are, so it uses them or names them in an error, and kept in the link.
+    extra: new Map(),
     lang: null,
   };
 }
@@ -34,8 +37,13 @@ export function stateFromHash(hash) {
     if (key === 'lang') state.lang = value === 'zh' || value === 'en' ? value : null;
     else if (key === 'training.tokens' && value === 'chinchilla') continue;
     else if (FIELD_BY_PATH.has(key)) state.values.set(key, value);
+    else state.extra.set(key, value);
   }
-  if ([...params.keys()].some((key) => key.startsWith('hardware.gpu.'))) state.values.set('hardware.gpu', CUSTOM_GPU);
+  if ([...params.keys()].some((key) => key.startsWith('hardware.gpu.') && FIELD_BY_PATH.has(key))) {
+    state.values.set('hardware.gpu', CUSTOM_GPU);
+  }
+  // A monthly budget needs a monthly price; a link that has the one opens with the other's input.
+  if (state.modes.gpus === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
   return state;
 }
 
@@ -43,8 +51,10 @@ function isActive(field, state) {
   return field.active(state);
 }
 
-// Paths a link must carry: every active value that differs from its default, and every active
-// value of a non-default mode (so that the mode itself survives the round trip).
+// Paths a link must carry: the inputs that define the estimate (model, data, GPU, count, MFU) even
+// at their defaults, so an old link means the same when defaults change; every other active value
+// that differs from its default; and every value of a non-default mode, even empty, so that the
+// mode itself survives the round trip.
 export function hashFromState(state) {
   const params = new URLSearchParams();
   const nonDefaultMode = (field) =>
@@ -53,9 +63,10 @@ export function hashFromState(state) {
     if (!isActive(field, state)) continue;
     if (field.path === 'hardware.gpu' && state.values.get(field.path) === CUSTOM_GPU) continue;
     const value = state.values.get(field.path) ?? '';
-    if (value !== field.default || (nonDefaultMode(field) && value !== '')) params.set(field.path, value);
+    if (field.keep || value !== field.default || nonDefaultMode(field)) params.set(field.path, value);
   }
   if (state.modes.data === 'chinchilla') params.set('training.tokens', 'chinchilla');
+  for (const [key, value] of state.extra) params.set(key, value);
   if (state.lang) params.set('lang', state.lang);
   return params.toString().replace(/%2C/g, ',');
 }
@@ -76,11 +87,29 @@ function sectionModeOf(field) {
   return sectionModes.get(field.path);
 }
 
+const UNSAFE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+// Sets a dotted path in a plain-object tree. Returns false (and changes nothing) when the path
+// cannot be set: an unsafe key, an empty segment, or a value already there that is not an object.
 function setPath(target, path, value) {
   const keys = path.split('.');
+  if (keys.some((key) => key === '' || UNSAFE_KEYS.has(key))) return false;
   let node = target;
-  for (const key of keys.slice(0, -1)) node = node[key] ??= {};
-  node[keys.at(-1)] = value;
+  for (const key of keys.slice(0, -1)) {
+    if (!Object.hasOwn(node, key)) node[key] = {};
+    node = node[key];
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return false;
+  }
+  const last = keys.at(-1);
+  if (Object.hasOwn(node, last) && typeof node[last] === 'object') return false;
+  node[last] = value;
+  return true;
+}
+
+// A link parameter the form has no input for, read the way JSON would hold it.
+function extraValue(text) {
+  if (text === 'true' || text === 'false') return text === 'true';
+  return parseNumber(text) ?? text;
 }
 
 // The value the engine receives: numbers parsed (7B -> 7e9; stored values are already in the
@@ -102,6 +131,14 @@ export function scenarioFromState(state) {
   }
   if (state.modes.data === 'chinchilla') setPath(scenario, 'training.tokens', 'chinchilla');
   return scenario;
+}
+
+// The scenario with the link's extra parameters, and those that could not be placed in it.
+export function scenarioWithExtras(state) {
+  const scenario = scenarioFromState(state);
+  const unplaced = [];
+  for (const [key, text] of state.extra) if (!setPath(scenario, key, extraValue(text))) unplaced.push(key);
+  return { scenario, unplaced };
 }
 
 // The text an input shows for a stored value (percent fields show 40 for 0.4).

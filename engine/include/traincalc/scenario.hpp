@@ -43,7 +43,7 @@ struct HardwareChoice {
 struct Pricing {
   std::optional<double> per_gpu_hour;
   std::optional<double> per_gpu_month;
-  std::string currency = "USD";
+  std::string currency;  // resolved during validation: given, the offer's, the budget's, or USD
   double hours_per_month = 730;
   std::string offer;  // catalog offer ID when the price came from one
   std::string offer_source;

@@ -132,19 +132,31 @@ export class Form {
     }
   }
 
+  // The engine names one field where the page may show another: "no price" is reported on
+  // per_gpu_hour, but the user may be looking at the monthly price input.
+  visiblePathFor(field) {
+    const alternatives = { 'pricing.per_gpu_hour': ['pricing.per_gpu_month'] }[field] ?? [];
+    for (const path of [field, ...alternatives]) {
+      const wrapper = this.wrappers.get(path);
+      if (wrapper && !wrapper.hidden) return path;
+    }
+    return field;
+  }
+
   // Errors next to their inputs; those without a visible input (e.g. a layout conflict) in a list.
   showErrors(errors, lang) {
     for (const slot of this.errorSlots.values()) slot.textContent = '';
     for (const { input } of this.inputs.values()) input.removeAttribute('aria-invalid');
     const general = [];
     for (const issue of errors) {
-      const slot = this.errorSlots.get(issue.field);
-      const wrapper = this.wrappers.get(issue.field);
+      const path = this.visiblePathFor(issue.field);
+      const slot = this.errorSlots.get(path);
+      const wrapper = this.wrappers.get(path);
       if (slot && wrapper && !wrapper.hidden) {
         // The short message in the user's language; the engine's precise English one beside it.
         if (lang === 'en') slot.textContent = issue.message;
         else slot.replaceChildren(errorText(lang, issue), el('span', { class: 'detail', text: issue.message }));
-        this.inputs.get(issue.field).input.setAttribute('aria-invalid', 'true');
+        this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
       } else {
         general.push(issue);
       }

@@ -30,25 +30,34 @@ export class Results {
     container.append(this.status, this.body);
   }
 
+  // data-state on the container says what the numbers are: loading, ok (the current input's
+  // estimate), stale (the last valid one, while the input has errors), empty or failed.
+  setState(name) {
+    this.container.dataset.state = name;
+    this.container.classList.toggle('stale', name === 'stale');
+    this.status.classList.toggle('failed', name === 'failed');
+  }
+
   loading(lang) {
     this.status.textContent = t(lang, 'loading');
+    this.setState('loading');
   }
 
   failed(lang) {
     this.status.textContent = t(lang, 'engine_failed');
-    this.status.classList.add('failed');
+    this.setState('failed');
   }
 
   // Errors: keep the last valid estimate on screen, marked stale, or say what to do.
   invalid(lang) {
     const hasResult = this.body.childElementCount > 0;
     this.status.textContent = t(lang, hasResult ? 'stale' : 'no_result');
-    this.container.classList.toggle('stale', hasResult);
+    this.setState(hasResult ? 'stale' : 'empty');
   }
 
   render(report, lang) {
     this.status.textContent = '';
-    this.container.classList.remove('stale');
+    this.setState('ok');
     const cost = report.cost;
     const days = report.time.wall_clock_days;
     const cards = el('div', { class: 'cards' }, [
