@@ -13,18 +13,16 @@ double resolved_seq_len(const Scenario& s) {
   return fallback_seq_len;
 }
 
-// LoRA adds rank-r factors A (in x r) and B (r x out) beside each targeted matrix (Hu et al. 2021).
+// LoRA adds rank-r factors A (in x r) and B (r x out) beside each targeted matrix (Hu et al. 2021):
+// the attention projections, and with all_linear every MLP and expert matrix too (not routers).
 double trainable_lora_params(const Architecture& a, const Training& t, bool per_token) {
-  const double r = t.lora_rank;
-  const double h = a.hidden;
-  const double q_width = a.heads * effective_head_dim(a);
-  const double kv_width = effective_kv_heads(a) * effective_head_dim(a);
-  double per_layer = r * (h + q_width) + 2 * r * (h + kv_width) + r * (q_width + h);  // q, k, v, o
-  if (t.lora_targets == LoraTargets::all_linear) {
-    const double mlp_matrices = a.gated_mlp ? 3.0 : 2.0;
-    per_layer += (per_token ? a.experts_per_token : a.experts) * mlp_matrices * r * (h + a.ffn_hidden);
-  }
-  return a.layers * per_layer;
+  double params = 0;
+  for_each_linear(a, [&](const LinearGroup& g) {
+    const bool targeted =
+        g.kind == LinearKind::attention || (g.kind == LinearKind::mlp && t.lora_targets == LoraTargets::all_linear);
+    if (targeted) params += t.lora_rank * (g.in + g.out) * (per_token ? g.active_copies : g.copies);
+  });
+  return params;
 }
 
 ModelReport report_model(const Scenario& s) {
@@ -70,12 +68,13 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
     const Architecture& a = *s.model.architecture;
     const ParameterCount count = count_parameters(a);
     // Forward FLOPs per token: 2 per weight multiplied (Kaplan et al. 2020, table 1) ...
-    const double matmul_forward = 2.0 * a.layers * count.matmul_active_per_layer;
+    const double matmul_forward = 2.0 * count.matmul_active;
     // ... the logits, an h x V matmul per token (tied or not) ...
     const double logits_forward = 2.0 * a.hidden * a.vocab;
-    // ... and attention: QK^T and softmax(QK^T)V, 2 * seq * d_attn each per layer, counted without a
-    // causal discount as Megatron-LM and PaLM's MFU do (Chowdhery et al. 2022, appendix B: 6N + 12LHQT).
-    const double attention_forward = 2.0 * 2.0 * a.layers * c.seq_len * a.heads * effective_head_dim(a);
+    // ... and attention: QK^T and softmax(QK^T)V, 2 * seq * (heads x head width) each per attention
+    // block, counted without a causal discount as Megatron-LM and PaLM's MFU do (Chowdhery et al.
+    // 2022, appendix B: 6N + 12LHQT). An encoder-decoder is counted as if each token passed both stacks.
+    const double attention_forward = 2.0 * c.seq_len * count.attention_width;
     const double weight_multiplier = frozen_base ? 2.0 : 3.0;
     // Attention has no weights: its backward pass needs both input gradients, so 3x forward always.
     c.flops_per_token_detailed =

@@ -87,9 +87,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double seq = resolved_seq_len(s) / layout.cp;
     // With 1F1B the first pipeline stage holds pp micro-batches of L/pp layers: L layers' worth
     // (Korthikanti et al. 2022, sec. 4.2.3).
-    parts.activations = a.layers * activation_bytes_per_layer(
-                                       a, seq, layout.micro_batch, layout.tp, layout.sequence_parallel,
-                                       s.strategy.recompute.value_or(Recompute::none), s.strategy.flash_attention);
+    parts.activations =
+        (a.layers + a.decoder_layers) *
+        activation_bytes_per_layer(a, seq, layout.micro_batch, layout.tp, layout.sequence_parallel,
+                                   s.strategy.recompute.value_or(Recompute::none), s.strategy.flash_attention);
     m.activations_known = true;
   } else {
     warnings.push_back({"memory.activations", "activation_memory_unknown",

@@ -73,28 +73,74 @@ const std::vector<std::string>& architecture_keys() {
                                                 "encoder_only",
                                                 "bias",
                                                 "norm",
-                                                "position_embeddings"};
+                                                "position_embeddings",
+                                                "qkv_bias",
+                                                "qk_norm",
+                                                "norms_per_layer",
+                                                "embedding_norm",
+                                                "lm_head_bias",
+                                                "moe_ffn_hidden",
+                                                "shared_experts",
+                                                "dense_layers",
+                                                "q_lora_rank",
+                                                "kv_lora_rank",
+                                                "qk_nope_head_dim",
+                                                "qk_rope_head_dim",
+                                                "v_head_dim",
+                                                "decoder_layers"};
   return keys;
 }
 
 bool read_architecture_fields(Fields& f, Architecture& a) {
   bool any = false;
   for (const auto& key : architecture_keys()) any = any || f.has(key);
-  if (auto v = f.number("layers", limits::layers)) a.layers = *v;
-  if (auto v = f.number("hidden", limits::dimension)) a.hidden = *v;
-  if (auto v = f.number("heads", limits::heads)) a.heads = *v;
-  if (auto v = f.number("kv_heads", limits::heads)) a.kv_heads = *v;
-  if (auto v = f.number("head_dim", limits::dimension)) a.head_dim = *v;
-  if (auto v = f.number("ffn_hidden", limits::dimension)) a.ffn_hidden = *v;
-  if (auto v = f.number("vocab", limits::dimension)) a.vocab = *v;
-  if (auto v = f.flag("gated_mlp")) a.gated_mlp = *v;
-  if (auto v = f.flag("tied_embeddings")) a.tied_embeddings = *v;
-  if (auto v = f.number("experts", limits::experts)) a.experts = *v;
-  if (auto v = f.number("experts_per_token", limits::experts)) a.experts_per_token = *v;
-  if (auto v = f.flag("encoder_only")) a.encoder_only = *v;
-  if (auto v = f.flag("bias")) a.bias = *v;
+  struct NumberField {
+    const char* key;
+    double Architecture::*member;
+    NumberRule rule;
+  };
+  static constexpr NumberRule zero_or_dimension{0, false, 1e8, true};
+  static const NumberField numbers[] = {
+      {"layers", &Architecture::layers, limits::layers},
+      {"hidden", &Architecture::hidden, limits::dimension},
+      {"heads", &Architecture::heads, limits::heads},
+      {"kv_heads", &Architecture::kv_heads, limits::heads},
+      {"head_dim", &Architecture::head_dim, limits::dimension},
+      {"ffn_hidden", &Architecture::ffn_hidden, limits::dimension},
+      {"vocab", &Architecture::vocab, limits::dimension},
+      {"experts", &Architecture::experts, limits::experts},
+      {"experts_per_token", &Architecture::experts_per_token, limits::experts},
+      {"position_embeddings", &Architecture::position_embeddings, limits::positions},
+      {"norms_per_layer", &Architecture::norms_per_layer, NumberRule{0, false, 8, true}},
+      {"moe_ffn_hidden", &Architecture::moe_ffn_hidden, limits::dimension},
+      {"shared_experts", &Architecture::shared_experts, NumberRule{0, false, 1e5, true}},
+      {"dense_layers", &Architecture::dense_layers, NumberRule{0, false, 1e5, true}},
+      {"q_lora_rank", &Architecture::q_lora_rank, zero_or_dimension},
+      {"kv_lora_rank", &Architecture::kv_lora_rank, zero_or_dimension},
+      {"qk_nope_head_dim", &Architecture::qk_nope_head_dim, zero_or_dimension},
+      {"qk_rope_head_dim", &Architecture::qk_rope_head_dim, zero_or_dimension},
+      {"v_head_dim", &Architecture::v_head_dim, zero_or_dimension},
+      {"decoder_layers", &Architecture::decoder_layers, NumberRule{0, false, 1e5, true}},
+  };
+  for (const auto& field : numbers)
+    if (auto v = f.number(field.key, field.rule)) a.*field.member = *v;
+  struct FlagField {
+    const char* key;
+    bool Architecture::*member;
+  };
+  static const FlagField flags[] = {
+      {"gated_mlp", &Architecture::gated_mlp},
+      {"tied_embeddings", &Architecture::tied_embeddings},
+      {"encoder_only", &Architecture::encoder_only},
+      {"bias", &Architecture::bias},
+      {"qkv_bias", &Architecture::qkv_bias},
+      {"qk_norm", &Architecture::qk_norm},
+      {"embedding_norm", &Architecture::embedding_norm},
+      {"lm_head_bias", &Architecture::lm_head_bias},
+  };
+  for (const auto& field : flags)
+    if (auto v = f.flag(field.key)) a.*field.member = *v;
   if (auto v = f.choice<NormKind>("norm", {{"rmsnorm", NormKind::rms}, {"layernorm", NormKind::layer}})) a.norm = *v;
-  if (auto v = f.number("position_embeddings", limits::positions)) a.position_embeddings = *v;
   return any;
 }
 
@@ -118,6 +164,13 @@ void check_architecture(const Architecture& a, Fields& f) {
   if (a.kv_heads > 0 && (a.kv_heads > a.heads || std::fmod(a.heads, a.kv_heads) != 0))
     f.error("kv_heads", "inconsistent",
             "kv_heads (" + format_number(a.kv_heads) + ") must divide heads (" + format_number(a.heads) + ").");
+  if (a.dense_layers > a.layers)
+    f.error(
+        "dense_layers", "inconsistent",
+        "dense_layers (" + format_number(a.dense_layers) + ") cannot exceed layers (" + format_number(a.layers) + ").");
+  if (latent_attention(a) && (a.qk_nope_head_dim <= 0 || a.qk_rope_head_dim <= 0 || a.v_head_dim <= 0))
+    f.error("kv_lora_rank", "inconsistent",
+            "Latent attention (kv_lora_rank > 0) needs qk_nope_head_dim, qk_rope_head_dim and v_head_dim.");
   if (a.experts_per_token > a.experts)
     f.error("experts_per_token", "inconsistent",
             "experts_per_token (" + format_number(a.experts_per_token) + ") cannot exceed experts (" +
@@ -277,6 +330,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       preset.published_active_params = f.number("published_active_params", limits::params);
       if (auto v = f.number("seq_len", limits::seq_len)) preset.model.default_seq_len = *v;
       if (auto v = f.text("notes")) preset.notes = *v;
+      if (auto v = f.text("confidence")) preset.confidence = *v;
       require_source(f);
       if (auto v = f.text("source")) preset.source = *v;
       // Derived counts that catalog_to_json writes; accepted so its output reads back, never trusted.
@@ -366,6 +420,21 @@ json architecture_to_json(const Architecture& a) {
             {"bias", a.bias},
             {"norm", a.norm == NormKind::layer ? "layernorm" : "rmsnorm"},
             {"position_embeddings", a.position_embeddings}};
+  // Extensions only where set, so the common case stays short.
+  const Architecture plain;
+  if (a.qkv_bias) j["qkv_bias"] = true;
+  if (a.qk_norm) j["qk_norm"] = true;
+  if (a.norms_per_layer != plain.norms_per_layer) j["norms_per_layer"] = a.norms_per_layer;
+  if (a.embedding_norm) j["embedding_norm"] = true;
+  if (a.lm_head_bias) j["lm_head_bias"] = true;
+  const std::pair<const char*, double> optional_numbers[] = {
+      {"moe_ffn_hidden", a.moe_ffn_hidden},     {"shared_experts", a.shared_experts},
+      {"dense_layers", a.dense_layers},         {"q_lora_rank", a.q_lora_rank},
+      {"kv_lora_rank", a.kv_lora_rank},         {"qk_nope_head_dim", a.qk_nope_head_dim},
+      {"qk_rope_head_dim", a.qk_rope_head_dim}, {"v_head_dim", a.v_head_dim},
+      {"decoder_layers", a.decoder_layers}};
+  for (const auto& [key, value] : optional_numbers)
+    if (value > 0) j[key] = value;
   return j;
 }
 
@@ -408,6 +477,7 @@ std::string catalog_to_json(const Catalog& catalog, int indent) {
     if (m.published_params) j["published_params"] = *m.published_params;
     if (m.published_active_params) j["published_active_params"] = *m.published_active_params;
     j["source"] = m.source;
+    detail::put(j, "confidence", m.confidence);
     if (!m.notes.empty()) j["notes"] = m.notes;
     out["models"].push_back(j);
   }

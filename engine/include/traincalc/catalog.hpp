@@ -34,6 +34,7 @@ struct ModelPreset {
   std::optional<double> published_params;
   std::optional<double> published_active_params;
   std::string source;
+  std::string confidence;
   std::string notes;
 };
 
