@@ -29,6 +29,10 @@ std::string catalog(const std::string& extra_catalog_json) {
   return traincalc::catalog_to_json(load.catalog);
 }
 
+std::string import_hf(const std::string& config_json) {
+  return traincalc::hf_import_to_json(traincalc::import_hf_config(config_json));
+}
+
 std::string version() {
   return TRAINCALC_VERSION;
 }
@@ -38,5 +42,6 @@ std::string version() {
 EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("estimate", &estimate);
   emscripten::function("catalog", &catalog);
+  emscripten::function("import_hf_config", &import_hf);
   emscripten::function("version", &version);
 }

@@ -18,10 +18,13 @@ namespace {
 constexpr const char* usage =
     "usage: traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]\n"
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
+    "       traincalc import-hf [FILE|-] [--pretty]\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
     "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
     "catalog   prints the merged catalog of GPUs, cloud offers and model presets.\n"
+    "import-hf reads a Hugging Face config.json and prints the model in the scenario's architecture\n"
+    "          form, with its parameter count and a warning for every default it assumed.\n"
     "--catalog adds or replaces catalog rows from a JSON file; may be repeated.\n"
     "--pretty  indents the JSON output.\n";
 
@@ -47,7 +50,7 @@ int run(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
-  if (command != "estimate" && command != "catalog") {
+  if (command != "estimate" && command != "catalog" && command != "import-hf") {
     std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;
     return 2;
   }
@@ -63,12 +66,20 @@ int run(int argc, char** argv) {
         return 2;
       }
       catalogs.push_back(args[++i]);
-    } else if (command == "estimate" && !input && (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
+    } else if (command != "catalog" && !input && (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
       input = args[i];
     } else {
       std::cerr << "traincalc: unexpected argument '" << args[i] << "'\n" << usage;
       return 2;
     }
+  }
+
+  if (command == "import-hf") {
+    auto text = read_all(input.value_or("-"));
+    if (!text) return fail({{"", "unreadable", "Cannot read the config file " + *input + "."}});
+    const traincalc::HfImport imported = traincalc::import_hf_config(*text);
+    std::cout << traincalc::hf_import_to_json(imported, indent) << '\n';
+    return imported.errors.empty() ? 0 : 2;
   }
 
   traincalc::Catalog catalog = traincalc::builtin_catalog();

@@ -1,10 +1,12 @@
 // The page in Debian's Chromium: served over HTTP, and as the single file from file:// offline.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { serveStatic } from '../../scripts/serve.mjs';
-import { CLI, SINGLE_FILE, SITE } from '../node/paths.mjs';
+import { CLI, ROOT, SINGLE_FILE, SITE } from '../node/paths.mjs';
 import { launch } from './chromium.mjs';
 
 const HASH = 'model.preset=llama-2-7b&training.tokens=2e12&hardware.gpu=h100-sxm&hardware.count=64&strategy.mfu=0.4';
@@ -140,6 +142,18 @@ describe('the served page', () => {
     const { context, page } = await openPage(`${base}#${hash}`);
     assert.equal(await reportValue(page, 'plan.gpus'), 5);
     assert.equal(Math.round(await reportValue(page, 'time.wall_clock_days')), 43);
+    await context.close();
+  });
+
+  test('pasting a Hugging Face config.json fills the architecture and gives its exact count', async () => {
+    const { context, page } = await openPage(`${base}#model.layers=2&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('.hf-import summary');
+    await page.fill('#hf-config', readFileSync(join(ROOT, 'tests', 'fixtures', 'hf', 'qwen2.5-7b.json'), 'utf8'));
+    await page.click('#hf-import');
+    await page.waitForFunction(() => document.querySelector('[data-report="model.params"]')?.dataset.value === '7615616512');
+    assert.equal(await page.inputValue('#f-model-hidden'), '3584');
+    assert.match(page.url(), /model\.qkv_bias=true/);  // kept in the link, though the form has no input for it
     await context.close();
   });
 

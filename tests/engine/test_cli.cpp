@@ -114,3 +114,12 @@ TEST_CASE("CLI: catalog prints the merged catalog; a bad catalog file is refused
   CHECK(bad.status == 2);
   CHECK(json::parse(bad.out)["errors"][0]["field"] == "catalog");
 }
+
+TEST_CASE("CLI: import-hf prints the model in the scenario's form", "[cli][hf_import]") {
+  const Run run = cli("import-hf " + std::string(TRAINCALC_SOURCE_DIR) + "/tests/fixtures/hf/llama-2-7b.json");
+  REQUIRE(run.status == 0);
+  const json out = json::parse(run.out);
+  CHECK(out["params"] == 6738415616.0);
+  CHECK(out["model"]["layers"] == 32);
+  CHECK(cli("import-hf - <<'EOF'\n{\"hidden_size\": 1}\nEOF").status == 2);
+}

@@ -1,10 +1,12 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
-import { catalog, estimate, loadEngine } from './engine.js';
+import { catalog, estimate, importHfConfig, loadEngine } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
+import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
 import { hashFromState, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
 import { Form } from './widgets/form.js';
+import { HfImport } from './widgets/hf-import.js';
 import { Results } from './widgets/results.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
@@ -16,16 +18,45 @@ let requestId = 0;
 const form = new Form(document.getElementById('inputs'), {
   onInput(path, typed) {
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
+    if (path === 'model.preset') dropImportedExtras();
     changed();
   },
   onMode(name, value) {
     state.modes[name] = value;
+    if (name === 'model') dropImportedExtras();
     // A monthly budget needs a monthly price.
     if (name === 'gpus' && value === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
     changed();
   },
 });
 const results = new Results(document.getElementById('results'));
+const hfImport = new HfImport(document.querySelector('#inputs fieldset'), {
+  async onImport(text) {
+    const result = await importHfConfig(text);
+    if (!result.errors.length) applyImportedModel(result);
+    hfImport.show(result, count(result.params, state.lang));
+  },
+});
+
+// Architecture keys an imported config sets that the form has no input for (qkv_bias, MLA ranks, ...)
+// travel as link parameters; they belong to that architecture and go when the model changes.
+function dropImportedExtras() {
+  for (const key of [...state.extra.keys()]) if (key.startsWith('model.')) state.extra.delete(key);
+}
+
+function applyImportedModel(result) {
+  dropImportedExtras();
+  state.modes.model = 'architecture';
+  const plainDefaults = { kv_heads: result.model.heads, head_dim: result.model.hidden / result.model.heads, encoder_only: false,
+    bias: false, norm: 'rmsnorm', position_embeddings: 0, experts: 1, experts_per_token: 1 };
+  for (const [key, value] of Object.entries(result.model)) {
+    const path = `model.${key}`;
+    if (FIELD_BY_PATH.has(path)) state.values.set(path, String(value));
+    else if (plainDefaults[key] !== value) state.extra.set(path, String(value));
+  }
+  if (result.seq_len) state.values.set('training.seq_len', String(result.seq_len));
+  changed();
+}
 document.getElementById('inputs').addEventListener('submit', (event) => event.preventDefault());
 
 function applyLanguage() {
@@ -68,6 +99,7 @@ async function recompute() {
 
 function changed() {
   form.update(state);
+  hfImport.update(state.lang, state.modes.model === 'architecture');
   writeHash();
   recompute();
 }
@@ -88,6 +120,7 @@ window.addEventListener('hashchange', () => {
 
 applyLanguage();
 form.update(state);
+hfImport.update(state.lang, state.modes.model === 'architecture');
 results.loading(state.lang);
 engineReady
   .then(async () => {

@@ -29,3 +29,8 @@ export async function catalog(catalogJson = '') {
   const module = await loadEngine();
   return JSON.parse(module.catalog(catalogJson));
 }
+
+export async function importHfConfig(configText) {
+  const module = await loadEngine();
+  return JSON.parse(module.import_hf_config(configText));
+}

@@ -41,6 +41,20 @@ struct CatalogLoad {
 };
 CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base);
 
+// A Hugging Face config.json read into the scenario's architecture form ({"layers": ..., ...}),
+// with a warning for every default the importer supplied. model_json is set when errors is empty.
+struct HfImport {
+  std::optional<std::string> model_json;
+  double params = 0;
+  double active_params = 0;
+  double seq_len = 0;  // the learned-position context, 0 when the config does not fix one
+  Issues errors;
+  Issues warnings;
+};
+HfImport import_hf_config(std::string_view config_json);
+// {"model": {...}, "params": N, "active_params": N, "warnings": [...], "errors": [...]}
+std::string hf_import_to_json(const HfImport& imported, int indent = -1);
+
 // {"gpus": [...], "offers": [...], "models": [...]} in the same field names that inputs use.
 std::string catalog_to_json(const Catalog& catalog, int indent = -1);
 

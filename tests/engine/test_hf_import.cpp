@@ -1,0 +1,91 @@
+// Importing a Hugging Face config.json gives the released model's exact parameter count.
+#include <fstream>
+#include <sstream>
+
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(TRAINCALC_SOURCE_DIR) + "/tests/fixtures/hf/" + name);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+traincalc::HfImport imported(const std::string& name) {
+  auto result = traincalc::import_hf_config(fixture(name));
+  for (const auto& e : result.errors) INFO(e.field + ": " + e.message);
+  REQUIRE(result.errors.empty());
+  REQUIRE(result.model_json);
+  return result;
+}
+}  // namespace
+
+TEST_CASE("Released configs import to the released parameter counts", "[hf_import]") {
+  // Counts of the released weights; sources in engine/data/models.json.
+  CHECK(imported("llama-2-7b.json").params == 6738415616.0);
+  CHECK(imported("gpt2.json").params == 124439808.0);
+  CHECK(imported("qwen2.5-7b.json").params == 7615616512.0);  // model_type qwen2: Q, K, V biases
+  const auto mixtral = imported("mixtral-8x7b.json");
+  CHECK(mixtral.params == 46702792704.0);
+  CHECK(mixtral.active_params == 12879925248.0);
+  const auto v3 = imported("deepseek-v3.json");
+  CHECK(v3.params == traincalc::builtin_catalog().find_model("deepseek-v3")->model.params);
+  CHECK_THAT(v3.params, WithinRel(671e9, 0.001));
+}
+
+TEST_CASE("An imported model is a valid scenario model", "[hf_import][scenario]") {
+  const json model = json::parse(*imported("mixtral-8x7b.json").model_json);
+  const auto r = run({{"model", model},
+                      {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+                      {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}},
+                      {"strategy", {{"mfu", 0.4}}}});
+  CHECK(r.model.params == 46702792704.0);
+  CHECK(r.compute.method == "detailed");
+}
+
+TEST_CASE("Defaults the config leaves unsaid are named in warnings", "[hf_import]") {
+  const auto gpt2 = imported("gpt2.json");
+  std::string fields;
+  for (const auto& w : gpt2.warnings) fields += w.field + " ";
+  // GPT-2's config has neither n_inner (4 x n_embd) nor tie_word_embeddings (tied).
+  CHECK(fields.find("hf_config.intermediate_size") != std::string::npos);
+  CHECK(fields.find("hf_config.tie_word_embeddings") != std::string::npos);
+  CHECK(imported("llama-2-7b.json").warnings.empty());
+}
+
+TEST_CASE("A multimodal config imports its language model", "[hf_import]") {
+  const auto result = traincalc::import_hf_config(R"json({"model_type": "gemma3", "text_config": {
+      "model_type": "gemma3_text", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
+      "num_key_value_heads": 1, "head_dim": 4, "intermediate_size": 16, "vocab_size": 10},
+      "vision_config": {"hidden_size": 1152}})json");
+  REQUIRE(result.errors.empty());
+  const json model = json::parse(*result.model_json);
+  CHECK(model["norms_per_layer"] == 4);
+  CHECK(model["qk_norm"] == true);
+  CHECK(model["tied_embeddings"] == true);
+}
+
+TEST_CASE("A config that is not one gives errors, not a model", "[hf_import][validation]") {
+  SECTION("no hidden size") {
+    const auto r =
+        traincalc::import_hf_config(R"({"num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10})");
+    CHECK_FALSE(r.model_json);
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK(r.errors[0].field == "hf_config.hidden_size");
+    CHECK(r.errors[0].code == "required");
+  }
+  SECTION("a wrong type") {
+    const auto r = traincalc::import_hf_config(
+        R"({"hidden_size": "big", "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10})");
+    CHECK_FALSE(r.model_json);
+    CHECK(r.errors[0].code == "wrong_type");
+  }
+  SECTION("not JSON at all") {
+    const auto r = traincalc::import_hf_config("hidden_size = 4096");
+    CHECK(r.errors[0].code == "parse_error");
+  }
+}
