@@ -157,6 +157,38 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('seed 004\'s table from the example vendor catalog, in the comparison', async () => {
+    const hash = 'catalog=catalogs/seed-004.json&model.params=1e11&training.total_flops=1e22&budget.per_month=10000'
+      + '&pricing.per_gpu_month=1999.99&pricing.currency=CNY&strategy.precision=fp16&strategy.mfu=1&lang=zh';
+    const { context, page, problems } = await openPage(`${base}#${hash}`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('#compare > summary');
+    const row = (id) => page.locator(`#compare tr[data-offer="${id}"]`);
+    await row('neuronforge-cloud-a100-x').locator('[data-report="plan.gpus"]').waitFor();
+    // shared/seeds/004: GPUs rented and days (the article's 372 for Tencent's A100 is 371).
+    const expected = {
+      'neuronforge-cloud-a100-x': [5, 43], 'neuronforge-cloud-a100-x-pro': [4, 47], 'neuronforge-cloud-a100-z': [2, 54],
+      'tencent-t4': [5, 289], 'tencent-v100': [3, 309], 'tencent-a100': [1, 371], 'alibaba-t4': [3, 482], 'alibaba-a10': [1, 827],
+    };
+    for (const [id, [gpus, days]] of Object.entries(expected)) {
+      assert.equal(Number(await row(id).locator('[data-report="plan.gpus"]').getAttribute('data-value')), gpus, id);
+      assert.equal(Math.round(Number(await row(id).locator('[data-report="time.wall_clock_days"]').getAttribute('data-value'))), days, id);
+    }
+    assert.match(await row('alibaba-a100').innerText(), /预算/);  // "the budget does not rent a single GPU"
+    // Sorting by days puts the fastest offer first.
+    assert.equal(await page.locator('#compare tbody tr').first().getAttribute('data-offer'), 'neuronforge-cloud-a100-x');
+    assert.ok(await page.locator('#compare svg circle').count() >= 8);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('a vendor catalog that cannot be loaded is named, and the built-in one still works', async () => {
+    const { context, page } = await openPage(`${base}#catalog=catalogs/missing.json&${HASH}&lang=en`);
+    await page.locator('.general-errors [data-error-for="catalog"]').waitFor();
+    assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
+    await context.close();
+  });
+
   test('nothing is requested from any other origin', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();

@@ -5,6 +5,7 @@ import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
 import { hashFromState, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
+import { Compare } from './widgets/compare.js';
 import { Form } from './widgets/form.js';
 import { HfImport } from './widgets/hf-import.js';
 import { Results } from './widgets/results.js';
@@ -37,6 +38,58 @@ const hfImport = new HfImport(document.querySelector('#inputs fieldset'), {
     hfImport.show(result, count(result.params, state.lang));
   },
 });
+
+const compare = new Compare(document.getElementById('comparison'), { onOpen: () => recomputeComparison() });
+
+let vendorCatalog = '';  // a vendor's catalog (JSON text), once the engine has accepted it
+let catalogData = null;  // the merged catalog the engine uses
+let catalogProblem = null;
+
+// #catalog=URL: a vendor's GPUs, offers and models over the built-in ones. The engine validates it;
+// if it cannot be used, the page says so and goes on with the built-in catalog.
+async function loadCatalogs() {
+  catalogData = await catalog();
+  if (!state.catalogUrl) return;
+  try {
+    const url = new URL(state.catalogUrl, location.href);
+    if (!['http:', 'https:'].includes(url.protocol)) throw new Error(`unsupported address ${url.protocol}`);
+    const response = await fetch(url, { credentials: 'omit' });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const text = await response.text();
+    const merged = await catalog(text);
+    if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
+    vendorCatalog = text;
+    catalogData = merged;
+  } catch (error) {
+    catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_failed', { url: state.catalogUrl })} (${error.message})` };
+  }
+}
+
+// The current scenario as it would run on one offer: the offer's GPU and price, the same workload,
+// GPU count or budget (in the user's currency, so other currencies are refused, not converted).
+function offerScenario(base, offer) {
+  const s = structuredClone(base);
+  if (s.hardware) {
+    delete s.hardware.gpu;
+    if (!Object.keys(s.hardware).length) delete s.hardware;
+  }
+  if (s.budget && s.pricing?.currency) s.budget.currency = s.pricing.currency;
+  s.pricing = { offer: offer.id };
+  const gpu = typeof offer.gpu === 'string' ? catalogData.gpus.find((g) => g.id === offer.gpu) : offer.gpu;
+  if (s.strategy?.precision && gpu?.[`${s.strategy.precision}_tflops`] === undefined) delete s.strategy.precision;
+  return { scenario: s, gpuName: gpu?.name ?? '' };
+}
+
+let comparisonId = 0;
+async function recomputeComparison() {
+  if (!compare.open || !catalogData) return;
+  const id = ++comparisonId;
+  const { scenario } = scenarioWithExtras(state);
+  const runs = catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
+  const reports = await estimate(runs.map((r) => r.scenario), vendorCatalog);
+  if (id !== comparisonId) return;
+  compare.render(runs.map((r, i) => ({ offer: r.offer, gpuName: r.gpuName, report: reports[i] })), state.lang);
+}
 
 // Architecture keys an imported config sets that the form has no input for (qkv_bias, MLA ranks, ...)
 // travel as link parameters; they belong to that architecture and go when the model changes.
@@ -78,7 +131,7 @@ async function recompute() {
   const { scenario, unplaced } = scenarioWithExtras(state);
   let report;
   try {
-    report = await estimate(scenario);
+    report = await estimate(scenario, vendorCatalog);
   } catch (error) {
     console.error(error);
     results.failed(state.lang);
@@ -89,10 +142,12 @@ async function recompute() {
     ...report.errors,
     ...unplaced.map((field) => ({ field, code: 'unknown_key', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
   ];
-  form.showErrors(errors, state.lang);
+  // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
+  form.showErrors(catalogProblem ? [catalogProblem, ...errors] : errors, state.lang);
   if (errors.length) results.invalid(state.lang);
   else {
     results.render(report, state.lang);
+    recomputeComparison();
     form.setPlaceholders({ 'training.seq_len': report.compute.seq_len, 'training.epochs': report.compute.epochs });
   }
 }
@@ -124,7 +179,8 @@ hfImport.update(state.lang, state.modes.model === 'architecture');
 results.loading(state.lang);
 engineReady
   .then(async () => {
-    form.setCatalog(await catalog(), state.lang);
+    await loadCatalogs();
+    form.setCatalog(catalogData, state.lang);
     changed();
   })
   .catch((error) => {

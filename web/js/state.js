@@ -11,6 +11,7 @@ export function initialState() {
     // Link parameters the form has no input for (strategy.tp=8, pricing.offer=..., or a typo): passed
     // to the engine as they are, so it uses them or names them in an error, and kept in the link.
     extra: new Map(),
+    catalogUrl: '',  // a vendor's catalog to load (#catalog=URL)
     lang: null,
   };
 }
@@ -35,6 +36,7 @@ export function stateFromHash(hash) {
   Object.assign(state.modes, inferModes(params));
   for (const [key, value] of params) {
     if (key === 'lang') state.lang = value === 'zh' || value === 'en' ? value : null;
+    else if (key === 'catalog') state.catalogUrl = value;
     else if (key === 'training.tokens' && value === 'chinchilla') continue;
     else if (FIELD_BY_PATH.has(key)) state.values.set(key, value);
     else state.extra.set(key, value);
@@ -67,6 +69,7 @@ export function hashFromState(state) {
   }
   if (state.modes.data === 'chinchilla') params.set('training.tokens', 'chinchilla');
   for (const [key, value] of state.extra) params.set(key, value);
+  if (state.catalogUrl) params.set('catalog', state.catalogUrl);
   if (state.lang) params.set('lang', state.lang);
   return params.toString().replace(/%2C/g, ',');
 }

@@ -1,0 +1,128 @@
+// The comparison seed 004 makes, for the current workload: every cloud offer (built in, or from a
+// vendor's catalog), how many GPUs (given, or bought by the budget), days, GPU-hours, cost and
+// memory per GPU. Sortable, with a cost-against-time chart. Computed only while open.
+import { el } from '../dom.js';
+import * as format from '../format.js';
+import { errorText, t } from '../i18n.js';
+
+const COLUMNS = [
+  { key: 'offer', sort: (r) => r.offer.provider + r.offer.name },
+  { key: 'gpu', sort: (r) => r.gpuName },
+  { key: 'price', sort: (r) => r.report?.cost?.per_gpu_hour ?? Infinity, numeric: true },
+  { key: 'gpus', sort: (r) => r.report?.plan?.gpus ?? Infinity, numeric: true },
+  { key: 'days', sort: (r) => r.report?.time?.wall_clock_days ?? Infinity, numeric: true },
+  { key: 'gpu_hours', sort: (r) => r.report?.time?.gpu_hours ?? Infinity, numeric: true },
+  { key: 'cost', sort: (r) => r.report?.cost?.total ?? Infinity, numeric: true },
+  { key: 'memory', sort: (r) => r.report?.memory?.per_gpu_bytes.total ?? Infinity, numeric: true },
+];
+
+export class Compare {
+  constructor(container, { onOpen }) {
+    this.sortKey = 'days';
+    this.ascending = true;
+    this.summary = el('summary');
+    this.note = el('p', { class: 'hint' });
+    this.table = el('table', { class: 'compare-table' });
+    this.chart = el('div', { class: 'chart', role: 'img' });
+    this.root = el('details', { class: 'compare', id: 'compare' }, [
+      this.summary, this.note, this.chart, el('div', { class: 'table-scroll' }, this.table),
+    ]);
+    this.root.addEventListener('toggle', () => { if (this.root.open) onOpen(); });
+    container.append(this.root);
+  }
+
+  get open() {
+    return this.root.open;
+  }
+
+  // rows: [{ offer, gpuName, report }] where report is the engine's (valid or with errors).
+  render(rows, lang) {
+    this.rows = rows;
+    this.lang = lang;
+    this.summary.textContent = t(lang, 'compare_title');
+    this.note.textContent = t(lang, 'compare_note');
+    this.draw();
+  }
+
+  draw() {
+    const { lang } = this;
+    const column = COLUMNS.find((c) => c.key === this.sortKey);
+    const rows = [...this.rows].sort((a, b) => {
+      const x = column.sort(a), y = column.sort(b);
+      const order = column.numeric ? x - y : String(x).localeCompare(String(y));
+      return this.ascending ? order : -order;
+    });
+    const head = el('tr', {}, COLUMNS.map((c) => {
+      const sorted = c.key === this.sortKey;
+      const button = el('button', { type: 'button', class: 'sort', text: t(lang, `compare_${c.key}`) });
+      button.addEventListener('click', () => {
+        this.ascending = sorted ? !this.ascending : true;
+        this.sortKey = c.key;
+        this.draw();
+      });
+      return el('th', { scope: 'col', 'aria-sort': sorted ? (this.ascending ? 'ascending' : 'descending') : 'none' }, button);
+    }));
+    const body = rows.map((row) => this.row(row, lang));
+    this.table.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+    this.chart.replaceChildren(costTimeChart(rows.filter((r) => !r.report.errors.length), lang));
+    this.chart.setAttribute('aria-label', t(lang, 'compare_chart'));
+  }
+
+  row({ offer, gpuName, report }, lang) {
+    const cells = [
+      el('th', { scope: 'row' }, [offer.provider, el('span', { class: 'sub', text: `${offer.name}${offer.date ? ` · ${offer.date}` : ''}` })]),
+      el('td', { text: gpuName }),
+    ];
+    if (report.errors.length) {
+      const e = report.errors[0];
+      cells.push(el('td', { colspan: COLUMNS.length - 2, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
+    } else {
+      const cost = report.cost;
+      const value = (path, text) => el('td', { 'data-report': path, 'data-value': path.split('.').reduce((n, k) => n[k], report), text });
+      cells.push(
+        el('td', { text: cost ? `${format.money(cost.per_gpu_hour, cost.currency, lang)}/h` : '—' }),
+        value('plan.gpus', format.plain(report.plan.gpus, lang, 0)),
+        value('time.wall_clock_days', format.days(report.time.wall_clock_days, lang)),
+        value('time.gpu_hours', format.count(report.time.gpu_hours, lang)),
+        cost ? value('cost.total', format.money(cost.total, cost.currency, lang)) : el('td', { text: '—' }),
+        el('td', { class: report.memory.fits ? 'ok' : 'bad', text: `${format.bytes(report.memory.per_gpu_bytes.total, lang)} ${report.memory.fits ? '✓' : '✗'}` }),
+      );
+    }
+    return el('tr', { 'data-offer': offer.id }, cells);
+  }
+}
+
+// Cost against days, both on log scales, one point per offer (of the most common currency).
+function costTimeChart(rows, lang) {
+  const svgNS = 'http://www.w3.org/2000/svg';
+  const node = (tag, attributes = {}, text) => {
+    const n = document.createElementNS(svgNS, tag);
+    for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+  const priced = rows.filter((r) => r.report.cost);
+  const currencies = new Map();
+  for (const r of priced) currencies.set(r.report.cost.currency, (currencies.get(r.report.cost.currency) ?? 0) + 1);
+  const currency = [...currencies].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const points = priced.filter((r) => r.report.cost.currency === currency);
+  const svg = node('svg', { viewBox: '0 0 480 240', class: 'chart-svg' });
+  if (points.length < 2) return svg;
+  const xs = points.map((r) => Math.log10(r.report.time.wall_clock_days));
+  const ys = points.map((r) => Math.log10(r.report.cost.total));
+  const range = (v) => { const lo = Math.floor(Math.min(...v)), hi = Math.ceil(Math.max(...v)); return [lo, hi === lo ? lo + 1 : hi]; };
+  const [x0, x1] = range(xs), [y0, y1] = range(ys);
+  const left = 64, right = 470, top = 10, bottom = 200;
+  const sx = (v) => left + ((v - x0) / (x1 - x0)) * (right - left);
+  const sy = (v) => bottom - ((v - y0) / (y1 - y0)) * (bottom - top);
+  svg.append(node('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }), node('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }));
+  for (let e = x0; e <= x1; e += 1) svg.append(node('text', { x: sx(e), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.days(10 ** e, lang)));
+  for (let e = y0; e <= y1; e += 1) svg.append(node('text', { x: left - 4, y: sy(e) + 4, 'text-anchor': 'end', class: 'tick' }, format.money(10 ** e, currency, lang)));
+  svg.append(node('text', { x: (left + right) / 2, y: 232, 'text-anchor': 'middle', class: 'label' }, t(lang, 'compare_days')));
+  points.forEach((r, i) => {
+    const dot = node('circle', { cx: sx(xs[i]), cy: sy(ys[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
+    dot.append(node('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(r.report.time.wall_clock_days, lang)} ${t(lang, 'unit_days')}, ${format.money(r.report.cost.total, currency, lang)}`));
+    svg.append(dot);
+  });
+  return svg;
+}
