@@ -189,6 +189,30 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('a cloud offer fills an editable price and says whose snapshot it is', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.selectOption('#offer-picker', 'aws-p5.48xlarge-on-demand-h100-sxm');
+    await page.waitForFunction(() => document.querySelector('[data-report="cost.total"]') !== null);
+    assert.equal(await page.inputValue('#f-pricing-per_gpu_hour'), '6.88');  // AWS us-east-1 feed, 2026-09-10
+    assert.match(await page.locator('.offer-note').innerText(), /snapshot: AWS, 2026-09-10/);
+    assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 6.88);
+    await page.fill('#f-pricing-per_gpu_hour', '5');
+    await page.waitForFunction(() => document.querySelector('.offer-note').textContent === '');
+    await context.close();
+  });
+
+  test('GPU and model pickers can be searched and show the key numbers', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.match(await page.locator('#f-hardware-gpu-facts').innerText(), /BF16 989\.4/);
+    await page.fill('#f-hardware-gpu-search', 'mi300');
+    const visible = await page.locator('#f-hardware-gpu option:not([hidden])').allTextContents();
+    assert.ok(visible.some((text) => text.includes('MI300X')));
+    assert.ok(visible.length <= 3, visible.join('\n'));  // MI300X and the chosen H100 (and nothing else)
+    await context.close();
+  });
+
   test('nothing is requested from any other origin', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();

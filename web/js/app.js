@@ -8,6 +8,7 @@ import { hashFromState, scenarioWithExtras, stateFromHash, storedValue } from '.
 import { Compare } from './widgets/compare.js';
 import { Form } from './widgets/form.js';
 import { HfImport } from './widgets/hf-import.js';
+import { OfferPicker } from './widgets/offer-picker.js';
 import { Results } from './widgets/results.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
@@ -36,6 +37,16 @@ const hfImport = new HfImport(document.querySelector('#inputs fieldset'), {
     const result = await importHfConfig(text);
     if (!result.errors.length) applyImportedModel(result);
     hfImport.show(result, count(result.params, state.lang));
+  },
+});
+
+const offerPicker = new OfferPicker(document.querySelectorAll('#inputs fieldset')[4].querySelector('.grid'), {
+  onPick(offer) {
+    const monthly = offer.per_gpu_hour === undefined;
+    state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
+    state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
+    state.values.set('pricing.currency', offer.currency);
+    changed();
   },
 });
 
@@ -155,6 +166,8 @@ async function recompute() {
 function changed() {
   form.update(state);
   hfImport.update(state.lang, state.modes.model === 'architecture');
+  const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
+  offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
   recompute();
 }

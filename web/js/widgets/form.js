@@ -16,6 +16,8 @@ export class Form {
     this.labels = [];
     this.errorSlots = new Map();
     this.modeSelects = new Map();
+    this.searchBoxes = [];
+    this.factLines = new Map();
     this.build();
   }
 
@@ -51,8 +53,18 @@ export class Form {
     const id = idFor(field.path);
     const errorId = `err-${id}`;
     let input;
+    let search = null;
+    let facts = null;
     if (field.kind === 'select') {
-      input = el('select', { id, name: field.path, 'aria-describedby': errorId });
+      input = el('select', { id, name: field.path, 'aria-describedby': `${errorId} ${id}-facts` });
+      if (typeof field.options === 'string') {
+        // Catalog pickers: a search box that narrows the list, and the chosen entry's key numbers.
+        search = el('input', { type: 'search', id: `${id}-search`, class: 'picker-search', autocomplete: 'off' });
+        search.addEventListener('input', () => filterOptions(input, search.value));
+        facts = el('span', { class: 'facts', id: `${id}-facts` });
+        this.searchBoxes.push(search);
+        this.factLines.set(field.path, facts);
+      }
       if (Array.isArray(field.options)) {
         for (const option of field.options) {
           const key = field.optionLabels?.[option] ?? (field.optionPrefix ? field.optionPrefix + option : null);
@@ -82,26 +94,64 @@ export class Form {
     if (hint) this.labels.push([hint, field.hint]);
     const error = el('span', { class: 'error', id: errorId, 'data-error-for': field.path, 'aria-live': 'polite' });
     this.errorSlots.set(field.path, error);
-    const wrapper = el('div', { class: `field ${field.kind}` }, [label, input, hint, error]);
+    const wrapper = el('div', { class: `field ${field.kind}` }, [label, search, input, facts, hint, error]);
     this.inputs.set(field.path, { field, input });
     this.wrappers.set(field.path, wrapper);
     return wrapper;
   }
 
-  // Fills catalog-backed selects (models, GPUs) once the engine has loaded the catalog.
+  // Fills catalog-backed selects (models, GPUs) once the engine has loaded the catalog, grouped by
+  // family and vendor, each entry with its key numbers.
   setCatalog(catalog, lang) {
     this.catalog = catalog;
     for (const { field, input } of this.inputs.values()) {
       if (field.options === 'models') {
-        replaceOptions(input, catalog.models.map((m) => [m.id, `${m.name} · ${count(m.params ?? m.computed_params, lang)}`]));
+        replaceOptions(input, catalog.models.map((m) => ({
+          value: m.id, group: m.name.split(' ')[0], text: `${m.name} · ${count(m.params ?? m.computed_params, lang)}`,
+        })));
       } else if (field.options === 'gpus') {
-        const options = catalog.gpus.map((g) => {
-          const peak = g.bf16_tflops ?? g.fp16_tflops ?? g.fp32_tflops;
-          return [g.id, `${g.name} · ${peak} TFLOPS · ${g.memory_gb} GB`];
-        });
-        options.push([CUSTOM_GPU, t(lang, 'gpu_custom')]);
+        const options = catalog.gpus.map((g) => ({
+          value: g.id, group: g.vendor ?? '', text: `${g.name} · ${peakOf(g)} TFLOPS · ${g.memory_gb} GB`,
+        }));
+        options.push({ value: CUSTOM_GPU, group: '', text: t(lang, 'gpu_custom') });
         replaceOptions(input, options);
       }
+    }
+  }
+
+  // The key numbers (and source) of the chosen model and GPU.
+  updateFacts(state) {
+    const lang = state.lang;
+    for (const [path, line] of this.factLines) {
+      const id = state.values.get(path);
+      let text = '';
+      let source = '';
+      if (path === 'model.preset') {
+        const m = this.catalog?.models.find((x) => x.id === id);
+        if (m) {
+          text = m.layers
+            ? t(lang, 'facts_model', {
+              params: count(m.computed_params, lang), layers: m.layers, hidden: m.hidden, heads: m.heads,
+              kv: m.kv_heads, vocab: count(m.vocab, lang), experts: m.experts > 1 ? ` · ${m.experts_per_token}/${m.experts} experts` : '',
+            })
+            : t(lang, 'facts_params', { params: count(m.params, lang) });
+          source = m.source;
+        }
+      } else {
+        const g = this.catalog?.gpus.find((x) => x.id === id);
+        if (g) {
+          const peaks = ['bf16', 'fp16', 'fp8', 'tf32', 'fp32'].filter((p) => g[`${p}_tflops`] !== undefined)
+            .map((p) => `${p.toUpperCase()} ${g[`${p}_tflops`]}`).join(' · ');
+          text = `${peaks} TFLOPS (${t(lang, 'dense')}) · ${g.memory_gb} GB${g.memory_bandwidth_tbs ? ` · ${g.memory_bandwidth_tbs} TB/s` : ''}${g.tdp_w ? ` · ${g.tdp_w} W` : ''}${g.confidence ? ` · ${t(lang, 'confidence')} ${g.confidence}` : ''}`;
+          source = g.source;
+        }
+      }
+      line.textContent = text;
+      line.title = source ? `${t(lang, 'source')}: ${source}` : '';
+    }
+    for (const box of this.searchBoxes) {
+      box.placeholder = t(lang, 'search');
+      box.setAttribute('aria-label', t(lang, 'search'));
     }
   }
 
@@ -109,6 +159,7 @@ export class Form {
     const lang = state.lang;
     for (const [node, key] of this.labels) node.textContent = t(lang, key);
     if (this.catalog) this.setCatalog(this.catalog, lang);
+    this.updateFacts(state);
     for (const [name, select] of this.modeSelects) select.value = state.modes[name];
     for (const [path, { field, input }] of this.inputs) {
       this.wrappers.get(path).hidden = !field.active(state);
@@ -170,10 +221,33 @@ export class Form {
   }
 }
 
+function peakOf(gpu) {
+  return gpu.bf16_tflops ?? gpu.fp16_tflops ?? gpu.fp32_tflops ?? gpu.fp8_tflops;
+}
+
+// Options grouped in <optgroup>s, rebuilt only when they change so an open list is not disturbed.
 function replaceOptions(select, options) {
+  const signature = JSON.stringify(options);
+  if (select.dataset.signature === signature) return;
+  select.dataset.signature = signature;
   const value = select.value;
-  const same = select.options.length === options.length && options.every(([v, text], i) => select.options[i].value === v && select.options[i].textContent === text);
-  if (same) return;
-  select.replaceChildren(...options.map(([v, text]) => el('option', { value: v, text })));
-  if (options.some(([v]) => v === value)) select.value = value;
+  const groups = new Map();
+  for (const option of options) {
+    if (!groups.has(option.group)) groups.set(option.group, []);
+    groups.get(option.group).push(el('option', { value: option.value, text: option.text }));
+  }
+  select.replaceChildren(...[...groups].map(([label, nodes]) => (label ? el('optgroup', { label }, nodes) : nodes)).flat());
+  if (options.some((o) => o.value === value)) select.value = value;
+}
+
+// Narrows a select to the options whose text contains every word typed (the chosen one stays).
+function filterOptions(select, query) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const option of select.querySelectorAll('option')) {
+    const haystack = `${option.value} ${option.textContent}`.toLowerCase();
+    option.hidden = option.value !== select.value && !words.every((w) => haystack.includes(w));
+  }
+  for (const group of select.querySelectorAll('optgroup')) {
+    group.hidden = [...group.children].every((o) => o.hidden);
+  }
 }
