@@ -213,6 +213,20 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('the comparison by GPU runs the workload on every catalog GPU', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('#compare > summary');
+    await page.selectOption('#compare-kind', 'gpus');
+    const a100 = page.locator('#compare tr[data-gpu="a100-80gb-sxm"] [data-report="time.wall_clock_days"]');
+    await a100.waitFor();
+    // Same FLOPs at 312 instead of 989.4 TFLOPS: 989.4 / 312 times the H100's days.
+    const h100Days = cliReport.time.wall_clock_days;
+    assert.ok(Math.abs(Number(await a100.getAttribute('data-value')) / h100Days - 989.4 / 312) < 1e-9);
+    assert.ok(await page.locator('#compare tbody tr').count() >= 44);
+    await context.close();
+  });
+
   test('nothing is requested from any other origin', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();

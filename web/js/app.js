@@ -91,12 +91,29 @@ function offerScenario(base, offer) {
   return { scenario: s, gpuName: gpu?.name ?? '' };
 }
 
+// The current scenario on another GPU, with the user's GPU count (a price is for one GPU, so none).
+function gpuScenario(base, gpu) {
+  const s = structuredClone(base);
+  s.hardware = { ...s.hardware, gpu: gpu.id };
+  delete s.pricing;
+  if (s.budget) {
+    delete s.budget.per_month;
+    delete s.budget.total;
+    delete s.budget.currency;
+    if (!Object.keys(s.budget).length) delete s.budget;
+  }
+  if (s.strategy?.precision && gpu[`${s.strategy.precision}_tflops`] === undefined) delete s.strategy.precision;
+  return { scenario: s, gpuName: gpu.name };
+}
+
 let comparisonId = 0;
 async function recomputeComparison() {
   if (!compare.open || !catalogData) return;
   const id = ++comparisonId;
   const { scenario } = scenarioWithExtras(state);
-  const runs = catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
+  const runs = compare.kind === 'gpus'
+    ? catalogData.gpus.map((gpu) => ({ offer: { provider: gpu.name, name: gpu.form_factor ?? '', gpu: gpu.id }, ...gpuScenario(scenario, gpu) }))
+    : catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
   const reports = await estimate(runs.map((r) => r.scenario), vendorCatalog);
   if (id !== comparisonId) return;
   compare.render(runs.map((r, i) => ({ offer: r.offer, gpuName: r.gpuName, report: reports[i] })), state.lang);

@@ -22,10 +22,15 @@ export class Compare {
     this.ascending = true;
     this.summary = el('summary');
     this.note = el('p', { class: 'hint' });
+    // Rows: the cloud offers (with their prices), or every GPU (with the user's count, no price).
+    this.kindSelect = el('select', { id: 'compare-kind' }, [el('option', { value: 'offers' }), el('option', { value: 'gpus' })]);
+    this.kindLabel = el('label', { for: 'compare-kind' });
+    this.kindSelect.addEventListener('change', () => onOpen());
     this.table = el('table', { class: 'compare-table' });
     this.chart = el('div', { class: 'chart', role: 'img' });
     this.root = el('details', { class: 'compare', id: 'compare' }, [
-      this.summary, this.note, this.chart, el('div', { class: 'table-scroll' }, this.table),
+      this.summary, this.note, el('div', { class: 'compare-kind' }, [this.kindLabel, this.kindSelect]),
+      this.chart, el('div', { class: 'table-scroll' }, this.table),
     ]);
     this.root.addEventListener('toggle', () => { if (this.root.open) onOpen(); });
     container.append(this.root);
@@ -35,12 +40,19 @@ export class Compare {
     return this.root.open;
   }
 
+  get kind() {
+    return this.kindSelect.value;
+  }
+
   // rows: [{ offer, gpuName, report }] where report is the engine's (valid or with errors).
   render(rows, lang) {
     this.rows = rows;
     this.lang = lang;
     this.summary.textContent = t(lang, 'compare_title');
-    this.note.textContent = t(lang, 'compare_note');
+    this.note.textContent = t(lang, this.kind === 'gpus' ? 'compare_note_gpus' : 'compare_note');
+    this.kindLabel.textContent = t(lang, 'compare_rows');
+    this.kindSelect.options[0].textContent = t(lang, 'compare_rows_offers');
+    this.kindSelect.options[1].textContent = t(lang, 'compare_rows_gpus');
     this.draw();
   }
 
@@ -88,7 +100,7 @@ export class Compare {
         el('td', { class: report.memory.fits ? 'ok' : 'bad', text: `${format.bytes(report.memory.per_gpu_bytes.total, lang)} ${report.memory.fits ? '✓' : '✗'}` }),
       );
     }
-    return el('tr', { 'data-offer': offer.id }, cells);
+    return el('tr', offer.id ? { 'data-offer': offer.id } : { 'data-gpu': offer.gpu }, cells);
   }
 }
 
