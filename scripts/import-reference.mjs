@@ -111,8 +111,11 @@ for (const r of reference) {
   const gpu = ourId.get(r.accelerator_id);
   if (!gpu) throw new Error(`price for unknown accelerator ${r.accelerator_id}`);
   const cny = r.record_type === 'cloud_price_cny';
-  let id = slug(`${r.provider} ${r.instance.split(' (')[0]} ${r.pricing_type.split(' (')[0]} ${gpu}`).slice(0, 64);
-  for (let n = 2; seen.has(id); n += 1) id = `${id.slice(0, 60)}-${n}`;
+  // Stable IDs (links carry them): provider, instance and pricing type, each shortened, and the GPU
+  // always last. A collision is an error, never an order-dependent suffix.
+  const id = [slug(r.provider).slice(0, 20), slug(r.instance.split(' (')[0]).slice(0, 18),
+    slug(r.pricing_type.split(' (')[0]).slice(0, 12), gpu].map((part) => part.replace(/^-|-$/g, '')).join('-');
+  if (seen.has(id)) throw new Error(`import-reference: two offers would share the ID ${id}`);
   seen.add(id);
   const price = cny
     ? (r.cny_per_gpu_hour !== undefined && r.cny_per_gpu_hour !== null

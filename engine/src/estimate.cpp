@@ -10,7 +10,7 @@
 
 namespace traincalc {
 
-Report estimate(const Scenario& s) {
+Report estimate(const Scenario& s, const Catalog* catalog) {
   using namespace detail;
   Report r;
   r.model = report_model(s);
@@ -24,7 +24,9 @@ Report estimate(const Scenario& s) {
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
   r.time.mfu_source = s.strategy.mfu ? "given" : "assumed";
   r.parallelism = resolve_layout(s, gpus, r.warnings);
-  r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.warnings);
+  r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
+  r.memory.min_gpus = min_gpus_that_fit(s, r.model, r.hardware, r.compute);
+  r.memory.suggestions = memory_suggestions(s, r, catalog);
   r.cost = estimate_cost(s, r.time, gpus);
 
   if (r.plan.deadline_days) r.plan.meets_deadline = r.time.wall_clock_days <= *r.plan.deadline_days * (1 + 1e-12);
@@ -63,7 +65,7 @@ json estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
     valid = false;
     return error_report(parse.errors, parse.warnings);
   }
-  Report report = estimate(*parse.scenario);
+  Report report = estimate(*parse.scenario, &catalog);
   report.warnings.insert(report.warnings.begin(), parse.warnings.begin(), parse.warnings.end());
   json out = report.valid() ? report_json_value(report) : error_report(report.errors, report.warnings);
   if (!out["errors"].empty()) valid = false;
@@ -135,15 +137,38 @@ json report_json_value(const Report& r) {
                {"wall_clock_hours", t.wall_clock_hours},
                {"wall_clock_days", t.wall_clock_days}};
   const MemoryParts& mp = r.memory.per_gpu_bytes;
+  const MemoryOverhead& mo = r.memory.overhead_bytes;
+  json phases = json::object();
+  for (const auto& phase : r.memory.phases) phases[phase.name] = phase.bytes;
+  json suggestions = json::array();
+  for (const auto& sug : r.memory.suggestions)
+    suggestions.push_back(
+        {{"field", sug.field}, {"value", sug.value}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
   json memory = {{"per_gpu_bytes",
                   {{"weights", mp.weights},
                    {"gradients", mp.gradients},
                    {"optimizer", mp.optimizer},
                    {"activations", mp.activations},
+                   {"logits", mp.logits},
+                   {"overhead", mp.overhead},
                    {"total", mp.total}}},
+                 {"overhead_bytes",
+                  {{"cuda_context", mo.cuda_context},
+                   {"communication", mo.communication},
+                   {"gather", mo.gather},
+                   {"fragmentation", mo.fragmentation}}},
+                 {"phases_bytes", phases},
+                 {"peak_phase", r.memory.peak_phase},
                  {"capacity_bytes", r.memory.capacity_bytes},
                  {"fits", r.memory.fits},
-                 {"activations_known", r.memory.activations_known}};
+                 {"headroom_bytes", r.memory.headroom_bytes},
+                 {"shortfall_bytes", r.memory.shortfall_bytes},
+                 {"activations_known", r.memory.activations_known},
+                 {"activation_bytes_per_micro_batch", r.memory.activation_bytes_per_micro_batch},
+                 {"micro_batches_in_flight", r.memory.micro_batches_in_flight}};
+  if (r.memory.max_micro_batch) memory["max_micro_batch"] = *r.memory.max_micro_batch;
+  if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
+  memory["suggestions"] = suggestions;
   const ParallelismReport& p = r.parallelism;
   json parallelism = {{"tp", p.tp},
                       {"pp", p.pp},

@@ -2,6 +2,7 @@
 // Internal header; estimate.cpp runs them in order.
 #pragma once
 
+#include "traincalc/catalog.hpp"
 #include "traincalc/report.hpp"
 #include "traincalc/scenario.hpp"
 
@@ -31,7 +32,13 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
 ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings);
 TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
-                             const HardwareReport& hardware, Issues& warnings);
+                             const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings);
+// The fewest GPUs (multiples of tp x pp x cp, up to 10 million) at which the memory fits, keeping
+// the layout and adding data parallelism; nullopt when no count does.
+std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& model, const HardwareReport& hardware,
+                                        const ComputeReport& compute);
+// Changes that would make it fit, each with the memory the engine computes for it.
+std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report& report, const Catalog* catalog);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);
 std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);

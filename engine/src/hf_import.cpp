@@ -95,11 +95,17 @@ HfImport import_hf_config(std::string_view config_text) {
   a.heads = r.count({"num_attention_heads", "n_head", "num_heads", "n_heads"}, true, "the number of attention heads")
                 .value_or(0);
   a.vocab = r.count({"vocab_size", "padded_vocab_size"}, true, "the vocabulary size").value_or(0);
-  if (auto kv = r.count({"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"}, false, ""))
+  if (auto kv = r.count({"num_key_value_heads", "num_kv_heads", "n_kv_heads", "n_head_kv", "multi_query_group_num"},
+                        false, ""))
     a.kv_heads = *kv;
   if (r.flag("multi_query").value_or(false) && !r.flag("new_decoder_architecture").value_or(false)) a.kv_heads = 1;
+  if (a.kv_heads == 0 && a.heads > 0 &&
+      !one_of(r.text("model_type"),
+              {"gpt2", "opt", "bert", "roberta", "bloom", "t5", "mt5", "umt5", "phi", "gptj", "gpt_neox"}))
+    r.assume("num_key_value_heads",
+             "No key/value head count; multi-head attention (as many as query heads) is assumed.");
   if (auto d = r.count({"head_dim", "d_kv", "kv_channels"}, false, "")) a.head_dim = *d;
-  auto ffn = r.count({"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size"}, false, "");
+  auto ffn = r.count({"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "hidden_dim"}, false, "");
   if (!ffn && a.hidden > 0) {
     ffn = 4 * a.hidden;
     r.assume("intermediate_size", "No FFN size in the config; 4 x hidden (" + detail::format_number(*ffn) +
@@ -116,9 +122,14 @@ HfImport import_hf_config(std::string_view config_text) {
   if (auto f = r.count({"moe_intermediate_size"}, false, "")) a.moe_ffn_hidden = *f;
   if (auto s = r.count({"n_shared_experts"}, false, "")) a.shared_experts = *s;
   if (auto s = r.count({"shared_expert_intermediate_size"}, false, ""); s && *s > 0) {
-    a.shared_experts = 1;
-    r.assume("shared_expert_intermediate_size",
-             "The shared expert (" + detail::format_number(*s) + " wide) is counted at the routed experts' width.");
+    // Qwen2-MoE's one wide shared expert = that many routed-width experts (5632 = 4 x 1408).
+    const double width = a.moe_ffn_hidden > 0 ? a.moe_ffn_hidden : a.ffn_hidden;
+    a.shared_experts = std::max(1.0, std::round(*s / width));
+    if (std::fmod(*s, width) != 0)
+      r.assume("shared_expert_intermediate_size",
+               "The shared expert (" + detail::format_number(*s) + " wide) is counted as " +
+                   detail::format_number(a.shared_experts) + " experts of the routed width (" +
+                   detail::format_number(width) + ").");
   }
   if (auto d = r.count({"first_k_dense_replace"}, false, "")) a.dense_layers = *d;
 
@@ -146,16 +157,24 @@ HfImport import_hf_config(std::string_view config_text) {
                     "deepseek_v2", "deepseek_v3", "gpt_neox", "internlm2", "olmo", "olmo2", "starcoder2"});
   const std::string feed_forward = r.text("feed_forward_proj");  // T5
   const std::string activation = r.text("hidden_act").empty() ? r.text("activation_function") : r.text("hidden_act");
-  if (gated_by_type || feed_forward.rfind("gated", 0) == 0) {
+  // Meta's and Mistral's native params.json (dim, n_layers, hidden_dim) describes a Llama decoder.
+  const bool native_llama = type.empty() && config.contains("dim") && config.contains("n_layers");
+  if (native_llama)
+    r.assume("model_type", "A native params.json (dim, n_layers): a Llama-style decoder (SwiGLU, untied) is assumed.");
+  const bool known_type = native_llama || gated_by_type || layer_norm || all_biases || untied_by_type ||
+                          one_of(type, {"t5", "mt5", "umt5", "falcon", "gptj"});
+  if (!type.empty() && !known_type)
+    r.assume("model_type", "model_type \"" + type + "\" is not one the importer knows; its defaults are guessed.");
+  if (gated_by_type || native_llama || feed_forward.rfind("gated", 0) == 0) {
     a.gated_mlp = true;
-  } else if (type.empty() && one_of(activation, {"silu", "swiglu", "swish"})) {
+  } else if (!known_type && one_of(activation, {"silu", "swiglu", "swish"})) {
     a.gated_mlp = true;
-    r.assume("hidden_act", "No model_type; a " + activation + " MLP is taken to be gated (SwiGLU), as in Llama.");
+    r.assume("hidden_act", "A " + activation + " MLP is taken to be gated (SwiGLU), as in Llama.");
   }
   if (auto tied = r.flag("tie_word_embeddings")) {
     a.tied_embeddings = *tied;
   } else {
-    a.tied_embeddings = !untied_by_type;
+    a.tied_embeddings = !untied_by_type && !native_llama;
     r.assume("tie_word_embeddings", std::string("tie_word_embeddings is not in the config; embeddings are taken as ") +
                                         (a.tied_embeddings ? "tied" : "untied") + ", the default for model_type \"" +
                                         type + "\".");
@@ -174,6 +193,10 @@ HfImport import_hf_config(std::string_view config_text) {
   a.embedding_norm = type == "bloom";
   a.lm_head_bias = type == "phi";
   a.encoder_only = one_of(type, {"bert", "roberta"});
+  // Dropout during training keeps its masks for backward.
+  for (const char* key : {"hidden_dropout_prob", "attention_probs_dropout_prob", "attn_pdrop", "resid_pdrop", "dropout",
+                          "attention_dropout", "hidden_dropout", "dropout_rate"})
+    if (config.contains(key) && config[key].is_number() && config[key].get<double>() > 0) a.dropout = true;
   if (type == "t5" || type == "mt5" || type == "umt5") {
     a.decoder_layers = r.count({"num_decoder_layers"}, false, "").value_or(a.layers);
   }
@@ -184,6 +207,7 @@ HfImport import_hf_config(std::string_view config_text) {
       seq_len = *positions;
       // OPT's position table has 2 extra rows (HF OPTLearnedPositionalEmbedding offset).
       a.position_embeddings = *positions + (type == "opt" ? 2 : 0);
+      if (type == "roberta") seq_len = *positions - 2;  // RoBERTa's table has 2 rows for its padding offset
     }
   }
   if (a.encoder_only) a.tied_embeddings = true;  // BERT's MLM head reuses the embedding

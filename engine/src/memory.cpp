@@ -1,8 +1,12 @@
-// Memory per GPU: model states (weights, gradients, optimizer) and activations. A first model:
-// runtime overhead and the logits spike are not counted yet, and the report says so.
+// Memory per GPU: the model's states (weights, gradients, optimizer), the activations kept for the
+// backward pass, the loss's logits, and the runtime around them, for the GPU that holds the most
+// (the first pipeline stage for activations, the last for the logits). The peak is taken over the
+// phases of a step, not as a plain sum of everything.
 #include <algorithm>
+#include <cmath>
 
 #include "estimators.hpp"
+#include "json_fields.hpp"
 
 namespace traincalc::detail {
 
@@ -21,89 +25,362 @@ double optimizer_bytes_per_param(Optimizer o, bool mixed) {
     case Optimizer::adamw:
       return master + 8.0;
     case Optimizer::adamw_8bit:
-      return master + 2.0;  // two 8-bit moments (Dettmers et al. 2022)
+      return master + 2.0;  // two 8-bit moments (Dettmers et al. 2022, "8-bit Optimizers")
     case Optimizer::sgd:
       return master;
     case Optimizer::sgd_momentum:
       return master + 4.0;
     case Optimizer::adafactor:
-      return master;  // factored second moment: O(rows + cols), negligible
+      return master;  // factored second moment: rows + columns per matrix, negligible (Shazeer & Stern 2018)
     case Optimizer::lion:
       return master + 4.0;  // one momentum (Chen et al. 2023)
   }
   return master + 8.0;
 }
 
-// Activations of one transformer layer for one micro-batch, in bytes with 16-bit activations
-// (Korthikanti et al. 2022, "Reducing Activation Recomputation", sec. 4: sbh(34 + 5as/h) without
-// parallelism; table 2 for tensor and sequence parallelism and recomputation).
-double activation_bytes_per_layer(const Architecture& a, double seq, double micro_batch, double tp,
-                                  bool sequence_parallel, Recompute recompute, bool flash_attention) {
-  const double sbh = seq * micro_batch * a.hidden;
-  // The 5as/h term holds the attention score matrices; FlashAttention and selective recomputation
-  // never keep them (Dao et al. 2022; Korthikanti et al. 2022 sec. 4.2).
-  const bool keeps_scores = !flash_attention && recompute == Recompute::none;
-  const double score_term = keeps_scores ? 5.0 * a.heads * seq / a.hidden : 0.0;
-  if (recompute == Recompute::full) return 2.0 * sbh / (sequence_parallel ? tp : 1.0);  // each layer's input only
-  if (sequence_parallel) return sbh * (34.0 + score_term) / tp;
-  return sbh * (10.0 + 24.0 / tp + score_term / tp);
+// Activations one transformer layer keeps for the backward pass, per token of a micro-batch, in
+// bytes, generalising Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+// Transformer Models", sec. 4.1), whose GPT layer keeps 34h + 5as bytes per token with 16-bit
+// activations: the norm inputs, the inputs of every matrix multiply, Q and K for QK^T, V, the
+// softmax scores (5as: scores, dropout mask, dropout output) and the dropout masks. Tensors inside
+// the tensor-parallel region are split by tp; the rest only with sequence parallelism (their table 2).
+struct LayerActivations {
+  double split = 0;       // split by tp
+  double replicated = 0;  // split by tp only with sequence parallelism
+  double scores = 0;      // the attention score terms, dropped by FlashAttention and selective recompute
+};
+
+LayerActivations attention_activations(const Architecture& a, double e, double seq) {
+  const double h = a.hidden;
+  const double mask = a.dropout ? 1.0 : 0.0;
+  LayerActivations x;
+  double q_width, k_width, v_width;
+  if (latent_attention(a)) {
+    q_width = k_width = a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim);
+    v_width = a.heads * a.v_head_dim;
+    x.split += e * (a.q_lora_rank + a.kv_lora_rank + a.qk_rope_head_dim);  // the latents and their norms' inputs
+  } else {
+    q_width = a.heads * effective_head_dim(a);
+    k_width = v_width = effective_kv_heads(a) * effective_head_dim(a);
+  }
+  x.replicated += e * h;                             // norm input
+  x.replicated += e * h;                             // QKV projection input
+  x.split += e * (q_width + k_width);                // Q and K for QK^T
+  x.split += e * v_width;                            // V for scores x V
+  x.split += e * q_width;                            // output projection input
+  x.replicated += mask * h;                          // dropout mask after attention
+  x.scores += (e + mask * (1 + e)) * a.heads * seq;  // softmax output, its dropout mask and output
+  return x;
 }
+
+LayerActivations mlp_activations(const Architecture& a, double e, double f, double copies) {
+  const double h = a.hidden;
+  LayerActivations x;
+  x.replicated += e * h;  // norm input
+  x.replicated += e * h;  // first projection input
+  // The activation function's inputs (gate and up for a gated MLP) and the down projection's input.
+  x.split += copies * e * f * (a.gated_mlp ? 3.0 : 2.0);
+  x.replicated += (a.dropout ? 1.0 : 0.0) * h;  // dropout mask after the MLP
+  return x;
+}
+
+double layer_bytes(const LayerActivations& x, double tp, bool sequence_parallel, bool keeps_scores) {
+  return x.split / tp + x.replicated / (sequence_parallel ? tp : 1.0) + (keeps_scores ? x.scores / tp : 0.0);
+}
+
+struct ActivationEstimate {
+  double all_layers_per_token = 0;  // every layer of the model, one token, as kept (recompute applied)
+  double one_layer_per_token = 0;   // the largest layer fully (recomputed during backward)
+};
+
+ActivationEstimate activation_per_token(const Architecture& a, double e, double seq, double tp, bool sp,
+                                        Recompute recompute, bool flash) {
+  const bool keeps_scores = !flash && recompute == Recompute::none;
+  const double moe_layers = moe_layer_count(a);
+  const double dense_layers = a.layers - moe_layers;
+  const LayerActivations attention = attention_activations(a, e, seq);
+  const LayerActivations dense_mlp = mlp_activations(a, e, a.ffn_hidden, 1);
+  // A token passes through experts_per_token routed experts and the shared ones.
+  const LayerActivations moe_mlp = mlp_activations(a, e, expert_ffn_hidden(a), a.experts_per_token + a.shared_experts);
+  const double attention_bytes = layer_bytes(attention, tp, sp, keeps_scores);
+  const double dense_layer = attention_bytes + layer_bytes(dense_mlp, tp, sp, false);
+  const double moe_layer = attention_bytes + layer_bytes(moe_mlp, tp, sp, false);
+  const double decoder_layer = 2 * attention_bytes + layer_bytes(dense_mlp, tp, sp, false);  // + cross-attention
+
+  ActivationEstimate out;
+  if (recompute == Recompute::full) {
+    // The layer rebuilt during backward holds everything, scores included unless FlashAttention.
+    const double rebuilt_attention = layer_bytes(attention, tp, sp, !flash);
+    out.one_layer_per_token = rebuilt_attention + layer_bytes(moe_layers > 0 ? moe_mlp : dense_mlp, tp, sp, false);
+    if (a.decoder_layers > 0) out.one_layer_per_token += rebuilt_attention;
+    // Only each layer's input is kept; one layer's activations are rebuilt at a time during backward
+    // (Korthikanti et al. 2022, sec. 4.1: 2sbh per layer).
+    const double layer_input = e * a.hidden / (sp ? tp : 1.0);
+    out.all_layers_per_token = (a.layers + a.decoder_layers) * layer_input;
+    return out;
+  }
+  out.all_layers_per_token = dense_layers * dense_layer + moe_layers * moe_layer + a.decoder_layers * decoder_layer;
+  return out;
+}
+
+// Weights held by the GPU with the most of them: tensor parallelism splits every layer, pipeline
+// parallelism splits the layers into stages, expert parallelism splits the routed experts; the
+// first stage holds the embedding and the last the output head (with tied embeddings and several
+// stages, a copy of the embedding, as Megatron-LM does).
+double max_stage_params(const ParameterCount& c, double total, double tp, double pp, double ep, bool tied) {
+  const double body = total - c.embedding - c.output_head - c.routed_experts;
+  const double per_stage_layers = body / pp + c.routed_experts / (pp * ep);
+  if (pp <= 1) return (per_stage_layers + c.embedding + c.output_head) / tp;
+  const double first = per_stage_layers + c.embedding;
+  const double last = per_stage_layers + (tied ? c.embedding : c.output_head);
+  return std::max(first, last) / tp;
+}
+
+struct StateBytes {
+  double weights = 0, gradients = 0, optimizer = 0;
+  double layer_weights = 0;  // one layer's weights on this GPU (for ZeRO-3 gathering)
+};
 
 }  // namespace
 
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
-                             const HardwareReport& hardware, Issues& warnings) {
+                             const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings) {
   const Precision precision =
       s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
   const bool mixed = sixteen_bit_compute(precision);
-  const double weight_bytes = mixed ? 2.0 : 4.0;
+  // Bytes per element: 16-bit weights, gradients and activations in mixed precision (fp8 training
+  // keeps bf16 weights and most activations, Transformer Engine), 4 bytes in fp32/tf32.
+  const double e = mixed ? 2.0 : 4.0;
   const Training& t = s.training;
-
-  double frozen_params = 0, trainable = model.params, frozen_bytes = 0;
-  if (t.method != FinetuneMethod::full) {
-    trainable = model.architecture_known ? trainable_lora_params(*s.model.architecture, t, /*per_token=*/false) : 0.0;
-    frozen_params = model.params;
-    // QLoRA stores the base in 4-bit NormalFloat with double-quantised constants: 4 + 0.127 bits per
-    // parameter (Dettmers et al. 2023, sec. 3); LoRA keeps it in 16 bits.
-    frozen_bytes = t.method == FinetuneMethod::qlora ? (4.0 + 0.127) / 8.0 : weight_bytes;
-  }
-
-  // Tensor and pipeline parallelism split the weights; ZeRO shards states over the data-parallel
-  // group: stage 1 the optimizer, 2 also gradients, 3 also weights (Rajbhandari et al. 2020, fig. 1).
-  const double model_split = layout.tp * layout.pp;
-  const double dp = layout.dp;
+  const double tp = layout.tp, pp = layout.pp, cp = layout.cp, ep = layout.ep, dp = layout.dp;
   const double zero = layout.zero;
+  const bool frozen_base = t.method != FinetuneMethod::full;
+
+  // --- Model states -----------------------------------------------------------------------------
+  StateBytes states;
+  const std::optional<Architecture>& arch = s.model.architecture;
+  double params_here = model.params / (tp * pp);  // without an architecture: an even split
+  double routed_share = 0;                        // of params_here, in routed experts
+  if (arch) {
+    const ParameterCount c = count_parameters(*arch);
+    params_here = max_stage_params(c, c.total, tp, pp, ep, arch->tied_embeddings);
+    routed_share = c.routed_experts / (tp * pp * ep);
+    states.layer_weights = (c.linear / (arch->layers + 2 * arch->decoder_layers)) / tp;
+  }
+  // ZeRO shards over the data-parallel group (with context parallelism, data x context ranks, as
+  // Megatron's distributed optimizer does); routed experts' states over the expert-data-parallel
+  // group, dp x cp / ep (Rajbhandari et al. 2020, fig. 1).
+  const double dense_shard = dp * cp;
+  const double expert_shard = std::max(1.0, dp * cp / ep);
+  auto sharded = [&](double bytes_per_param, double params, double routed, bool shard) {
+    if (!shard) return bytes_per_param * params;
+    return bytes_per_param * ((params - routed) / dense_shard + routed / expert_shard);
+  };
+
+  double trainable_here = params_here, trainable_routed = routed_share;
+  if (frozen_base) {
+    const double adapters = arch ? trainable_lora_params(*arch, t, /*per_token=*/false) : 0.0;
+    trainable_here = adapters / (tp * pp);
+    trainable_routed = 0;
+    // Frozen base weights: 16-bit for LoRA; for QLoRA the linear layers in 4-bit NormalFloat with
+    // double-quantised constants, 4 + 0.127 bits per parameter (Dettmers et al. 2023, sec. 3), the
+    // embeddings and norms in 16 bits.
+    double frozen_bytes = 2.0 * params_here;
+    if (t.method == FinetuneMethod::qlora && arch) {
+      const ParameterCount c = count_parameters(*arch);
+      const double linear_share = c.linear / c.total;
+      frozen_bytes = params_here * (linear_share * (4.0 + 0.127) / 8.0 + (1 - linear_share) * 2.0);
+    } else if (t.method == FinetuneMethod::qlora) {
+      frozen_bytes = params_here * (4.0 + 0.127) / 8.0;
+    }
+    states.weights = frozen_bytes + 2.0 * trainable_here;  // 16-bit adapters
+  } else {
+    states.weights = sharded(e, params_here, routed_share, zero >= 3);
+  }
+  states.gradients = sharded(e, trainable_here, trainable_routed, zero >= 2);
+  states.optimizer = sharded(optimizer_bytes_per_param(s.strategy.optimizer, mixed || frozen_base), trainable_here,
+                             trainable_routed, zero >= 1);
+  if (s.strategy.offload != Offload::none) states.optimizer = 0;  // ZeRO-Offload: states and update on the CPU
+  if (s.strategy.offload == Offload::optimizer_and_params && !frozen_base) states.weights = 0;
+
   MemoryReport m;
   MemoryParts& parts = m.per_gpu_bytes;
-  parts.weights = (trainable * weight_bytes + frozen_params * frozen_bytes) / model_split / (zero >= 3 ? dp : 1.0);
-  parts.gradients = trainable * weight_bytes / model_split / (zero >= 2 ? dp : 1.0);
-  parts.optimizer =
-      trainable * optimizer_bytes_per_param(s.strategy.optimizer, mixed) / model_split / (zero >= 1 ? dp : 1.0);
-  if (s.strategy.offload != Offload::none) parts.optimizer = 0;
-  if (s.strategy.offload == Offload::optimizer_and_params) parts.weights = 0;
+  parts.weights = states.weights;
+  parts.gradients = states.gradients;
+  parts.optimizer = states.optimizer;
 
-  if (s.model.architecture) {
-    const Architecture& a = *s.model.architecture;
-    const double seq = resolved_seq_len(s) / layout.cp;
-    // With 1F1B the first pipeline stage holds pp micro-batches of L/pp layers: L layers' worth
-    // (Korthikanti et al. 2022, sec. 4.2.3).
-    parts.activations =
-        (a.layers + a.decoder_layers) *
-        activation_bytes_per_layer(a, seq, layout.micro_batch, layout.tp, layout.sequence_parallel,
-                                   s.strategy.recompute.value_or(Recompute::none), s.strategy.flash_attention);
+  // --- Activations and logits ---------------------------------------------------------------------
+  // Micro-batches per step, when the batch says: with fewer than pp, fewer are in flight.
+  std::optional<double> micro_batches;
+  const double seq = compute.seq_len;
+  if (t.global_batch_sequences) micro_batches = *t.global_batch_sequences / (layout.micro_batch * dp);
+  if (t.global_batch_tokens) micro_batches = *t.global_batch_tokens / (seq * layout.micro_batch * dp);
+  double in_flight_layers_factor = 1;  // in units of all L layers' activations on the first stage
+  if (pp > 1) {
+    const double v = s.strategy.pp_virtual_stages;
+    // 1F1B: the first stage keeps pp micro-batches of L/pp layers, L layers' worth; interleaved with
+    // v chunks, L(1 + (pp-1)/(pp v)) (Korthikanti et al. 2022, sec. 4.2.3; Narayanan et al. 2021).
+    in_flight_layers_factor = v > 1 ? 1 + (pp - 1) / (pp * v) : 1.0;
+    if (micro_batches && *micro_batches < pp) in_flight_layers_factor *= std::max(1.0, *micro_batches) / pp;
+  }
+  m.micro_batches_in_flight = pp > 1 ? std::min(pp, micro_batches.value_or(pp)) : 1;
+  const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
+  const Recompute recompute = s.strategy.recompute.value_or(Recompute::none);
+  double activations_per_token = 0, rebuilt_layer_per_token = 0;
+  if (arch) {
+    const ActivationEstimate a =
+        activation_per_token(*arch, e, seq / cp, tp, layout.sequence_parallel, recompute, s.strategy.flash_attention);
+    activations_per_token = a.all_layers_per_token / pp * (pp > 1 ? pp * in_flight_layers_factor : 1.0);
+    rebuilt_layer_per_token = a.one_layer_per_token;
+    // Output of the embedding kept for its backward, as Korthikanti et al. count it (sbh, x pp in flight).
+    activations_per_token += e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) * m.micro_batches_in_flight;
     m.activations_known = true;
   } else {
     warnings.push_back({"memory.activations", "activation_memory_unknown",
                         "Activation memory needs the architecture (layers, hidden, heads, ...); with params only it "
                         "is not counted."});
   }
-  parts.total = parts.weights + parts.gradients + parts.optimizer + parts.activations;
+  parts.activations = (activations_per_token + rebuilt_layer_per_token) * tokens;
+  m.activation_bytes_per_micro_batch = parts.activations / layout.micro_batch;
+  // The loss: logits for every token over the vocabulary (split by tp), upcast to fp32 for the
+  // softmax, and the fp32 gradient of the logits; Korthikanti et al. count 4sbv for it (sec. 4.1).
+  double logits_per_token = 0;
+  if (arch) logits_per_token = (e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
+  parts.logits = logits_per_token * tokens;
+
+  // --- Runtime overhead -----------------------------------------------------------------------------
+  // CUDA context and kernels: about 1,343 MiB measured on a V100 (Hugging Face Transformers docs,
+  // "Model training anatomy"); newer CUDA versions load kernels lazily and use less.
+  MemoryOverhead& o = m.overhead_bytes;
+  o.cuda_context = s.memory.cuda_context_gb.value_or(1343.0 * 1048576.0 / 1e9) * 1e9;
+  // NCCL keeps NCCL_BUFFSIZE (4 MiB) per channel and peer; at up to 32 channels and two ring peers,
+  // 256 MiB per communicator in use (NCCL environment variable documentation).
+  const double communicators = (tp > 1) + (pp > 1) + (dp > 1) + (cp > 1) + (ep > 1);
+  o.communication = communicators * s.memory.communication_gb.value_or(256.0 * 1048576.0 / 1e9) * 1e9;
+  // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
+  if (zero >= 3 && dp * cp > 1 && !frozen_base) o.gather = 2 * states.layer_weights * e;
+  // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
+  // within a step (activations, logits, gradients), fitted on the measured BERT-large runs in
+  // shared/reference/calibration.json (tests/engine/test_memory.cpp).
+  const double fragmentation = s.memory.fragmentation.value_or(0.15);
+  const double dynamic = parts.activations + parts.logits + parts.gradients;
+  o.fragmentation = fragmentation * dynamic;
+  parts.overhead = o.cuda_context + o.communication + o.gather + o.fragmentation;
+
+  // --- Peak over the phases of a step ----------------------------------------------------------------
+  // Forward (at the loss): every state, the activations in flight and the logits; gradients already
+  // exist when earlier micro-batches of the step have run their backward (or unknown: assumed).
+  // Backward (end): activations freed, all gradients present. Optimizer step: states only.
+  const bool gradients_held = !micro_batches || *micro_batches > 1 || pp > 1;
+  const double base = parts.weights + parts.optimizer + parts.overhead;
+  const double forward = base + parts.activations + parts.logits + (gradients_held ? parts.gradients : 0.0);
+  const double backward = base + parts.gradients + rebuilt_layer_per_token * tokens;
+  const double optimizer_step = base + parts.gradients;
+  m.phases = {{"forward", forward}, {"backward", backward}, {"optimizer", optimizer_step}};
+  const auto peak = std::max_element(m.phases.begin(), m.phases.end(),
+                                     [](const MemoryPhase& x, const MemoryPhase& y) { return x.bytes < y.bytes; });
+  parts.total = peak->bytes;
+  m.peak_phase = peak->name;
+
   m.capacity_bytes = hardware.memory_gb * 1e9;
   m.fits = parts.total <= m.capacity_bytes;
-  warnings.push_back({"memory.per_gpu_bytes.total", "memory_overhead_not_included",
-                      "Memory counts model states and activations only; the CUDA context, allocator fragmentation, "
-                      "communication buffers and the logits peak are not included yet, so leave headroom."});
+  m.headroom_bytes = m.fits ? m.capacity_bytes - parts.total : 0.0;
+  m.shortfall_bytes = m.fits ? 0.0 : parts.total - m.capacity_bytes;
+
+  // The largest micro-batch that fits: activations, logits and their fragmentation grow with it.
+  if (m.activations_known) {
+    const double per_sample = (parts.activations + parts.logits) / layout.micro_batch * (1 + fragmentation);
+    const double fixed = parts.total - per_sample * layout.micro_batch;
+    m.max_micro_batch = per_sample > 0 ? std::max(0.0, std::floor((m.capacity_bytes - fixed) / per_sample)) : 0.0;
+  }
   return m;
+}
+
+}  // namespace traincalc::detail
+
+namespace traincalc::detail {
+
+namespace {
+MemoryReport memory_at(const Scenario& s, double gpus, const ModelReport& model, const HardwareReport& hardware,
+                       const ComputeReport& compute) {
+  Issues ignored;
+  return estimate_memory(s, model, resolve_layout(s, gpus, ignored), hardware, compute, ignored);
+}
+}  // namespace
+
+std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& model, const HardwareReport& hardware,
+                                        const ComputeReport& compute) {
+  const double group = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
+  const double most = std::floor(1e7 / group);
+  auto fits = [&](double k) { return memory_at(s, k * group, model, hardware, compute).fits; };
+  // Memory per GPU only shrinks as data parallelism grows (ZeRO shards more finely; the rest stays),
+  // so double until it fits, then bisect.
+  double high = 1;
+  while (high <= most && !fits(high)) high *= 2;
+  if (high > most) {
+    if (!fits(most)) return std::nullopt;
+    high = most;
+  }
+  double low = std::floor(high / 2);  // does not fit (or 0)
+  while (high - low > 1) {
+    const double mid = std::floor((low + high) / 2);
+    (fits(mid) ? high : low) = mid;
+  }
+  return high * group;
+}
+
+std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report& r, const Catalog* catalog) {
+  std::vector<MemorySuggestion> out;
+  if (r.memory.fits) return out;
+  const ParallelismReport& layout = r.parallelism;
+  auto variant = [&](const char* field, std::string value, auto change) {
+    Scenario v = s;
+    change(v);
+    const MemoryReport m = memory_at(v, r.plan.gpus, r.model, r.hardware, r.compute);
+    out.push_back({field, std::move(value), m.per_gpu_bytes.total, m.fits});
+  };
+  const bool data_parallel = layout.dp * layout.cp > 1;
+  if (layout.zero < 3 && data_parallel) variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
+  const Recompute recompute = s.strategy.recompute.value_or(Recompute::none);
+  if (r.memory.activations_known && recompute == Recompute::none)
+    variant("strategy.recompute", "\"selective\"", [](Scenario& v) { v.strategy.recompute = Recompute::selective; });
+  if (r.memory.activations_known && recompute != Recompute::full)
+    variant("strategy.recompute", "\"full\"", [](Scenario& v) { v.strategy.recompute = Recompute::full; });
+  if (layout.micro_batch > 1) variant("strategy.micro_batch", "1", [](Scenario& v) { v.strategy.micro_batch = 1; });
+  if (s.strategy.offload == Offload::none && s.training.method == FinetuneMethod::full)
+    variant("strategy.offload", "\"optimizer\"", [](Scenario& v) { v.strategy.offload = Offload::optimizer; });
+  if (s.training.type == TrainingType::finetune && s.model.architecture) {
+    if (s.training.method == FinetuneMethod::full)
+      variant("training.method", "\"lora\"", [](Scenario& v) { v.training.method = FinetuneMethod::lora; });
+    const bool sixteen_bit = r.hardware.precision == "bf16" || r.hardware.precision == "fp16";
+    if (s.training.method != FinetuneMethod::qlora && sixteen_bit)
+      variant("training.method", "\"qlora\"", [](Scenario& v) { v.training.method = FinetuneMethod::qlora; });
+  }
+  // More GPUs: the same layout with ZeRO-3 over a larger data-parallel group.
+  {
+    Scenario v = s;
+    if (layout.zero < 3) v.strategy.zero = 3;
+    if (auto gpus = min_gpus_that_fit(v, r.model, r.hardware, r.compute); gpus && *gpus > r.plan.gpus) {
+      const MemoryReport m = memory_at(v, *gpus, r.model, r.hardware, r.compute);
+      out.push_back({"hardware.count", format_number(*gpus) + (layout.zero < 3 ? " (with strategy.zero 3)" : ""),
+                     m.per_gpu_bytes.total, m.fits});
+    }
+  }
+  // A GPU with more memory: the smallest in the catalog that holds this peak at this precision.
+  if (catalog) {
+    const GpuSpec* best = nullptr;
+    const Precision precision =
+        s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+    for (const GpuSpec& gpu : catalog->gpus) {
+      if (!dense_peak_tflops(gpu, precision) || gpu.memory_gb * 1e9 < r.memory.per_gpu_bytes.total) continue;
+      if (!best || gpu.memory_gb < best->memory_gb ||
+          (gpu.memory_gb == best->memory_gb &&
+           *dense_peak_tflops(gpu, precision) > *dense_peak_tflops(*best, precision)))
+        best = &gpu;
+    }
+    if (best) out.push_back({"hardware.gpu", "\"" + best->id + "\"", r.memory.per_gpu_bytes.total, true});
+  }
+  return out;
 }
 
 }  // namespace traincalc::detail

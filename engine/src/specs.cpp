@@ -87,7 +87,8 @@ const std::vector<std::string>& architecture_keys() {
                                                 "qk_nope_head_dim",
                                                 "qk_rope_head_dim",
                                                 "v_head_dim",
-                                                "decoder_layers"};
+                                                "decoder_layers",
+                                                "dropout"};
   return keys;
 }
 
@@ -137,6 +138,7 @@ bool read_architecture_fields(Fields& f, Architecture& a) {
       {"qk_norm", &Architecture::qk_norm},
       {"embedding_norm", &Architecture::embedding_norm},
       {"lm_head_bias", &Architecture::lm_head_bias},
+      {"dropout", &Architecture::dropout},
   };
   for (const auto& field : flags)
     if (auto v = f.flag(field.key)) a.*field.member = *v;
@@ -427,6 +429,7 @@ json architecture_to_json(const Architecture& a) {
   if (a.norms_per_layer != plain.norms_per_layer) j["norms_per_layer"] = a.norms_per_layer;
   if (a.embedding_norm) j["embedding_norm"] = true;
   if (a.lm_head_bias) j["lm_head_bias"] = true;
+  if (a.dropout) j["dropout"] = true;
   const std::pair<const char*, double> optional_numbers[] = {
       {"moe_ffn_hidden", a.moe_ffn_hidden},     {"shared_experts", a.shared_experts},
       {"dense_layers", a.dense_layers},         {"q_lora_rank", a.q_lora_rank},

@@ -304,6 +304,14 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
   f.reject_unknown();
 }
 
+void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
+  Fields f(value, "memory", errors);
+  m.cuda_context_gb = f.number("cuda_context_gb", NumberRule{0, false, 100, false});
+  m.communication_gb = f.number("communication_gb", NumberRule{0, false, 100, false});
+  m.fragmentation = f.number("fragmentation", NumberRule{0, false, 1, false});
+  f.reject_unknown();
+}
+
 void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings) {
   Fields f(value, "energy", errors);
   e.pue = f.number("pue", NumberRule{1, false, 5, false});
@@ -433,6 +441,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
     read_budget(*v, *s.budget, errors);
   }
   if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors, out.warnings);
+  if (const json* v = top.object("memory")) read_memory_options(*v, s.memory, errors);
   top.reject_unknown();
 
   check_combinations(root, s, errors, out.warnings);

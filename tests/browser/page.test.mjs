@@ -162,6 +162,8 @@ describe('the served page', () => {
       + '&pricing.per_gpu_month=1999.99&pricing.currency=CNY&strategy.precision=fp16&strategy.mfu=1&lang=zh';
     const { context, page, problems } = await openPage(`${base}#${hash}`);
     await page.locator('#results[data-state="ok"]').waitFor();
+    // A vendor catalog in use is always said: it may redefine built-in rows.
+    assert.match(await page.locator('.notice').innerText(), /catalogs\/seed-004\.json/);
     await page.click('#compare > summary');
     const row = (id) => page.locator(`#compare tr[data-offer="${id}"]`);
     await row('neuronforge-cloud-a100-x').locator('[data-report="plan.gpus"]').waitFor();
@@ -195,7 +197,7 @@ describe('the served page', () => {
     await page.selectOption('#offer-picker', 'aws-p5.48xlarge-on-demand-h100-sxm');
     await page.waitForFunction(() => document.querySelector('[data-report="cost.total"]') !== null);
     assert.equal(await page.inputValue('#f-pricing-per_gpu_hour'), '6.88');  // AWS us-east-1 feed, 2026-09-10
-    assert.match(await page.locator('.offer-note').innerText(), /snapshot: AWS, 2026-09-10/);
+    assert.match(await page.locator('.offer-note').innerText(), /snapshot in USD: AWS, 2026-09-10/);
     assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 6.88);
     await page.fill('#f-pricing-per_gpu_hour', '5');
     await page.waitForFunction(() => document.querySelector('.offer-note').textContent === '');

@@ -37,6 +37,19 @@ TEST_CASE("Released configs import to the released parameter counts", "[hf_impor
   CHECK_THAT(v3.params, WithinRel(671e9, 0.001));
 }
 
+TEST_CASE("Wide shared experts, encoder-decoders and native params.json files", "[hf_import]") {
+  // Qwen1.5-MoE-A2.7B: 14.3B total, 2.7B activated (Qwen team's model card); its shared expert is
+  // 5632 wide, four routed experts' width.
+  const auto qwen_moe = imported("qwen1.5-moe-a2.7b.json");
+  CHECK_THAT(qwen_moe.params, WithinRel(14.3e9, 0.005));
+  CHECK_THAT(qwen_moe.active_params, WithinRel(2.7e9, 0.01));
+  // t5-small: 60,506,624 parameters in the released weights, of which 512 are the relative-position
+  // buckets (32 x 8 heads, encoder and decoder) that the architecture form leaves out.
+  CHECK(imported("t5-small.json").params == 60506624.0 - 512);
+  // Mistral 7B's native params.json (dim, n_layers, hidden_dim, n_kv_heads): 7,241,732,096.
+  CHECK(imported("mistral-7b-params.json").params == 7241732096.0);
+}
+
 TEST_CASE("An imported model is a valid scenario model", "[hf_import][scenario]") {
   const json model = json::parse(*imported("mixtral-8x7b.json").model_json);
   const auto r = run({{"model", model},

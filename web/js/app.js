@@ -55,10 +55,14 @@ const compare = new Compare(document.getElementById('comparison'), { onOpen: () 
 let vendorCatalog = '';  // a vendor's catalog (JSON text), once the engine has accepted it
 let catalogData = null;  // the merged catalog the engine uses
 let catalogProblem = null;
+let catalogNotice = null;  // a vendor catalog in use is always said: it may redefine built-in rows
 
 // #catalog=URL: a vendor's GPUs, offers and models over the built-in ones. The engine validates it;
 // if it cannot be used, the page says so and goes on with the built-in catalog.
 async function loadCatalogs() {
+  vendorCatalog = '';
+  catalogProblem = null;
+  catalogNotice = null;
   catalogData = await catalog();
   if (!state.catalogUrl) return;
   try {
@@ -70,6 +74,10 @@ async function loadCatalogs() {
     const merged = await catalog(text);
     if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
     vendorCatalog = text;
+    const rows = JSON.parse(text);
+    catalogNotice = t(state.lang, 'catalog_loaded', {
+      url: state.catalogUrl, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0,
+    });
     catalogData = merged;
   } catch (error) {
     catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_failed', { url: state.catalogUrl })} (${error.message})` };
@@ -84,7 +92,7 @@ function offerScenario(base, offer) {
     delete s.hardware.gpu;
     if (!Object.keys(s.hardware).length) delete s.hardware;
   }
-  if (s.budget && s.pricing?.currency) s.budget.currency = s.pricing.currency;
+  if ((s.budget?.per_month || s.budget?.total) && s.pricing?.currency) s.budget.currency = s.pricing.currency;
   s.pricing = { offer: offer.id };
   const gpu = typeof offer.gpu === 'string' ? catalogData.gpus.find((g) => g.id === offer.gpu) : offer.gpu;
   if (s.strategy?.precision && gpu?.[`${s.strategy.precision}_tflops`] === undefined) delete s.strategy.precision;
@@ -114,7 +122,13 @@ async function recomputeComparison() {
   const runs = compare.kind === 'gpus'
     ? catalogData.gpus.map((gpu) => ({ offer: { provider: gpu.name, name: gpu.form_factor ?? '', gpu: gpu.id }, ...gpuScenario(scenario, gpu) }))
     : catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
-  const reports = await estimate(runs.map((r) => r.scenario), vendorCatalog);
+  let reports;
+  try {
+    reports = await estimate(runs.map((r) => r.scenario), vendorCatalog);
+  } catch (error) {
+    console.error(error);
+    return;
+  }
   if (id !== comparisonId) return;
   compare.render(runs.map((r, i) => ({ offer: r.offer, gpuName: r.gpuName, report: reports[i] })), state.lang);
 }
@@ -172,7 +186,11 @@ async function recompute() {
   ];
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
   form.showErrors(catalogProblem ? [catalogProblem, ...errors] : errors, state.lang);
-  if (errors.length) results.invalid(state.lang);
+  form.showNotice(catalogNotice);
+  if (errors.length) {
+    results.invalid(state.lang);
+    compare.markStale();
+  }
   else {
     results.render(report, state.lang);
     recomputeComparison();
@@ -195,11 +213,16 @@ document.getElementById('lang-toggle').addEventListener('click', () => {
   changed();
 });
 
-window.addEventListener('hashchange', () => {
+window.addEventListener('hashchange', async () => {
   const next = stateFromHash(location.hash);
   next.lang ??= state.lang;
+  const catalogChanged = next.catalogUrl !== state.catalogUrl;
   state = next;
   applyLanguage();
+  if (catalogChanged) {
+    await loadCatalogs();
+    form.setCatalog(catalogData, state.lang);
+  }
   changed();
 });
 

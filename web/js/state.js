@@ -109,10 +109,11 @@ function setPath(target, path, value) {
   return true;
 }
 
-// A link parameter the form has no input for, read the way JSON would hold it.
+// A link parameter the form has no input for, read the way JSON would hold it: a plain JSON number
+// (not "7B", which may be a name), true/false, or text.
 function extraValue(text) {
   if (text === 'true' || text === 'false') return text === 'true';
-  return parseNumber(text) ?? text;
+  return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
 // The value the engine receives: numbers parsed (7B -> 7e9; stored values are already in the

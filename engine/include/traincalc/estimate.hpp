@@ -2,11 +2,13 @@
 // flops -> plan (GPU count) -> throughput (time) -> memory -> cost.
 #pragma once
 
+#include "traincalc/catalog.hpp"
 #include "traincalc/report.hpp"
 #include "traincalc/scenario.hpp"
 
 namespace traincalc {
 
-Report estimate(const Scenario& scenario);
+// With a catalog, memory suggestions include a GPU with more memory from it.
+Report estimate(const Scenario& scenario, const Catalog* catalog = nullptr);
 
 }  // namespace traincalc

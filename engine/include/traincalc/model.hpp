@@ -42,6 +42,7 @@ struct Architecture {
   double qk_rope_head_dim = 0;
   double v_head_dim = 0;
   double decoder_layers = 0;  // > 0: encoder-decoder (T5), with cross-attention in each decoder layer
+  bool dropout = false;       // dropout in training (BERT, GPT-2): its masks are kept for backward
 };
 
 constexpr double effective_kv_heads(const Architecture& a) {
@@ -137,6 +138,8 @@ struct ParameterCount {
   double output_head = 0;      // untied output projection; 0 when tied
   double matmul_active = 0;    // weights a token multiplies by, all layers (excluding the output head)
   double attention_width = 0;  // sum over attention blocks of heads x (query-key + value head widths)
+  double routed_experts = 0;   // parameters of the routed experts (split by expert parallelism)
+  double linear = 0;           // parameters in linear layers (what QLoRA quantises)
 };
 
 // Parameter count of a decoder, BERT-style encoder or T5-style encoder-decoder transformer.
@@ -171,6 +174,12 @@ constexpr ParameterCount count_parameters(const Architecture& a) {
   const double shared = c.embedding + layer_norms + stack_norms + pooler + c.output_head;
   c.total = shared + linear_total;
   c.active = shared + linear_active;
+  c.linear = linear_total;
+  if (moe_layer_count(a) > 0) {
+    const double f = expert_ffn_hidden(a);
+    const double expert = (a.gated_mlp ? 3 : 2) * h * f + (a.bias ? (a.gated_mlp ? 2 : 1) * f + h : 0.0);
+    c.routed_experts = moe_layer_count(a) * a.experts * expert;
+  }
 
   const double qk_width = latent_attention(a) ? a.qk_nope_head_dim + a.qk_rope_head_dim : effective_head_dim(a);
   const double v_width = latent_attention(a) ? a.v_head_dim : effective_head_dim(a);

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "traincalc/issue.hpp"
 #include "traincalc/model.hpp"
@@ -59,14 +60,48 @@ struct MemoryParts {
   double gradients = 0;
   double optimizer = 0;
   double activations = 0;
-  double total = 0;
+  double logits = 0;    // the loss's fp32 logits and their gradient, on the last pipeline stage
+  double overhead = 0;  // CUDA context, communication buffers, gather buffers, allocator fragmentation
+  double total = 0;     // the peak over the phases of a step
+};
+
+// The runtime overhead, part by part (each overridable in the scenario's "memory" object).
+struct MemoryOverhead {
+  double cuda_context = 0;
+  double communication = 0;  // NCCL buffers per communicator in use
+  double gather = 0;         // ZeRO-3/FSDP: the gathered weights of the layers being computed
+  double fragmentation = 0;  // the caching allocator's reserve beyond what is allocated
+};
+
+// Memory in use at the end of one phase of a step (overhead included).
+struct MemoryPhase {
+  std::string name;  // "forward", "backward", "optimizer"
+  double bytes = 0;
+};
+
+// A change that would alter the memory per GPU, and what the engine computed for it.
+struct MemorySuggestion {
+  std::string field;  // dotted scenario path
+  std::string value;  // the value as JSON text ("3", "\"full\"", "\"h200-sxm\"")
+  double total_bytes = 0;
+  bool fits = false;
 };
 
 struct MemoryReport {
   MemoryParts per_gpu_bytes;
+  MemoryOverhead overhead_bytes;
+  std::vector<MemoryPhase> phases;
+  std::string peak_phase;
   double capacity_bytes = 0;
   bool fits = false;
+  double headroom_bytes = 0;   // capacity - total when it fits, else 0
+  double shortfall_bytes = 0;  // total - capacity when it does not fit, else 0
   bool activations_known = false;
+  double activation_bytes_per_micro_batch = 0;  // what one more micro-batch in flight adds
+  double micro_batches_in_flight = 1;           // on the first pipeline stage
+  std::optional<double> max_micro_batch;        // the largest micro-batch that fits (0: none does)
+  std::optional<double> min_gpus;               // the fewest GPUs (same layout, more data parallelism) that fit
+  std::vector<MemorySuggestion> suggestions;
 };
 
 struct ParallelismReport {

@@ -61,6 +61,13 @@ struct Energy {
   std::optional<double> grid_kg_co2_per_kwh;
 };
 
+// Overrides of the memory model's runtime allowances (defaults documented in memory.cpp).
+struct MemoryOptions {
+  std::optional<double> cuda_context_gb;
+  std::optional<double> communication_gb;  // per communicator (TP, PP, DP, CP, EP group) in use
+  std::optional<double> fragmentation;     // fraction of the dynamic allocations
+};
+
 struct Scenario {
   ModelSpec model;
   Training training;
@@ -69,6 +76,7 @@ struct Scenario {
   std::optional<Pricing> pricing;
   std::optional<Budget> budget;
   Energy energy;
+  MemoryOptions memory;
 };
 
 }  // namespace traincalc

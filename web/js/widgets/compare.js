@@ -8,11 +8,11 @@ import { errorText, t } from '../i18n.js';
 const COLUMNS = [
   { key: 'offer', sort: (r) => r.offer.provider + r.offer.name },
   { key: 'gpu', sort: (r) => r.gpuName },
-  { key: 'price', sort: (r) => r.report?.cost?.per_gpu_hour ?? Infinity, numeric: true },
+  { key: 'price', sort: (r) => r.report?.cost?.per_gpu_hour ?? Infinity, numeric: true, money: true },
   { key: 'gpus', sort: (r) => r.report?.plan?.gpus ?? Infinity, numeric: true },
   { key: 'days', sort: (r) => r.report?.time?.wall_clock_days ?? Infinity, numeric: true },
   { key: 'gpu_hours', sort: (r) => r.report?.time?.gpu_hours ?? Infinity, numeric: true },
-  { key: 'cost', sort: (r) => r.report?.cost?.total ?? Infinity, numeric: true },
+  { key: 'cost', sort: (r) => r.report?.cost?.total ?? Infinity, numeric: true, money: true },
   { key: 'memory', sort: (r) => r.report?.memory?.per_gpu_bytes.total ?? Infinity, numeric: true },
 ];
 
@@ -45,7 +45,15 @@ export class Compare {
   }
 
   // rows: [{ offer, gpuName, report }] where report is the engine's (valid or with errors).
+  // The input has errors: the rows no longer describe it.
+  markStale() {
+    this.root.dataset.state = 'stale';
+    this.root.classList.add('stale');
+  }
+
   render(rows, lang) {
+    this.root.dataset.state = 'ok';
+    this.root.classList.remove('stale');
     this.rows = rows;
     this.lang = lang;
     this.summary.textContent = t(lang, 'compare_title');
@@ -59,9 +67,12 @@ export class Compare {
   draw() {
     const { lang } = this;
     const column = COLUMNS.find((c) => c.key === this.sortKey);
+    // Money sorts within each currency (no conversion): currencies first, then the amount.
+    const currency = (r) => r.report?.cost?.currency ?? '~';
     const rows = [...this.rows].sort((a, b) => {
+      if (column.money && currency(a) !== currency(b)) return currency(a).localeCompare(currency(b));
       const x = column.sort(a), y = column.sort(b);
-      const order = column.numeric ? x - y : String(x).localeCompare(String(y));
+      const order = column.numeric ? (x === y ? 0 : x < y ? -1 : 1) : String(x).localeCompare(String(y));
       return this.ascending ? order : -order;
     });
     const head = el('tr', {}, COLUMNS.map((c) => {
@@ -130,7 +141,8 @@ function costTimeChart(rows, lang) {
   svg.append(node('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }), node('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }));
   for (let e = x0; e <= x1; e += 1) svg.append(node('text', { x: sx(e), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.days(10 ** e, lang)));
   for (let e = y0; e <= y1; e += 1) svg.append(node('text', { x: left - 4, y: sy(e) + 4, 'text-anchor': 'end', class: 'tick' }, format.money(10 ** e, currency, lang)));
-  svg.append(node('text', { x: (left + right) / 2, y: 232, 'text-anchor': 'middle', class: 'label' }, t(lang, 'compare_days')));
+  svg.append(node('text', { x: (left + right) / 2, y: 232, 'text-anchor': 'middle', class: 'label' },
+    `${t(lang, 'compare_days')} · ${t(lang, 'compare_cost')} (${currency})`));
   points.forEach((r, i) => {
     const dot = node('circle', { cx: sx(xs[i]), cy: sy(ys[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
     dot.append(node('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(r.report.time.wall_clock_days, lang)} ${t(lang, 'unit_days')}, ${format.money(r.report.cost.total, currency, lang)}`));

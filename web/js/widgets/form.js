@@ -34,6 +34,8 @@ export class Form {
       this.container.append(fieldset);
     }
     this.generalErrors = el('div', { class: 'general-errors', role: 'alert', hidden: true });
+    this.notice = el('p', { class: 'notice', role: 'status', hidden: true });
+    this.container.prepend(this.notice);
     this.container.append(this.generalErrors);
   }
 
@@ -181,6 +183,11 @@ export class Form {
       const entry = this.inputs.get(path);
       if (entry && entry.field.kind !== 'select') entry.input.placeholder = value === undefined ? '' : String(value);
     }
+  }
+
+  showNotice(text) {
+    this.notice.textContent = text ?? '';
+    this.notice.hidden = !text;
   }
 
   // The engine names one field where the page may show another: "no price" is reported on

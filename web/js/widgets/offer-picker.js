@@ -26,7 +26,9 @@ export class OfferPicker {
     this.offers = (catalog?.offers ?? []).filter((o) => o.gpu === gpuId);
     this.root.hidden = this.offers.length === 0;
     const options = [el('option', { value: '', text: t(lang, 'offer_none', { n: this.offers.length }) })];
-    for (const o of [...this.offers].sort((a, b) => (a.per_gpu_hour ?? a.per_gpu_month / 730) - (b.per_gpu_hour ?? b.per_gpu_month / 730))) {
+    const hourly = (o) => o.per_gpu_hour ?? o.per_gpu_month / (o.hours_per_month ?? 730);
+    const sorted = [...this.offers].sort((a, b) => a.currency.localeCompare(b.currency) || hourly(a) - hourly(b));
+    for (const o of sorted) {
       const price = o.per_gpu_hour !== undefined
         ? `${format.money(o.per_gpu_hour, o.currency, lang)}/h`
         : `${format.money(o.per_gpu_month, o.currency, lang)}/${t(lang, 'month')}`;
@@ -37,7 +39,7 @@ export class OfferPicker {
     const still = this.picked && this.offers.includes(this.picked) && currentPrice === (this.picked.per_gpu_hour ?? this.picked.per_gpu_month);
     this.select.value = still ? this.picked.id : '';
     this.note.textContent = still
-      ? t(lang, 'offer_snapshot', { provider: this.picked.provider, date: this.picked.date ?? '?', source: this.picked.source })
+      ? t(lang, 'offer_snapshot', { provider: this.picked.provider, date: this.picked.date ?? '?', source: this.picked.source, currency: this.picked.currency })
       : '';
   }
 }

@@ -1,0 +1,212 @@
+// Memory per GPU: model states against the ZeRO paper, activations against Korthikanti et al.,
+// device memory against measured BERT-large runs, and the seeds' fine-tuning claims.
+#include <cmath>
+#include <fstream>
+#include <regex>
+
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+
+json calibration() {
+  std::ifstream in(std::string(TRAINCALC_SOURCE_DIR) + "/tests/data/calibration-memory.json");
+  REQUIRE(in);
+  return json::parse(in);
+}
+
+json run_json(const json& scenario) {
+  const json report = report_json(scenario);
+  INFO(scenario.dump() << " -> " << report["errors"].dump());
+  REQUIRE(report["errors"].empty());
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("Model states match the ZeRO paper's table 1 for every stage and data-parallel degree", "[memory][zero]") {
+  // Rajbhandari et al. 2020, table 1: 7.5B, 128B and 1T parameters, mixed-precision Adam
+  // (2 + 2 + 12 bytes per parameter), ZeRO stages 1-3 over N_d = 1 ... 1024 GPUs.
+  int rows = 0;
+  const json data = calibration();
+  for (const auto& row : data["memory"]) {
+    if (row["record_type"] != "analytic_model_state_memory") continue;
+    const std::string setup = row["setup"];
+    std::smatch m;
+    REQUIRE(std::regex_search(setup, m, std::regex("ZeRO-(\\d).*DP degree (\\d+)")));
+    const int stage = std::stoi(m[1]);
+    const double dp = std::stod(m[2]);
+    const auto r = run({{"model", {{"params", row["total_params"]}}},
+                        {"training", {{"type", "pretrain"}, {"tokens", 1e9}}},
+                        {"hardware", {{"gpu", "h100-sxm"}, {"count", dp}}},
+                        {"strategy",
+                         {{"precision", "fp16"},
+                          {"optimizer", "adam"},
+                          {"zero", stage},
+                          {"tp", 1},
+                          {"pp", 1},
+                          {"micro_batch", 1},
+                          {"mfu", 0.4}}}});
+    const auto& parts = r.memory.per_gpu_bytes;
+    INFO(setup << " " << row["model"]);
+    // Within 2%, or half of the table's last printed digit (0.12 GB is 0.117 GB rounded).
+    const double published = row["memory_per_gpu_GB"].get<double>() * 1e9;
+    CHECK(std::abs(parts.weights + parts.gradients + parts.optimizer - published) <=
+          std::max(0.02 * published, 0.005e9));
+    ++rows;
+  }
+  CHECK(rows == 54);
+}
+
+TEST_CASE("Activations follow Korthikanti et al. 2022 for a GPT layer", "[memory][activations]") {
+  // A GPT-3-shaped layer with dropout, no FlashAttention: sbh(34 + 5as/h) bytes per layer (sec. 4.1);
+  // with tensor parallelism t and sequence parallelism, divided by t; without sequence parallelism
+  // sbh(10 + 24/t + 5as/(ht)); selective recomputation drops the 5as/h term; full keeps 2sbh.
+  const double L = 4, h = 1024, a = 16, s = 2048, b = 2, V = 1000;
+  const json model = {{"layers", L}, {"hidden", h},  {"heads", a},          {"ffn_hidden", 4 * h},
+                      {"vocab", V},  {"bias", true}, {"norm", "layernorm"}, {"dropout", true}};
+  auto activations = [&](double tp, bool sp, const char* recompute) {
+    const json report = run_json({{"model", model},
+                                  {"training", {{"type", "pretrain"}, {"tokens", 1e9}, {"seq_len", s}}},
+                                  {"hardware", {{"gpu", "h100-sxm"}, {"count", tp}}},
+                                  {"strategy",
+                                   {{"tp", tp},
+                                    {"pp", 1},
+                                    {"micro_batch", b},
+                                    {"flash_attention", false},
+                                    {"sequence_parallel", sp},
+                                    {"recompute", recompute},
+                                    {"mfu", 0.4}}}});
+    // Less the embedding output kept for its backward (2sbh, split by t with sequence parallelism).
+    return report["memory"]["per_gpu_bytes"]["activations"].get<double>() - 2 * s * b * h / (sp ? tp : 1);
+  };
+  const double sbh = s * b * h;
+  CHECK_THAT(activations(1, false, "none"), WithinRel(L * sbh * (34 + 5 * a * s / h), 1e-12));
+  CHECK_THAT(activations(8, true, "none"), WithinRel(L * sbh * (34 + 5 * a * s / h) / 8, 1e-12));
+  CHECK_THAT(activations(8, false, "none"), WithinRel(L * sbh * (10 + 24.0 / 8 + 5 * a * s / (h * 8)), 1e-12));
+  CHECK_THAT(activations(8, true, "selective"), WithinRel(L * sbh * 34 / 8, 1e-12));
+  // Full recomputation: each layer's input, plus the one layer rebuilt during backward.
+  CHECK_THAT(activations(1, false, "full"), WithinRel(L * 2 * sbh + sbh * (34 + 5 * a * s / h), 1e-12));
+}
+
+TEST_CASE("BERT-large on a V100: measured device memory within 20%", "[memory][calibration]") {
+  // Hugging Face Transformers docs ("Efficient training on a single GPU"), nvidia-smi memory including
+  // the CUDA context: bert-large-uncased, sequence 512, AdamW, HF Trainer (tests/data).
+  int rows = 0;
+  const json data = calibration();
+  for (const auto& row : data["memory"]) {
+    if (row["record_type"] != "measured_peak_memory") continue;
+    const bool fp16 = row["precision"] == "fp16 mixed";
+    const double micro = row["micro_batch_size"];
+    const std::string accumulation = row["parallelism_or_sharding"];
+    const double steps = accumulation.find("grad-accum 4") != std::string::npos ? 4 : 1;
+    const json report = run_json(
+        {{"model", {{"preset", "bert-large"}}},
+         {"training",
+          {{"type", "finetune"}, {"samples", 512}, {"seq_len", 512}, {"global_batch_sequences", micro * steps}}},
+         {"hardware", {{"gpu", "v100-sxm2-16gb"}, {"count", 1}}},
+         {"strategy",
+          {{"precision", fp16 ? "fp16" : "fp32"},
+           {"optimizer", "adamw"},
+           {"micro_batch", micro},
+           {"recompute", row["activation_checkpointing"].get<bool>() ? "full" : "none"},
+           {"flash_attention", false},
+           {"tp", 1},
+           {"pp", 1},
+           {"mfu", 0.3}}}});
+    const double measured = row["memory_per_gpu_GB"].get<double>() * 1e9;
+    INFO(row["setup"] << ": engine " << report["memory"]["per_gpu_bytes"]["total"] << " vs measured " << measured);
+    CHECK_THAT(report["memory"]["per_gpu_bytes"]["total"].get<double>(), WithinRel(measured, 0.20));
+    ++rows;
+  }
+  CHECK(rows == 5);
+}
+
+TEST_CASE("Seed 003: GPT-3 175B cannot be fine-tuned in full on 8 A100-80GB; with QLoRA it fits", "[memory][seed]") {
+  // shared/seeds/README: bf16 weights alone are 350 GB, more than 8 x 80 GB can hold with gradients
+  // and Adam's states (16 bytes per parameter: 2.8 TB, 350 GB per GPU even fully sharded).
+  json s = {{"model", {{"preset", "gpt-3-175b"}}},
+            {"training", {{"type", "finetune"}, {"method", "full"}, {"samples", 10000}, {"seq_len", 2048}}},
+            {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
+            {"strategy",
+             {{"precision", "bf16"},
+              {"tp", 8},
+              {"pp", 1},
+              {"zero", 3},
+              {"micro_batch", 1},
+              {"recompute", "full"},
+              {"mfu", 0.3}}}};
+  const json full = run_json(s);
+  CHECK_FALSE(full["memory"]["fits"].get<bool>());
+  CHECK(full["memory"]["per_gpu_bytes"]["weights"].get<double>() +
+            full["memory"]["per_gpu_bytes"]["gradients"].get<double>() +
+            full["memory"]["per_gpu_bytes"]["optimizer"].get<double>() >
+        16 * 174.6e9 / 8 * 0.99);
+  // It suggests what would fit, each computed: QLoRA among them.
+  bool qlora_fits = false;
+  for (const auto& sug : full["memory"]["suggestions"])
+    qlora_fits = qlora_fits || (sug["field"] == "training.method" && sug["value"] == "\"qlora\"" && sug["fits"]);
+  CHECK(qlora_fits);
+
+  s["training"]["method"] = "qlora";
+  const json qlora = run_json(s);
+  CHECK(qlora["memory"]["fits"].get<bool>());
+  // 4-bit NormalFloat with double quantisation: about 0.52 bytes per linear-layer parameter
+  // (Dettmers et al. 2023), 90 GB for the whole model, 11 GB per GPU over 8-way tensor parallelism.
+  CHECK_THAT(qlora["memory"]["per_gpu_bytes"]["weights"].get<double>(), WithinRel(174.6e9 * 4.127 / 8 / 8, 0.02));
+}
+
+TEST_CASE("The peak is taken over the phases of a step, not as a plain sum", "[memory]") {
+  // One micro-batch per step: gradients appear as activations are freed, so the peak is lower than
+  // weights + gradients + optimizer + activations + logits + overhead.
+  const json r = run_json({{"model", {{"preset", "llama-2-7b"}}},
+                           {"training", {{"type", "finetune"}, {"tokens", 1e8}, {"global_batch_sequences", 8}}},
+                           {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}},
+                           {"strategy", {{"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"zero", 3}, {"mfu", 0.4}}}});
+  const auto& p = r["memory"]["per_gpu_bytes"];
+  const double plain_sum = p["weights"].get<double>() + p["gradients"].get<double>() + p["optimizer"].get<double>() +
+                           p["activations"].get<double>() + p["logits"].get<double>() + p["overhead"].get<double>();
+  CHECK(p["total"].get<double>() < plain_sum);
+  CHECK(r["memory"]["peak_phase"] == "forward");
+  CHECK(r["memory"]["phases_bytes"]["forward"] == p["total"]);
+}
+
+TEST_CASE("Largest micro-batch that fits and fewest GPUs that fit", "[memory]") {
+  json s = {
+      {"model", {{"preset", "llama-2-70b"}}},
+      {"training", {{"type", "pretrain"}, {"tokens", 2e12}, {"seq_len", 4096}}},
+      {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 64}}},
+      {"strategy", {{"tp", 8}, {"pp", 1}, {"micro_batch", 1}, {"zero", 3}, {"recompute", "selective"}, {"mfu", 0.4}}}};
+  const json r = run_json(s);
+  const double max_micro = r["memory"]["max_micro_batch"];
+  CHECK(max_micro >= 1);
+  // The micro-batch it names fits, and one more does not.
+  s["strategy"]["micro_batch"] = max_micro;
+  CHECK(run_json(s)["memory"]["fits"].get<bool>());
+  s["strategy"]["micro_batch"] = max_micro + 1;
+  CHECK_FALSE(run_json(s)["memory"]["fits"].get<bool>());
+  // The fewest GPUs: fits there, not at one tensor-parallel group fewer.
+  s["strategy"]["micro_batch"] = 1;
+  const double min_gpus = r["memory"]["min_gpus"];
+  s["hardware"]["count"] = min_gpus;
+  CHECK(run_json(s)["memory"]["fits"].get<bool>());
+  if (min_gpus > 8) {
+    s["hardware"]["count"] = min_gpus - 8;
+    CHECK_FALSE(run_json(s)["memory"]["fits"].get<bool>());
+  }
+}
+
+TEST_CASE("Memory never exceeds what a bigger layout needs: more sharding, less memory", "[memory]") {
+  json s = {{"model", {{"preset", "llama-3.1-8b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}},
+            {"strategy", {{"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}}}};
+  double previous = 1e300;
+  for (int stage = 0; stage <= 3; ++stage) {
+    s["strategy"]["zero"] = stage;
+    const double total = run_json(s)["memory"]["per_gpu_bytes"]["total"];
+    CHECK(total <= previous);
+    previous = total;
+  }
+}
