@@ -141,9 +141,11 @@ json report_json_value(const Report& r) {
   json phases = json::object();
   for (const auto& phase : r.memory.phases) phases[phase.name] = phase.bytes;
   json suggestions = json::array();
-  for (const auto& sug : r.memory.suggestions)
-    suggestions.push_back(
-        {{"field", sug.field}, {"value", sug.value}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
+  for (const auto& sug : r.memory.suggestions) {
+    json changes = json::object();
+    for (const auto& [field, value] : sug.changes) changes[field] = json::parse(value, nullptr, false);
+    suggestions.push_back({{"changes", changes}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
+  }
   json memory = {{"per_gpu_bytes",
                   {{"weights", mp.weights},
                    {"gradients", mp.gradients},
@@ -158,6 +160,17 @@ json report_json_value(const Report& r) {
                    {"gather", mo.gather},
                    {"fragmentation", mo.fragmentation}}},
                  {"phases_bytes", phases},
+                 {"explain",
+                  {{"params_per_gpu", r.memory.explain.params_per_gpu},
+                   {"trainable_params_per_gpu", r.memory.explain.trainable_params_per_gpu},
+                   {"weight_bytes_per_param", r.memory.explain.weight_bytes_per_param},
+                   {"gradient_bytes_per_param", r.memory.explain.gradient_bytes_per_param},
+                   {"optimizer_bytes_per_param", r.memory.explain.optimizer_bytes_per_param},
+                   {"zero_shard", r.memory.explain.zero_shard},
+                   {"tokens_per_micro_batch", r.memory.explain.tokens_per_micro_batch},
+                   {"activation_bytes_per_token", r.memory.explain.activation_bytes_per_token},
+                   {"logits_bytes_per_token", r.memory.explain.logits_bytes_per_token},
+                   {"fragmentation_fraction", r.memory.explain.fragmentation_fraction}}},
                  {"peak_phase", r.memory.peak_phase},
                  {"capacity_bytes", r.memory.capacity_bytes},
                  {"fits", r.memory.fits},

@@ -204,6 +204,13 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (s.strategy.offload == Offload::optimizer_and_params && !frozen_base) states.weights = 0;
 
   MemoryReport m;
+  MemoryExplanation& x = m.explain;
+  x.params_per_gpu = params_here;
+  x.trainable_params_per_gpu = trainable_here;
+  x.weight_bytes_per_param = params_here > 0 ? states.weights / params_here : 0.0;
+  x.gradient_bytes_per_param = e;
+  x.optimizer_bytes_per_param = optimizer_bytes_per_param(s.strategy.optimizer, mixed || frozen_base);
+  x.zero_shard = dense_shard;
   MemoryParts& parts = m.per_gpu_bytes;
   parts.weights = states.weights;
   parts.gradients = states.gradients;
@@ -247,6 +254,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   double logits_per_token = 0;
   if (arch) logits_per_token = (e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
   parts.logits = logits_per_token * tokens;
+  x.tokens_per_micro_batch = tokens;
+  x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;
+  x.logits_bytes_per_token = logits_per_token;
 
   // --- Runtime overhead -----------------------------------------------------------------------------
   // CUDA context and kernels: about 1,343 MiB measured on a V100 (Hugging Face Transformers docs,
@@ -265,6 +275,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const double fragmentation = s.memory.fragmentation.value_or(0.15);
   const double dynamic = parts.activations + parts.logits + parts.gradients;
   o.fragmentation = fragmentation * dynamic;
+  x.fragmentation_fraction = fragmentation;
   parts.overhead = o.cuda_context + o.communication + o.gather + o.fragmentation;
 
   // --- Peak over the phases of a step ----------------------------------------------------------------
@@ -337,7 +348,10 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report
     Scenario v = s;
     change(v);
     const MemoryReport m = memory_at(v, r.plan.gpus, r.model, r.hardware, r.compute);
-    out.push_back({field, std::move(value), m.per_gpu_bytes.total, m.fits});
+    // Only what helps: a change that saves nothing here (selective recomputation under
+    // FlashAttention, say) is not offered.
+    if (m.per_gpu_bytes.total < r.memory.per_gpu_bytes.total * (1 - 1e-9))
+      out.push_back({{{field, std::move(value)}}, m.per_gpu_bytes.total, m.fits});
   };
   const bool data_parallel = layout.dp * layout.cp > 1;
   if (layout.zero < 3 && data_parallel) variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
@@ -362,8 +376,9 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report
     if (layout.zero < 3) v.strategy.zero = 3;
     if (auto gpus = min_gpus_that_fit(v, r.model, r.hardware, r.compute); gpus && *gpus > r.plan.gpus) {
       const MemoryReport m = memory_at(v, *gpus, r.model, r.hardware, r.compute);
-      out.push_back({"hardware.count", format_number(*gpus) + (layout.zero < 3 ? " (with strategy.zero 3)" : ""),
-                     m.per_gpu_bytes.total, m.fits});
+      MemorySuggestion more{{{"hardware.count", format_number(*gpus)}}, m.per_gpu_bytes.total, m.fits};
+      if (layout.zero < 3) more.changes.push_back({"strategy.zero", "3"});
+      out.push_back(std::move(more));
     }
   }
   // A GPU with more memory: the smallest in the catalog that holds this peak at this precision.
@@ -378,7 +393,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report
            *dense_peak_tflops(gpu, precision) > *dense_peak_tflops(*best, precision)))
         best = &gpu;
     }
-    if (best) out.push_back({"hardware.gpu", "\"" + best->id + "\"", r.memory.per_gpu_bytes.total, true});
+    if (best) out.push_back({{{"hardware.gpu", "\"" + best->id + "\""}}, r.memory.per_gpu_bytes.total, true});
   }
   return out;
 }

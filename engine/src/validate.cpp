@@ -385,6 +385,15 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     errors.push_back({"strategy.tp", "inconsistent",
                       "tp x pp x cp = " + format_number(model_parallel) + " does not divide hardware.count (" +
                           format_number(*s.hardware.count) + " GPUs); change the layout or the GPU count."});
+  if (count_given && s.strategy.ep && *s.strategy.ep > 1 &&
+      std::fmod(*s.hardware.count / (s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1)), *s.strategy.ep) != 0)
+    errors.push_back({"strategy.ep", "inconsistent",
+                      "Expert parallelism is carved out of the data- and context-parallel ranks: strategy.ep (" +
+                          format_number(*s.strategy.ep) + ") must divide hardware.count / (tp x pp)."});
+  if (s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params >= s.model.params)
+    warnings.push_back({"strategy.ep", "ignored",
+                        "strategy.ep splits the experts of a mixture of experts; this model "
+                        "has none, so it is ignored."});
   if (count_given && s.strategy.dp && *s.strategy.dp * model_parallel != *s.hardware.count)
     errors.push_back({"strategy.dp", "inconsistent",
                       "tp x pp x cp x dp = " + format_number(model_parallel * *s.strategy.dp) +

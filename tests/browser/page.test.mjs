@@ -229,6 +229,23 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('memory: the chart, the verdict in both languages, and a suggestion that makes it fit', async () => {
+    const hash = 'model.preset=gpt-3-175b&training.type=finetune&training.samples=10000&hardware.gpu=a100-80gb-sxm&hardware.count=8&strategy.tp=8&strategy.pp=1';
+    const { context, page } = await openPage(`${base}#${hash}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    // Seed 003: full fine-tuning of 175B does not fit on 8 A100-80GB.
+    assert.match(await page.locator('.memory .verdict').innerText(), /放不下/);
+    assert.equal(await page.getAttribute('.memory .verdict', 'data-value'), 'false');
+    assert.ok(await page.locator('.memory-bar rect').count() >= 4);
+    await page.click('#lang-toggle');
+    await page.locator('.memory .verdict').filter({ hasText: /Does not fit/ }).waitFor();
+    // QLoRA, as the suggestion computed, fits.
+    await page.locator('.suggestions button', { hasText: 'QLoRA' }).click();
+    await page.locator('.memory .verdict').filter({ hasText: /^Fits/ }).waitFor();
+    assert.equal(await page.inputValue('#f-training-method'), 'qlora');
+    await context.close();
+  });
+
   test('nothing is requested from any other origin', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();

@@ -31,7 +31,18 @@ const form = new Form(document.getElementById('inputs'), {
     changed();
   },
 });
-const results = new Results(document.getElementById('results'));
+const results = new Results(document.getElementById('results'), {
+  // A memory suggestion applied: each change goes to its input, or as a link parameter.
+  onApply(changes) {
+    for (const [path, value] of Object.entries(changes)) {
+      if (path === 'hardware.count') state.modes.gpus = 'count';
+      if (path === 'training.method') state.values.set('training.type', 'finetune');
+      if (FIELD_BY_PATH.has(path)) state.values.set(path, String(value));
+      else state.extra.set(path, String(value));
+    }
+    changed();
+  },
+});
 const hfImport = new HfImport(document.querySelector('#inputs fieldset'), {
   async onImport(text) {
     const result = await importHfConfig(text);
@@ -192,7 +203,7 @@ async function recompute() {
     compare.markStale();
   }
   else {
-    results.render(report, state.lang);
+    results.render(report, state.lang, catalogData);
     recomputeComparison();
     form.setPlaceholders({ 'training.seq_len': report.compute.seq_len, 'training.epochs': report.compute.epochs });
   }

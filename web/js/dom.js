@@ -3,7 +3,8 @@
 export function el(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
-    if (value === false || value === null || value === undefined) continue;
+    // false leaves a boolean attribute out, but a data-* attribute says "false".
+    if (value === null || value === undefined || (value === false && !name.startsWith('data-'))) continue;
     if (name === 'text') node.textContent = value;
     else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value === true ? '' : String(value));

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "traincalc/issue.hpp"
@@ -79,16 +80,30 @@ struct MemoryPhase {
   double bytes = 0;
 };
 
-// A change that would alter the memory per GPU, and what the engine computed for it.
+// A change (one or more fields) that would alter the memory per GPU, and what the engine computed.
 struct MemorySuggestion {
-  std::string field;  // dotted scenario path
-  std::string value;  // the value as JSON text ("3", "\"full\"", "\"h200-sxm\"")
+  std::vector<std::pair<std::string, std::string>> changes;  // dotted path -> value as JSON text
   double total_bytes = 0;
   bool fits = false;
 };
 
+// The numbers behind each part, for "show the math".
+struct MemoryExplanation {
+  double params_per_gpu = 0;            // weights this GPU holds before ZeRO-3 sharding
+  double trainable_params_per_gpu = 0;  // what gets gradients and optimizer states
+  double weight_bytes_per_param = 0;
+  double gradient_bytes_per_param = 0;
+  double optimizer_bytes_per_param = 0;
+  double zero_shard = 1;              // the data-parallel group ZeRO shards over
+  double tokens_per_micro_batch = 0;  // per GPU, after context parallelism
+  double activation_bytes_per_token = 0;
+  double logits_bytes_per_token = 0;
+  double fragmentation_fraction = 0;
+};
+
 struct MemoryReport {
   MemoryParts per_gpu_bytes;
+  MemoryExplanation explain;
   MemoryOverhead overhead_bytes;
   std::vector<MemoryPhase> phases;
   std::string peak_phase;

@@ -4,6 +4,7 @@
 import { el } from '../dom.js';
 import * as format from '../format.js';
 import { t, warningText } from '../i18n.js';
+import { memorySection } from './memory.js';
 
 function get(report, path) {
   return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), report);
@@ -23,8 +24,9 @@ function card(lang, key, valueNode, detail) {
 }
 
 export class Results {
-  constructor(container) {
+  constructor(container, { onApply } = {}) {
     this.container = container;
+    this.onApply = onApply;
     this.status = el('p', { class: 'status', role: 'status' });
     this.body = el('div', { class: 'results-body' });
     container.append(this.status, this.body);
@@ -55,7 +57,7 @@ export class Results {
     this.setState(hasResult ? 'stale' : 'empty');
   }
 
-  render(report, lang) {
+  render(report, lang, catalog) {
     this.status.textContent = '';
     this.setState('ok');
     const cost = report.cost;
@@ -78,11 +80,7 @@ export class Results {
       ...row(lang, 'model.params_report', number(report, 'model.params', format.count(report.model.params, lang))),
       ...row(lang, 'compute.tokens', number(report, 'compute.tokens', format.count(report.compute.tokens, lang))),
       ...row(lang, 'time.tokens_per_second', number(report, 'time.tokens_per_second', format.count(report.time.tokens_per_second, lang))),
-      ...row(lang, 'memory.per_gpu_bytes.total', [
-        number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang)),
-        ` ${t(lang, 'of_capacity')} ${format.bytes(memory.capacity_bytes, lang)} · `,
-        el('span', { class: memory.fits ? 'ok' : 'bad', 'data-report': 'memory.fits', 'data-value': memory.fits, text: t(lang, memory.fits ? 'fits' : 'does_not_fit') }),
-      ]),
+      ...row(lang, 'memory.per_gpu_bytes.total', number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang))),
     ]);
 
     const warnings = report.warnings.length
@@ -98,7 +96,8 @@ export class Results {
       el('span', { text: `${format.count(report.time.gpu_hours, lang)} ${t(lang, 'unit_gpu_hours')}` }),
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
-    this.body.replaceChildren(cards, figures, this.math(report, lang), warnings ?? '', bar);
+    const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
+    this.body.replaceChildren(cards, figures, this.math(report, lang), memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang) {

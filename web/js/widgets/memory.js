@@ -1,0 +1,111 @@
+// Will it fit? The memory per GPU as a stacked bar against the GPU's capacity, the verdict, what
+// would make it fit (each change computed by the engine, applied with a click), and the math.
+import { el } from '../dom.js';
+import * as format from '../format.js';
+import { t } from '../i18n.js';
+
+const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'overhead'];
+
+function bar(memory, lang) {
+  const svgNS = 'http://www.w3.org/2000/svg';
+  const node = (tag, attributes = {}, text) => {
+    const n = document.createElementNS(svgNS, tag);
+    for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+  const parts = memory.per_gpu_bytes;
+  // The parts as stored are the forward phase's ingredients; the bar shows them against the larger
+  // of the peak and the capacity.
+  const scale = Math.max(parts.total, memory.capacity_bytes) * 1.02;
+  const width = 600;
+  const svg = node('svg', { viewBox: `0 0 ${width} 44`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
+  let x = 0;
+  for (const part of PARTS) {
+    const w = (parts[part] / scale) * width;
+    if (w <= 0) continue;
+    const rect = node('rect', { x, y: 4, width: w, height: 24, class: `seg seg-${part}` });
+    rect.append(node('title', {}, `${t(lang, `memory_${part}`)}: ${format.bytes(parts[part], lang)}`));
+    svg.append(rect);
+    x += w;
+  }
+  const cap = (memory.capacity_bytes / scale) * width;
+  svg.append(node('line', { x1: cap, y1: 0, x2: cap, y2: 32, class: 'capacity' }));
+  svg.append(node('text', { x: Math.min(cap, width - 4), y: 42, 'text-anchor': cap > width - 80 ? 'end' : 'middle', class: 'capacity-label' },
+    `${t(lang, 'memory_capacity')} ${format.bytes(memory.capacity_bytes, lang)}`));
+  return svg;
+}
+
+function describeChange(field, value, lang, catalog) {
+  switch (field) {
+    case 'strategy.zero': return t(lang, 'sug_zero', { v: value });
+    case 'strategy.recompute': return t(lang, `sug_recompute_${value}`);
+    case 'strategy.micro_batch': return t(lang, 'sug_micro_batch', { v: value });
+    case 'strategy.offload': return t(lang, 'sug_offload');
+    case 'training.method': return t(lang, `sug_method_${value}`);
+    case 'hardware.count': return t(lang, 'sug_gpus', { v: format.plain(value, lang, 0) });
+    case 'hardware.gpu': return t(lang, 'sug_gpu', { v: catalog?.gpus.find((g) => g.id === value)?.name ?? value });
+    default: return `${field} = ${value}`;
+  }
+}
+
+export function memorySection(report, lang, { catalog, onApply }) {
+  const m = report.memory;
+  const parts = m.per_gpu_bytes;
+  const verdict = m.fits
+    ? t(lang, 'memory_fits', { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), free: format.bytes(m.headroom_bytes, lang) })
+    : t(lang, 'memory_does_not_fit', { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), short: format.bytes(m.shortfall_bytes, lang) });
+  const legend = el('ul', { class: 'memory-legend' }, PARTS.filter((p) => parts[p] > 0).map((p) => el('li', {}, [
+    el('span', { class: `swatch seg-${p}`, 'aria-hidden': 'true' }),
+    `${t(lang, `memory_${p}`)} `,
+    el('span', { 'data-report': `memory.per_gpu_bytes.${p}`, 'data-value': parts[p], text: format.bytes(parts[p], lang) }),
+  ])));
+  const facts = [];
+  if (m.max_micro_batch !== undefined) facts.push(t(lang, 'memory_max_micro_batch', { v: m.max_micro_batch }));
+  if (m.min_gpus !== undefined) facts.push(t(lang, 'memory_min_gpus', { v: format.plain(m.min_gpus, lang, 0) }));
+  const suggestions = m.suggestions.length
+    ? el('div', { class: 'suggestions' }, [
+      el('h4', { text: t(lang, 'memory_suggestions') }),
+      el('ul', {}, m.suggestions.map((s) => {
+        const label = Object.entries(s.changes).map(([f, v]) => describeChange(f, v, lang, catalog)).join(' + ');
+        const button = el('button', { type: 'button', class: 'link', text: label });
+        button.addEventListener('click', () => onApply(s.changes));
+        return el('li', {}, [
+          button, ` → ${format.bytes(s.total_bytes, lang)} `, el('span', { class: s.fits ? 'ok' : 'bad', text: t(lang, s.fits ? 'fits' : 'does_not_fit') }),
+        ]);
+      })),
+    ])
+    : null;
+  return el('section', { class: 'memory', 'aria-labelledby': 'memory-title' }, [
+    el('h3', { id: 'memory-title', text: t(lang, 'memory_title') }),
+    el('p', { class: m.fits ? 'verdict ok' : 'verdict bad', 'data-report': 'memory.fits', 'data-value': m.fits, text: verdict }),
+    bar(m, lang),
+    legend,
+    facts.length ? el('p', { class: 'hint', text: facts.join(' · ') }) : null,
+    suggestions,
+    memoryMath(report, lang),
+  ]);
+}
+
+function memoryMath(report, lang) {
+  const m = report.memory;
+  const x = m.explain;
+  const p = m.per_gpu_bytes;
+  const o = m.overhead_bytes;
+  const gb = (v) => format.bytes(v, lang);
+  const shard = (stage) => (report.parallelism.zero >= stage && x.zero_shard > 1 ? ` ÷ ${x.zero_shard}` : '');
+  const lines = [
+    t(lang, 'mm_weights', { p: format.scientific(x.params_per_gpu), b: format.plain(x.weight_bytes_per_param, lang, 3), z: shard(3), v: gb(p.weights) }),
+    t(lang, 'mm_gradients', { p: format.scientific(x.trainable_params_per_gpu), b: x.gradient_bytes_per_param, z: shard(2), v: gb(p.gradients) }),
+    t(lang, 'mm_optimizer', { p: format.scientific(x.trainable_params_per_gpu), b: x.optimizer_bytes_per_param, z: shard(1), v: gb(p.optimizer) }),
+  ];
+  if (m.activations_known) {
+    lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 0), v: gb(p.activations) }));
+    lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
+  }
+  lines.push(t(lang, 'mm_overhead', { c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), f: format.percent(x.fragmentation_fraction, lang), fr: gb(o.fragmentation), v: gb(p.overhead) }));
+  lines.push(t(lang, 'mm_peak', {
+    f: gb(m.phases_bytes.forward), b: gb(m.phases_bytes.backward), o: gb(m.phases_bytes.optimizer), phase: t(lang, `phase_${m.peak_phase}`), v: gb(p.total),
+  }));
+  return el('details', { class: 'math' }, [el('summary', { text: t(lang, 'memory_math') }), el('ol', {}, lines.map((l) => el('li', { text: l })))]);
+}
