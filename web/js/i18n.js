@@ -414,7 +414,6 @@ const WARNINGS = {
   zh: {
     mfu_assumed: '未填写利用率（MFU），按稠密峰值的 40% 估算（调优良好的大模型训练通常为 35–55%）。',
     layout_assumed: '尚未提供并行方案规划：张量并行与流水并行按 1 计，其余为数据并行。时间不受影响，显存与之相关。',
-    memory_overhead_not_included: '显存只计入模型状态与激活值，尚未计入 CUDA 上下文、碎片、通信缓冲和 logits 峰值，请预留余量。',
     activation_memory_unknown: '只给出参数量时无法估算激活值显存（需要模型结构）。',
     seq_len_assumed: '未填写序列长度，按 2048 计。',
     chinchilla_moe: '“每参数 20 token”是在稠密模型上拟合的；对 MoE 模型按总参数量计算。',
