@@ -19,3 +19,13 @@ export function el(tag, attributes = {}, children = []) {
 export function idFor(path) {
   return `f-${path.replace(/\./g, '-')}`;
 }
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// An SVG element with attributes and optional text (as a text node).
+export function svg(tag, attributes = {}, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}

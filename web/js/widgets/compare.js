@@ -1,7 +1,7 @@
 // The comparison seed 004 makes, for the current workload: every cloud offer (built in, or from a
 // vendor's catalog), how many GPUs (given, or bought by the budget), days, GPU-hours, cost and
 // memory per GPU. Sortable, with a cost-against-time chart. Computed only while open.
-import { el } from '../dom.js';
+import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { errorText, t } from '../i18n.js';
 
@@ -117,20 +117,13 @@ export class Compare {
 
 // Cost against days, both on log scales, one point per offer (of the most common currency).
 function costTimeChart(rows, lang) {
-  const svgNS = 'http://www.w3.org/2000/svg';
-  const node = (tag, attributes = {}, text) => {
-    const n = document.createElementNS(svgNS, tag);
-    for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, String(v));
-    if (text !== undefined) n.textContent = text;
-    return n;
-  };
   const priced = rows.filter((r) => r.report.cost);
   const currencies = new Map();
   for (const r of priced) currencies.set(r.report.cost.currency, (currencies.get(r.report.cost.currency) ?? 0) + 1);
   const currency = [...currencies].sort((a, b) => b[1] - a[1])[0]?.[0];
   const points = priced.filter((r) => r.report.cost.currency === currency);
-  const svg = node('svg', { viewBox: '0 0 480 240', class: 'chart-svg' });
-  if (points.length < 2) return svg;
+  const chart = svg('svg', { viewBox: '0 0 480 240', class: 'chart-svg' });
+  if (points.length < 2) return chart;
   const xs = points.map((r) => Math.log10(r.report.time.wall_clock_days));
   const ys = points.map((r) => Math.log10(r.report.cost.total));
   const range = (v) => { const lo = Math.floor(Math.min(...v)), hi = Math.ceil(Math.max(...v)); return [lo, hi === lo ? lo + 1 : hi]; };
@@ -138,15 +131,15 @@ function costTimeChart(rows, lang) {
   const left = 64, right = 470, top = 10, bottom = 200;
   const sx = (v) => left + ((v - x0) / (x1 - x0)) * (right - left);
   const sy = (v) => bottom - ((v - y0) / (y1 - y0)) * (bottom - top);
-  svg.append(node('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }), node('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }));
-  for (let e = x0; e <= x1; e += 1) svg.append(node('text', { x: sx(e), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.days(10 ** e, lang)));
-  for (let e = y0; e <= y1; e += 1) svg.append(node('text', { x: left - 4, y: sy(e) + 4, 'text-anchor': 'end', class: 'tick' }, format.money(10 ** e, currency, lang)));
-  svg.append(node('text', { x: (left + right) / 2, y: 232, 'text-anchor': 'middle', class: 'label' },
+  chart.append(svg('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }), svg('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }));
+  for (let e = x0; e <= x1; e += 1) chart.append(svg('text', { x: sx(e), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.days(10 ** e, lang)));
+  for (let e = y0; e <= y1; e += 1) chart.append(svg('text', { x: left - 4, y: sy(e) + 4, 'text-anchor': 'end', class: 'tick' }, format.money(10 ** e, currency, lang)));
+  chart.append(svg('text', { x: (left + right) / 2, y: 232, 'text-anchor': 'middle', class: 'label' },
     `${t(lang, 'compare_days')} · ${t(lang, 'compare_cost')} (${currency})`));
   points.forEach((r, i) => {
-    const dot = node('circle', { cx: sx(xs[i]), cy: sy(ys[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
-    dot.append(node('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(r.report.time.wall_clock_days, lang)} ${t(lang, 'unit_days')}, ${format.money(r.report.cost.total, currency, lang)}`));
-    svg.append(dot);
+    const dot = svg('circle', { cx: sx(xs[i]), cy: sy(ys[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
+    dot.append(svg('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(r.report.time.wall_clock_days, lang)} ${t(lang, 'unit_days')}, ${format.money(r.report.cost.total, currency, lang)}`));
+    chart.append(dot);
   });
-  return svg;
+  return chart;
 }

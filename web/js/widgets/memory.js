@@ -1,39 +1,32 @@
 // Will it fit? The memory per GPU as a stacked bar against the GPU's capacity, the verdict, what
 // would make it fit (each change computed by the engine, applied with a click), and the math.
-import { el } from '../dom.js';
+import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
 
 const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'overhead'];
 
 function bar(memory, lang) {
-  const svgNS = 'http://www.w3.org/2000/svg';
-  const node = (tag, attributes = {}, text) => {
-    const n = document.createElementNS(svgNS, tag);
-    for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, String(v));
-    if (text !== undefined) n.textContent = text;
-    return n;
-  };
   const parts = memory.per_gpu_bytes;
   // The parts as stored are the forward phase's ingredients; the bar shows them against the larger
   // of the peak and the capacity.
   const scale = Math.max(parts.total, memory.capacity_bytes) * 1.02;
   const width = 600;
-  const svg = node('svg', { viewBox: `0 0 ${width} 44`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
+  const chart = svg('svg', { viewBox: `0 0 ${width} 44`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
   let x = 0;
   for (const part of PARTS) {
     const w = (parts[part] / scale) * width;
     if (w <= 0) continue;
-    const rect = node('rect', { x, y: 4, width: w, height: 24, class: `seg seg-${part}` });
-    rect.append(node('title', {}, `${t(lang, `memory_${part}`)}: ${format.bytes(parts[part], lang)}`));
-    svg.append(rect);
+    const rect = svg('rect', { x, y: 4, width: w, height: 24, class: `seg seg-${part}` });
+    rect.append(svg('title', {}, `${t(lang, `memory_${part}`)}: ${format.bytes(parts[part], lang)}`));
+    chart.append(rect);
     x += w;
   }
   const cap = (memory.capacity_bytes / scale) * width;
-  svg.append(node('line', { x1: cap, y1: 0, x2: cap, y2: 32, class: 'capacity' }));
-  svg.append(node('text', { x: Math.min(cap, width - 4), y: 42, 'text-anchor': cap > width - 80 ? 'end' : 'middle', class: 'capacity-label' },
+  chart.append(svg('line', { x1: cap, y1: 0, x2: cap, y2: 32, class: 'capacity' }));
+  chart.append(svg('text', { x: Math.min(cap, width - 4), y: 42, 'text-anchor': cap > width - 80 ? 'end' : 'middle', class: 'capacity-label' },
     `${t(lang, 'memory_capacity')} ${format.bytes(memory.capacity_bytes, lang)}`));
-  return svg;
+  return chart;
 }
 
 function describeChange(field, value, lang, catalog) {
