@@ -70,7 +70,7 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
     // Forward FLOPs per token: 2 per weight multiplied (Kaplan et al. 2020, table 1) ...
     const double matmul_forward = 2.0 * count.matmul_active;
     // ... the logits, an h x V matmul per token (tied or not) ...
-    const double logits_forward = 2.0 * a.hidden * a.vocab;
+    const double logits_forward = t.objective == Objective::language_model ? 2.0 * a.hidden * a.vocab : 0.0;
     // ... and attention: QK^T and softmax(QK^T)V, 2 * seq * (heads x head width) each per attention
     // block, counted without a causal discount as Megatron-LM and PaLM's MFU do (Chowdhery et al.
     // 2022, appendix B: 6N + 12LHQT). An encoder-decoder is counted as if each token passed both stacks.

@@ -4,6 +4,7 @@
 // phases of a step, not as a plain sum of everything.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -50,7 +51,7 @@ struct LayerActivations {
   double scores = 0;      // the attention score terms, dropped by FlashAttention and selective recompute
 };
 
-LayerActivations attention_activations(const Architecture& a, double e, double seq) {
+LayerActivations attention_activations(const Architecture& a, double e, double seq, bool softmax_fp32) {
   const double h = a.hidden;
   const double mask = a.dropout ? 1.0 : 0.0;
   LayerActivations x;
@@ -63,13 +64,18 @@ LayerActivations attention_activations(const Architecture& a, double e, double s
     q_width = a.heads * effective_head_dim(a);
     k_width = v_width = effective_kv_heads(a) * effective_head_dim(a);
   }
-  x.replicated += e * h;                             // norm input
-  x.replicated += e * h;                             // QKV projection input
-  x.split += e * (q_width + k_width);                // Q and K for QK^T
-  x.split += e * v_width;                            // V for scores x V
-  x.split += e * q_width;                            // output projection input
-  x.replicated += mask * h;                          // dropout mask after attention
-  x.scores += (e + mask * (1 + e)) * a.heads * seq;  // softmax output, its dropout mask and output
+  x.replicated += e * h;               // norm input
+  x.replicated += e * h;               // QKV projection input
+  x.split += e * (q_width + k_width);  // Q and K for QK^T
+  x.split += e * v_width;              // V for scores x V
+  x.split += e * q_width;              // output projection input
+  x.replicated += mask * h;            // dropout mask after attention
+  // The scores kept per element: the softmax output, its dropout mask and dropout output. Megatron's
+  // fused kernel keeps them in the compute precision (Korthikanti's 5as at 2 bytes); eager PyTorch
+  // under autocast runs softmax in fp32 (PyTorch AMP op reference) and casts the result back to 16
+  // bits for the product with V.
+  const double kept = softmax_fp32 && e < 4 ? 4.0 + mask * (1 + 4.0) + e : e + mask * (1 + e);
+  x.scores += kept * a.heads * seq;
   return x;
 }
 
@@ -94,11 +100,11 @@ struct ActivationEstimate {
 };
 
 ActivationEstimate activation_per_token(const Architecture& a, double e, double seq, double tp, bool sp,
-                                        Recompute recompute, bool flash) {
+                                        Recompute recompute, bool flash, bool softmax_fp32) {
   const bool keeps_scores = !flash && recompute == Recompute::none;
   const double moe_layers = moe_layer_count(a);
   const double dense_layers = a.layers - moe_layers;
-  const LayerActivations attention = attention_activations(a, e, seq);
+  const LayerActivations attention = attention_activations(a, e, seq, softmax_fp32);
   const LayerActivations dense_mlp = mlp_activations(a, e, a.ffn_hidden, 1);
   // A token passes through experts_per_token routed experts and the shared ones.
   const LayerActivations moe_mlp = mlp_activations(a, e, expert_ffn_hidden(a), a.experts_per_token + a.shared_experts);
@@ -165,52 +171,64 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const ParameterCount c = count_parameters(*arch);
     params_here = max_stage_params(c, c.total, tp, pp, ep, arch->tied_embeddings);
     routed_share = c.routed_experts / (tp * pp * ep);
-    states.layer_weights = (c.linear / (arch->layers + 2 * arch->decoder_layers)) / tp;
+    // One layer's weights on this GPU (its own experts only), what ZeRO-3 gathers at a time.
+    states.layer_weights =
+        ((c.linear - c.routed_experts) + c.routed_experts / ep) / (arch->layers + 2 * arch->decoder_layers) / tp;
   }
   // ZeRO shards over the data-parallel group (with context parallelism, data x context ranks, as
   // Megatron's distributed optimizer does); routed experts' states over the expert-data-parallel
-  // group, dp x cp / ep (Rajbhandari et al. 2020, fig. 1).
+  // group, dp x cp / ep (Rajbhandari et al. 2020, fig. 1). FSDP and ZeRO-3 shard frozen weights too.
   const double dense_shard = dp * cp;
   const double expert_shard = std::max(1.0, dp * cp / ep);
-  auto sharded = [&](double bytes_per_param, double params, double routed, bool shard) {
-    if (!shard) return bytes_per_param * params;
-    return bytes_per_param * ((params - routed) / dense_shard + routed / expert_shard);
+  auto shard_divisor = [&](double params, double routed) {
+    // The average divisor over dense and expert parameters (for the explanation).
+    const double sharded_params = (params - routed) / dense_shard + routed / expert_shard;
+    return sharded_params > 0 ? params / sharded_params : 1.0;
   };
 
   double trainable_here = params_here, trainable_routed = routed_share;
+  double weight_bytes = e;  // per parameter, before sharding
   if (frozen_base) {
     const double adapters = arch ? trainable_lora_params(*arch, t, /*per_token=*/false) : 0.0;
     trainable_here = adapters / (tp * pp);
     trainable_routed = 0;
-    // Frozen base weights: 16-bit for LoRA; for QLoRA the linear layers in 4-bit NormalFloat with
-    // double-quantised constants, 4 + 0.127 bits per parameter (Dettmers et al. 2023, sec. 3), the
-    // embeddings and norms in 16 bits.
-    double frozen_bytes = 2.0 * params_here;
-    if (t.method == FinetuneMethod::qlora && arch) {
-      const ParameterCount c = count_parameters(*arch);
-      const double linear_share = c.linear / c.total;
+    // Frozen base weights in the compute precision for LoRA; for QLoRA the linear layers in 4-bit
+    // NormalFloat with double-quantised constants, 4 + 0.127 bits per parameter (Dettmers et al.
+    // 2023, sec. 3), the embeddings and norms in 16 bits. Adapters in the compute precision.
+    double frozen_bytes = e * params_here;
+    if (t.method == FinetuneMethod::qlora) {
+      const double linear_share = arch ? count_parameters(*arch).linear / count_parameters(*arch).total : 1.0;
       frozen_bytes = params_here * (linear_share * (4.0 + 0.127) / 8.0 + (1 - linear_share) * 2.0);
-    } else if (t.method == FinetuneMethod::qlora) {
-      frozen_bytes = params_here * (4.0 + 0.127) / 8.0;
     }
-    states.weights = frozen_bytes + 2.0 * trainable_here;  // 16-bit adapters
-  } else {
-    states.weights = sharded(e, params_here, routed_share, zero >= 3);
+    weight_bytes = params_here > 0 ? (frozen_bytes + e * trainable_here) / params_here : e;
   }
-  states.gradients = sharded(e, trainable_here, trainable_routed, zero >= 2);
-  states.optimizer = sharded(optimizer_bytes_per_param(s.strategy.optimizer, mixed || frozen_base), trainable_here,
-                             trainable_routed, zero >= 1);
-  if (s.strategy.offload != Offload::none) states.optimizer = 0;  // ZeRO-Offload: states and update on the CPU
-  if (s.strategy.offload == Offload::optimizer_and_params && !frozen_base) states.weights = 0;
+  const double weight_shard = zero >= 3 ? shard_divisor(params_here, routed_share) : 1.0;
+  const double gradient_shard = zero >= 2 ? shard_divisor(trainable_here, trainable_routed) : 1.0;
+  const double optimizer_shard = zero >= 1 ? shard_divisor(trainable_here, trainable_routed) : 1.0;
+  const double optimizer_bytes = optimizer_bytes_per_param(s.strategy.optimizer, mixed);
+  states.weights = weight_bytes * params_here / weight_shard;
+  states.gradients = e * trainable_here / gradient_shard;
+  states.optimizer = optimizer_bytes * trainable_here / optimizer_shard;
+  // ZeRO-Offload keeps the optimizer states, the update and the gradient partitions on the CPU (Ren et
+  // al. 2021, sec. 4); ZeRO-Infinity also the (sharded) parameters, gathered layer by layer.
+  const bool offload_optimizer = s.strategy.offload != Offload::none;
+  const bool offload_params = s.strategy.offload == Offload::optimizer_and_params;
+  if (offload_optimizer) {
+    states.optimizer = 0;
+    states.gradients = 0;
+  }
+  if (offload_params) states.weights = 0;
 
   MemoryReport m;
   MemoryExplanation& x = m.explain;
   x.params_per_gpu = params_here;
   x.trainable_params_per_gpu = trainable_here;
-  x.weight_bytes_per_param = params_here > 0 ? states.weights / params_here : 0.0;
-  x.gradient_bytes_per_param = e;
-  x.optimizer_bytes_per_param = optimizer_bytes_per_param(s.strategy.optimizer, mixed || frozen_base);
-  x.zero_shard = dense_shard;
+  x.weight_bytes_per_param = offload_params ? 0.0 : weight_bytes;
+  x.gradient_bytes_per_param = offload_optimizer ? 0.0 : e;
+  x.optimizer_bytes_per_param = offload_optimizer ? 0.0 : optimizer_bytes;
+  x.weight_shard = weight_shard;
+  x.gradient_shard = gradient_shard;
+  x.optimizer_shard = optimizer_shard;
   MemoryParts& parts = m.per_gpu_bytes;
   parts.weights = states.weights;
   parts.gradients = states.gradients;
@@ -230,13 +248,14 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     in_flight_layers_factor = v > 1 ? 1 + (pp - 1) / (pp * v) : 1.0;
     if (micro_batches && *micro_batches < pp) in_flight_layers_factor *= std::max(1.0, *micro_batches) / pp;
   }
-  m.micro_batches_in_flight = pp > 1 ? std::min(pp, micro_batches.value_or(pp)) : 1;
+  m.micro_batches_in_flight = pp > 1 ? std::max(1.0, std::min(pp, micro_batches.value_or(pp))) : 1;
   const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
   const Recompute recompute = s.strategy.recompute.value_or(Recompute::none);
   double activations_per_token = 0, rebuilt_layer_per_token = 0;
   if (arch) {
     const ActivationEstimate a =
-        activation_per_token(*arch, e, seq / cp, tp, layout.sequence_parallel, recompute, s.strategy.flash_attention);
+        activation_per_token(*arch, e, seq / cp, tp, layout.sequence_parallel, recompute, s.strategy.flash_attention,
+                             s.strategy.fused_softmax ? !*s.strategy.fused_softmax : true);
     activations_per_token = a.all_layers_per_token / pp * (pp > 1 ? pp * in_flight_layers_factor : 1.0);
     rebuilt_layer_per_token = a.one_layer_per_token;
     // Output of the embedding kept for its backward, as Korthikanti et al. count it (sbh, x pp in flight).
@@ -249,10 +268,13 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   }
   parts.activations = (activations_per_token + rebuilt_layer_per_token) * tokens;
   m.activation_bytes_per_micro_batch = parts.activations / layout.micro_batch;
-  // The loss: logits for every token over the vocabulary (split by tp), upcast to fp32 for the
-  // softmax, and the fp32 gradient of the logits; Korthikanti et al. count 4sbv for it (sec. 4.1).
+  // The loss, on the last pipeline stage: logits for every token over the vocabulary (split by tp)
+  // in the compute precision, their fp32 upcast for the softmax and the fp32 gradient, 10 bytes per
+  // logit in mixed precision (Korthikanti et al. 2022, sec. 4.1, count the fp32 copy, 4sbv; the other
+  // two exist at the same moment in PyTorch's cross-entropy).
   double logits_per_token = 0;
-  if (arch) logits_per_token = (e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
+  if (arch && t.objective == Objective::language_model)
+    logits_per_token = (e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
   parts.logits = logits_per_token * tokens;
   x.tokens_per_micro_batch = tokens;
   x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;
@@ -268,10 +290,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const double communicators = (tp > 1) + (pp > 1) + (dp > 1) + (cp > 1) + (ep > 1);
   o.communication = communicators * s.memory.communication_gb.value_or(256.0 * 1048576.0 / 1e9) * 1e9;
   // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
-  if (zero >= 3 && dp * cp > 1 && !frozen_base) o.gather = 2 * states.layer_weights * e;
-  // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
-  // within a step (activations, logits, gradients), fitted on the measured BERT-large runs in
-  // shared/reference/calibration.json (tests/engine/test_memory.cpp).
+  if ((zero >= 3 && dp * cp > 1) || offload_params) o.gather = 2 * states.layer_weights * weight_bytes;
+  // The caching allocator holds more than is allocated: 15% of the memory that comes and goes within
+  // a step (activations, logits, gradients) is assumed, an allowance checked (not fitted) against the
+  // measured BERT-large runs in tests/data/calibration-memory.json; override with memory.fragmentation.
   const double fragmentation = s.memory.fragmentation.value_or(0.15);
   const double dynamic = parts.activations + parts.logits + parts.gradients;
   o.fragmentation = fragmentation * dynamic;
@@ -282,9 +304,19 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // Forward (at the loss): every state, the activations in flight and the logits; gradients already
   // exist when earlier micro-batches of the step have run their backward (or unknown: assumed).
   // Backward (end): activations freed, all gradients present. Optimizer step: states only.
-  const bool gradients_held = !micro_batches || *micro_batches > 1 || pp > 1;
+  // Gradient buffers stay allocated across micro-batches and whenever gradients are communicated
+  // (DDP buckets, ZeRO partitions, Megatron's buffer); only a single GPU running one micro-batch per
+  // step frees them between steps (PyTorch's zero_grad(set_to_none=True)).
+  const bool single_gpu = tp * pp * cp * dp == 1;
+  const bool gradients_held = !(single_gpu && micro_batches && *micro_batches <= 1);
   const double base = parts.weights + parts.optimizer + parts.overhead;
-  const double forward = base + parts.activations + parts.logits + (gradients_held ? parts.gradients : 0.0);
+  // With pipeline stages the first one holds the most activations and the last one the logits (with
+  // one micro-batch of its own layers in flight): the forward peak is the larger of the two.
+  const double last_stage_activations =
+      pp > 1 ? (parts.activations / std::max(1.0, pp * in_flight_layers_factor)) : parts.activations;
+  const double forward =
+      base + (gradients_held ? parts.gradients : 0.0) +
+      std::max(parts.activations + (pp > 1 ? 0.0 : parts.logits), last_stage_activations + parts.logits);
   const double backward = base + parts.gradients + rebuilt_layer_per_token * tokens;
   const double optimizer_step = base + parts.gradients;
   m.phases = {{"forward", forward}, {"backward", backward}, {"optimizer", optimizer_step}};
@@ -292,6 +324,13 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                                      [](const MemoryPhase& x, const MemoryPhase& y) { return x.bytes < y.bytes; });
   parts.total = peak->bytes;
   m.peak_phase = peak->name;
+  // The parts in memory at the peak (what the page stacks against the capacity).
+  m.peak_parts = {"weights", "optimizer", "overhead"};
+  if (m.peak_phase != "forward" || gradients_held) m.peak_parts.push_back("gradients");
+  if (m.peak_phase == "forward") {
+    m.peak_parts.push_back("activations");
+    if (pp <= 1 || last_stage_activations + parts.logits > parts.activations) m.peak_parts.push_back("logits");
+  }
 
   m.capacity_bytes = hardware.memory_gb * 1e9;
   m.fits = parts.total <= m.capacity_bytes;
@@ -322,8 +361,15 @@ MemoryReport memory_at(const Scenario& s, double gpus, const ModelReport& model,
 std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& model, const HardwareReport& hardware,
                                         const ComputeReport& compute) {
   const double group = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
-  const double most = std::floor(1e7 / group);
-  auto fits = [&](double k) { return memory_at(s, k * group, model, hardware, compute).fits; };
+  // Data-parallel degrees the layout allows: expert parallelism is carved out of dp x cp, so dp x cp
+  // must be a multiple of ep; a known global batch caps dp at batch / micro-batch.
+  const double cp = s.strategy.cp.value_or(1), ep = s.strategy.ep.value_or(1);
+  const double step = ep / std::gcd(static_cast<long long>(ep), static_cast<long long>(cp));
+  double most = std::floor(1e7 / group / step);
+  if (s.training.global_batch_sequences)
+    most = std::min(most, std::floor(*s.training.global_batch_sequences / s.strategy.micro_batch.value_or(1) / step));
+  if (most < 1) return std::nullopt;
+  auto fits = [&](double k) { return memory_at(s, k * step * group, model, hardware, compute).fits; };
   // Memory per GPU only shrinks as data parallelism grows (ZeRO shards more finely; the rest stays),
   // so double until it fits, then bisect.
   double high = 1;
@@ -337,7 +383,7 @@ std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& mo
     const double mid = std::floor((low + high) / 2);
     (fits(mid) ? high : low) = mid;
   }
-  return high * group;
+  return high * step * group;
 }
 
 std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report& r, const Catalog* catalog) {

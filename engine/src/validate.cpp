@@ -146,6 +146,9 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
                                              : DataKind::total_flops;
 
   if (auto v = f.number("bytes_per_token", limits::bytes_per_token)) t.bytes_per_token = *v;
+  if (auto v = f.choice<Objective>(
+          "objective", {{"language_model", Objective::language_model}, {"classification", Objective::classification}}))
+    t.objective = *v;
   if (auto v = f.number("epochs", limits::epochs)) t.epochs = *v;
   if (f.has("epochs") && t.data_kind == DataKind::total_flops)
     f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.");
@@ -164,11 +167,6 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   }
   if (t.data_kind != DataKind::dataset_gb)
     note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", warnings);
-  if (t.data_kind != DataKind::steps) {
-    note_unused(f, "global_batch_tokens", "does not change this estimate yet (it will set the step time).", warnings);
-    note_unused(f, "global_batch_sequences", "does not change this estimate yet (it will set the step time).",
-                warnings);
-  }
   f.reject_unknown();
 }
 
@@ -250,7 +248,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
   f.reject_unknown();
 }
 
-void read_strategy(const json& value, Strategy& s, Issues& errors, Issues& warnings) {
+void read_strategy(const json& value, Strategy& s, Issues& errors) {
   Fields f(value, "strategy", errors);
   s.precision = f.choice<Precision>("precision", {{"fp32", Precision::fp32},
                                                   {"tf32", Precision::tf32},
@@ -275,7 +273,6 @@ void read_strategy(const json& value, Strategy& s, Issues& errors, Issues& warni
   s.zero = f.number_or_word("zero", "fsdp", limits::zero_stage).value;
   if (f.has("zero") && value.at("zero").is_string() && value.at("zero").get<std::string>() == "fsdp") s.zero = 3;
   if (auto v = f.number("pp_virtual_stages", NumberRule{1, false, 1024, true})) s.pp_virtual_stages = *v;
-  note_unused(f, "pp_virtual_stages", "does not change this estimate yet (no pipeline-bubble model).", warnings);
   if (f.has("recompute") && value.at("recompute") == "auto") {
     f.raw("recompute");
   } else {
@@ -283,6 +280,7 @@ void read_strategy(const json& value, Strategy& s, Issues& errors, Issues& warni
         "recompute", {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
   }
   if (auto v = f.flag("flash_attention")) s.flash_attention = *v;
+  s.fused_softmax = f.flag("fused_softmax");
   s.sequence_parallel = f.flag("sequence_parallel");
   if (auto v = f.choice<Offload>("offload", {{"none", Offload::none},
                                              {"optimizer", Offload::optimizer},
@@ -394,6 +392,38 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     warnings.push_back({"strategy.ep", "ignored",
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored."});
+  if (const auto& a = s.model.architecture) {
+    if (s.strategy.pp && *s.strategy.pp > a->layers + a->decoder_layers)
+      errors.push_back({"strategy.pp", "inconsistent",
+                        "strategy.pp (" + format_number(*s.strategy.pp) +
+                            ") is more pipeline stages than the model has "
+                            "layers (" +
+                            format_number(a->layers + a->decoder_layers) + ")."});
+    if (s.strategy.tp && std::fmod(a->heads, *s.strategy.tp) != 0)
+      errors.push_back({"strategy.tp", "inconsistent",
+                        "Tensor parallelism splits the attention heads: strategy.tp (" + format_number(*s.strategy.tp) +
+                            ") must divide heads (" + format_number(a->heads) + ")."});
+  }
+  if (s.strategy.cp && *s.strategy.cp > 1) {
+    const double seq = s.training.seq_len.value_or(s.model.default_seq_len > 0 ? s.model.default_seq_len : 2048);
+    if (std::fmod(seq, 2 * *s.strategy.cp) != 0)
+      errors.push_back({"strategy.cp", "inconsistent",
+                        "Context parallelism splits each sequence into 2 x cp chunks: seq_len (" + format_number(seq) +
+                            ") must be a multiple of 2 x strategy.cp (" + format_number(2 * *s.strategy.cp) + ")."});
+  }
+  if (count_given && s.training.global_batch_sequences) {
+    const double dp = *s.hardware.count / model_parallel;
+    if (*s.training.global_batch_sequences < dp * s.strategy.micro_batch.value_or(1))
+      errors.push_back({"training.global_batch_sequences", "inconsistent",
+                        "A global batch of " + format_number(*s.training.global_batch_sequences) +
+                            " sequences is smaller than data parallelism x micro_batch (" +
+                            format_number(dp * s.strategy.micro_batch.value_or(1)) +
+                            "); raise the batch or use fewer GPUs."});
+  }
+  if (s.strategy.offload == Offload::optimizer_and_params && s.strategy.zero.value_or(0) < 3)
+    errors.push_back(
+        {"strategy.offload", "inconsistent",
+         "Offloading parameters (ZeRO-Infinity) needs them sharded: set strategy.zero to 3 (or \"fsdp\")."});
   if (count_given && s.strategy.dp && *s.strategy.dp * model_parallel != *s.hardware.count)
     errors.push_back({"strategy.dp", "inconsistent",
                       "tp x pp x cp x dp = " + format_number(model_parallel * *s.strategy.dp) +
@@ -444,7 +474,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   } else if (offer) {
     s.hardware.gpu = offer->gpu;
   }
-  if (const json* v = top.object("strategy")) read_strategy(*v, s.strategy, errors, out.warnings);
+  if (const json* v = top.object("strategy")) read_strategy(*v, s.strategy, errors);
   if (const json* v = top.object("budget")) {
     s.budget.emplace();
     read_budget(*v, *s.budget, errors);

@@ -94,7 +94,9 @@ struct MemoryExplanation {
   double weight_bytes_per_param = 0;
   double gradient_bytes_per_param = 0;
   double optimizer_bytes_per_param = 0;
-  double zero_shard = 1;              // the data-parallel group ZeRO shards over
+  double weight_shard = 1;  // what ZeRO divides each part by (1: not sharded)
+  double gradient_shard = 1;
+  double optimizer_shard = 1;
   double tokens_per_micro_batch = 0;  // per GPU, after context parallelism
   double activation_bytes_per_token = 0;
   double logits_bytes_per_token = 0;
@@ -107,6 +109,7 @@ struct MemoryReport {
   MemoryOverhead overhead_bytes;
   std::vector<MemoryPhase> phases;
   std::string peak_phase;
+  std::vector<std::string> peak_parts;  // the parts in memory at the peak
   double capacity_bytes = 0;
   bool fits = false;
   double headroom_bytes = 0;   // capacity - total when it fits, else 0

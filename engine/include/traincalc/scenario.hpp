@@ -15,6 +15,10 @@ enum class TrainingType { pretrain, finetune };
 enum class FinetuneMethod { full, lora, qlora };
 enum class LoraTargets { attention, all_linear };
 
+// What the model is trained to predict: tokens over the vocabulary (the logits are large), or a few
+// classes (a classification head, as in fine-tuning BERT).
+enum class Objective { language_model, classification };
+
 // Exactly one way of stating how much data the run sees.
 enum class DataKind { tokens, chinchilla, dataset_gb, samples, steps, total_flops };
 
@@ -26,6 +30,7 @@ struct Training {
   DataKind data_kind = DataKind::tokens;
   double data_amount = 0;  // tokens, GB, samples, steps or FLOPs; unused for chinchilla
   double bytes_per_token = 4;
+  Objective objective = Objective::language_model;
   double epochs = 1;
   std::optional<double> seq_len;
   std::optional<double> global_batch_tokens;

@@ -20,6 +20,9 @@ struct Strategy {
   double pp_virtual_stages = 1;
   std::optional<Recompute> recompute;  // nullopt: "auto"
   bool flash_attention = true;
+  // Without FlashAttention: Megatron's fused softmax keeps 16-bit scores; eager PyTorch (the default
+  // assumed) keeps an fp32 softmax under autocast.
+  std::optional<bool> fused_softmax;
   std::optional<bool> sequence_parallel;  // nullopt: on when tp > 1
   Offload offload = Offload::none;
 };

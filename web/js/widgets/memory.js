@@ -14,7 +14,7 @@ function bar(memory, lang) {
   const width = 600;
   const chart = svg('svg', { viewBox: `0 0 ${width} 44`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
   let x = 0;
-  for (const part of PARTS) {
+  for (const part of PARTS.filter((p) => memory.peak_parts.includes(p))) {
     const w = (parts[part] / scale) * width;
     if (w <= 0) continue;
     const rect = svg('rect', { x, y: 4, width: w, height: 24, class: `seg seg-${part}` });
@@ -86,12 +86,13 @@ function memoryMath(report, lang) {
   const p = m.per_gpu_bytes;
   const o = m.overhead_bytes;
   const gb = (v) => format.bytes(v, lang);
-  const shard = (stage) => (report.parallelism.zero >= stage && x.zero_shard > 1 ? ` ÷ ${x.zero_shard}` : '');
+  const shard = (divisor) => (divisor > 1 ? ` ÷ ${format.plain(divisor, lang, 2)} (ZeRO)` : '');
   const lines = [
-    t(lang, 'mm_weights', { p: format.scientific(x.params_per_gpu), b: format.plain(x.weight_bytes_per_param, lang, 3), z: shard(3), v: gb(p.weights) }),
-    t(lang, 'mm_gradients', { p: format.scientific(x.trainable_params_per_gpu), b: x.gradient_bytes_per_param, z: shard(2), v: gb(p.gradients) }),
-    t(lang, 'mm_optimizer', { p: format.scientific(x.trainable_params_per_gpu), b: x.optimizer_bytes_per_param, z: shard(1), v: gb(p.optimizer) }),
+    t(lang, 'mm_weights', { p: format.scientific(x.params_per_gpu), b: format.plain(x.weight_bytes_per_param, lang, 3), z: shard(x.weight_shard), v: gb(p.weights) }),
+    t(lang, 'mm_gradients', { p: format.scientific(x.trainable_params_per_gpu), b: x.gradient_bytes_per_param, z: shard(x.gradient_shard), v: gb(p.gradients) }),
+    t(lang, 'mm_optimizer', { p: format.scientific(x.trainable_params_per_gpu), b: x.optimizer_bytes_per_param, z: shard(x.optimizer_shard), v: gb(p.optimizer) }),
   ];
+  if (report.parallelism && m.peak_parts && !m.peak_parts.includes('gradients')) lines.push(t(lang, 'mm_gradients_freed'));
   if (m.activations_known) {
     lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 0), v: gb(p.activations) }));
     lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
