@@ -46,7 +46,7 @@ describe('URL state', () => {
       model: { preset: 'llama-2-7b' },
       training: { type: 'pretrain', tokens: 2e12 },
       hardware: { gpu: 'h100-sxm', count: 64 },
-      strategy: { mfu: 0.4 },
+      strategy: { mfu: 0.4, optimizer: 'adamw', flash_attention: true },  // the form's explicit defaults
     });
   });
 
@@ -85,6 +85,13 @@ describe('URL state', () => {
     assert.equal(scenarioFromState(state).hardware.count, 'sixty');
   });
 
+  test('layout inputs reach the engine as numbers (the ZeRO stage select included)', () => {
+    const { strategy } = scenarioFromState(stateFromHash('#strategy.zero=3&strategy.tp=8&strategy.recompute=full'));
+    assert.equal(strategy.zero, 3);
+    assert.equal(strategy.tp, 8);
+    assert.equal(strategy.recompute, 'full');
+  });
+
   test('MFU is typed in percent and stored as a fraction', () => {
     const field = FIELD_BY_PATH.get('strategy.mfu');
     assert.equal(storedValue(field, '45'), '0.45');
@@ -96,7 +103,7 @@ describe('URL state', () => {
   test('link parameters the form lacks go to the engine, which uses them or names them', () => {
     const state = stateFromHash('#strategy.tp=8&pricing.offer=aws-p5.48xlarge-on-demand-h100-sxm&hardware.cout=64');
     const { scenario, unplaced } = scenarioWithExtras(state);
-    assert.equal(scenario.strategy.tp, 8);
+    assert.equal(scenario.strategy.tp, 8);  // now a form field, read from the link as any other
     assert.equal(scenario.pricing.offer, 'aws-p5.48xlarge-on-demand-h100-sxm');
     assert.equal(scenario.hardware.cout, 64);  // the engine answers: unknown key, did you mean "count"?
     assert.deepEqual(unplaced, []);

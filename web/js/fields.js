@@ -105,6 +105,27 @@ export const SECTIONS = [
       },
     ],
   },
+  {
+    key: 'section_layout',
+    fields: [
+      { path: 'strategy.tp', kind: 'number', default: '', hint: 'hint_auto_one', active: always },
+      { path: 'strategy.pp', kind: 'number', default: '', hint: 'hint_auto_one', active: always },
+      { path: 'strategy.micro_batch', kind: 'number', default: '', hint: 'hint_auto_one', active: always },
+      {
+        path: 'strategy.zero', kind: 'select', options: ['', '0', '1', '2', '3'], numeric: true, optionPrefix: 'zero_',
+        optionLabels: { '': 'zero_auto' }, default: '', active: always,
+      },
+      {
+        path: 'strategy.recompute', kind: 'select', options: ['', 'none', 'selective', 'full'], optionPrefix: 'recompute_',
+        optionLabels: { '': 'recompute_auto' }, default: '', active: always,
+      },
+      {
+        path: 'strategy.optimizer', kind: 'select', options: ['adamw', 'adam', 'adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor', 'lion'],
+        optionPrefix: 'optimizer_', default: 'adamw', active: always,
+      },
+      { path: 'strategy.flash_attention', kind: 'check', default: 'true', active: always },
+    ],
+  },
 ];
 
 export const FIELDS = SECTIONS.flatMap((section) => section.fields);

@@ -121,7 +121,7 @@ function extraValue(text) {
 // field in its error.
 function scenarioValue(field, text) {
   if (field.kind === 'check') return text === 'true';
-  if (field.kind !== 'number') return text;
+  if (field.kind !== 'number' && !field.numeric) return text;
   return parseNumber(text) ?? text;
 }
 
