@@ -218,6 +218,7 @@ describe('the served page', () => {
   test('the comparison by GPU runs the workload on every catalog GPU', async () => {
     const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();
+    assert.match(await page.locator('#compare > summary').innerText(), /Compare GPUs/);  // labelled while closed
     await page.click('#compare > summary');
     await page.selectOption('#compare-kind', 'gpus');
     const a100 = page.locator('#compare tr[data-gpu="a100-80gb-sxm"] [data-report="time.wall_clock_days"]');

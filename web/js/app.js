@@ -212,6 +212,7 @@ async function recompute() {
 function changed() {
   form.update(state);
   hfImport.update(state.lang, state.modes.model === 'architecture');
+  compare.label(state.lang);
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
   offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
@@ -240,6 +241,7 @@ window.addEventListener('hashchange', async () => {
 applyLanguage();
 form.update(state);
 hfImport.update(state.lang, state.modes.model === 'architecture');
+compare.label(state.lang);
 results.loading(state.lang);
 engineReady
   .then(async () => {

@@ -45,6 +45,11 @@ export class Compare {
   }
 
   // rows: [{ offer, gpuName, report }] where report is the engine's (valid or with errors).
+  // Labels in the current language, shown even while the comparison is closed.
+  label(lang) {
+    this.summary.textContent = t(lang, 'compare_title');
+  }
+
   // The input has errors: the rows no longer describe it.
   markStale() {
     this.root.dataset.state = 'stale';
