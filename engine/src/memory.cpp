@@ -151,8 +151,7 @@ struct StateBytes {
 
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings) {
-  const Precision precision =
-      s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+  const Precision precision = resolved_precision(s);
   const bool mixed = sixteen_bit_compute(precision);
   // Bytes per element: 16-bit weights, gradients and activations in mixed precision (fp8 training
   // keeps bf16 weights and most activations, Transformer Engine), 4 bytes in fp32/tf32.
@@ -430,8 +429,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report
   // A GPU with more memory: the smallest in the catalog that holds this peak at this precision.
   if (catalog) {
     const GpuSpec* best = nullptr;
-    const Precision precision =
-        s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+    const Precision precision = resolved_precision(s);
     for (const GpuSpec& gpu : catalog->gpus) {
       if (!dense_peak_tflops(gpu, precision) || gpu.memory_gb * 1e9 < r.memory.per_gpu_bytes.total) continue;
       if (!best || gpu.memory_gb < best->memory_gb ||

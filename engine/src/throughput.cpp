@@ -13,7 +13,7 @@ HardwareReport report_hardware(const Scenario& s) {
   h.gpu_id = gpu.id;
   h.gpu_name = gpu.name;
   // Validation guarantees a peak exists for the chosen (or default) precision.
-  const Precision precision = s.strategy.precision.value_or(default_precision(gpu).value_or(Precision::bf16));
+  const Precision precision = resolved_precision(s);
   h.precision = to_string(precision);
   h.peak_tflops = dense_peak_tflops(gpu, precision).value_or(0);
   h.memory_gb = gpu.memory_gb;

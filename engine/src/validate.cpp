@@ -371,8 +371,7 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     }
   }
 
-  const Precision precision =
-      s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+  const Precision precision = resolved_precision(s);
   if (s.training.method == FinetuneMethod::qlora && (precision == Precision::fp32 || precision == Precision::tf32))
     errors.push_back({"strategy.precision", "conflict",
                       "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16."});

@@ -84,4 +84,9 @@ struct Scenario {
   MemoryOptions memory;
 };
 
+// The precision the run computes in: the one given, else the GPU's default (bf16 where it has it).
+inline Precision resolved_precision(const Scenario& s) {
+  return s.strategy.precision.value_or(default_precision(s.hardware.gpu).value_or(Precision::bf16));
+}
+
 }  // namespace traincalc
