@@ -65,6 +65,27 @@ const GPUS = [
   ['ascend-910b', 'ascend-910b', 8, 'Atlas 800T A2 (8 NPUs)'],
 ];
 
+// Maximum achievable matmul FLOPS (bf16, best shape, measured), Stas Bekman's ml-engineering "MAMF"
+// table as quoted in shared/reference/hardware.md sec. 0.7; a GPU on the same die takes its sibling's
+// figure, so labelled. matmul_efficiency = MAMF / our dense bf16 peak.
+const MAMF_SOURCE = 'ml-engineering maximum achievable matmul FLOPS (MAMF) table, via shared/reference/hardware.md sec. 0.7';
+const MAMF = {
+  'a100-40gb-sxm': [271, 'A100 SXM'],
+  'a100-80gb-sxm': [271, 'A100 SXM'],
+  'a800-80gb-sxm': [271, 'A100 SXM (same GA100 die)'],
+  'h100-sxm': [795, 'H100 SXM'],
+  'h800-sxm': [795, 'H100 SXM (same GH100 die)'],
+  'h200-sxm': [795, 'H100 SXM (same GH100 die)'],
+  'gh200': [795, 'H100 SXM (same GH100 die)'],
+  'b200': [1745, 'B200'],
+  'gb200': [1822, 'GB200'],
+  'mi300x': [668, 'MI300X'],
+  'mi325x': [785, 'MI325X'],
+  'mi355x': [1565, 'MI355X'],
+  'gaudi2': [419, 'Gaudi 2'],
+  'gaudi3': [1243, 'Gaudi 3'],
+};
+
 const accelerators = new Map(reference.filter((r) => r.record_type === 'accelerator').map((r) => [r.id, r]));
 const ourId = new Map(GPUS.map(([id, ref]) => [ref, id]));
 
@@ -76,6 +97,9 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
   const extras = [`gpus_per_node ${perNode}: ${perNodeWhy}`];
   if (r.intra_node_bw_gbs_unidir !== null) extras.push('intra_node_gbs = half the vendor bidirectional link figure (per direction)');
   if (inter) extras.push(`inter_node_gbps ${inter[0]}: ${inter[1]}`);
+  const mamf = MAMF[id];
+  const matmulEfficiency = mamf ? Math.round((mamf[0] / r.bf16_dense_tflops) * 1000) / 1000 : undefined;
+  if (mamf) extras.push(`matmul_efficiency ${matmulEfficiency} = ${mamf[0]} TFLOPS measured on ${mamf[1]} / ${r.bf16_dense_tflops} dense bf16 peak (${MAMF_SOURCE})`);
   return clean({
     id,
     name: r.name,
@@ -96,6 +120,7 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
     intra_node_gbs: r.intra_node_bw_gbs_unidir,
     gpus_per_node: perNode,
     inter_node_gbps: inter?.[0],
+    matmul_efficiency: matmulEfficiency,
     release_year: r.release_year,
     source: `${r.source}. ${extras.join('; ')}. Via shared/reference/hardware.json.`,
     confidence: r.confidence,

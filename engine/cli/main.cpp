@@ -1,7 +1,9 @@
 // traincalc: the engine on the command line.
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
+//   traincalc validate [--planner] [--json] [--pretty]
 // Exit status: 0 when every report is valid, 2 on any error (usage errors included).
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include "traincalc/catalog.hpp"
 #include "traincalc/json_api.hpp"
 
@@ -19,12 +22,15 @@ constexpr const char* usage =
     "usage: traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]\n"
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
+    "       traincalc validate [--planner] [--json] [--pretty]\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
     "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
     "catalog   prints the merged catalog of GPUs, cloud offers and model presets.\n"
     "import-hf reads a Hugging Face config.json and prints the model in the scenario's architecture\n"
     "          form, with its parameter count and a warning for every default it assumed.\n"
+    "validate  predicts every published run in the engine's calibration data and prints predicted\n"
+    "          against published MFU (--planner: also the planner's own layout; --json: as JSON).\n"
     "--catalog adds or replaces catalog rows from a JSON file; may be repeated.\n"
     "--pretty  indents the JSON output.\n";
 
@@ -43,6 +49,31 @@ int fail(const traincalc::Issues& errors) {
   return 2;
 }
 
+// The validation as a table: one published run per line.
+void print_validation(const std::string& text, bool planner) {
+  const auto v = nlohmann::json::parse(text);
+  std::printf("%-58s %-4s %9s %9s %7s", "published run", "", "published", "predicted", "error");
+  if (planner) std::printf("  %-34s %8s", "planner's layout", "speed-up");
+  std::printf("\n");
+  for (const auto& row : v.at("rows")) {
+    std::printf("%-58.58s %-4s %8.1f%% %8.1f%% %+6.1fpp", row.at("label").get<std::string>().c_str(),
+                row.at("metric").get<std::string>().c_str(), 100 * row.at("published").get<double>(),
+                100 * row.at("predicted").get<double>(), row.at("error_pp").get<double>());
+    if (planner && row.contains("planner")) {
+      const auto& p = row.at("planner");
+      char layout[128];
+      std::snprintf(layout, sizeof layout, "tp%g pp%g cp%g dp%g mb%g z%g %s%s", p.at("tp").get<double>(),
+                    p.at("pp").get<double>(), p.at("cp").get<double>(), p.at("dp").get<double>(),
+                    p.at("micro_batch").get<double>(), p.at("zero").get<double>(),
+                    p.at("recompute").get<std::string>().c_str(), p.at("fits").get<bool>() ? "" : " (no fit)");
+      std::printf("  %-34s %7.2fx", layout, row.at("step_seconds").get<double>() / p.at("step_seconds").get<double>());
+    }
+    std::printf("\n");
+  }
+  std::printf("median |error| %.2f pp, largest %.2f pp over %zu runs\n", v.at("median_abs_error_pp").get<double>(),
+              v.at("max_abs_error_pp").get<double>(), v.at("rows").size());
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
@@ -50,23 +81,29 @@ int run(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
-  if (command != "estimate" && command != "catalog" && command != "import-hf") {
+  if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate") {
     std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;
     return 2;
   }
   std::vector<std::string> catalogs;
   std::optional<std::string> input;
   int indent = -1;
+  bool planner = false, as_json = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--pretty") {
       indent = 2;
+    } else if (command == "validate" && args[i] == "--planner") {
+      planner = true;
+    } else if (command == "validate" && args[i] == "--json") {
+      as_json = true;
     } else if (args[i] == "--catalog") {
       if (i + 1 == args.size()) {
         std::cerr << "traincalc: --catalog needs a file\n" << usage;
         return 2;
       }
       catalogs.push_back(args[++i]);
-    } else if (command != "catalog" && !input && (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
+    } else if (command != "catalog" && command != "validate" && !input &&
+               (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
       input = args[i];
     } else {
       std::cerr << "traincalc: unexpected argument '" << args[i] << "'\n" << usage;
@@ -97,6 +134,15 @@ int run(int argc, char** argv) {
     catalog = std::move(load.catalog);
   }
 
+  if (command == "validate") {
+    const std::string text = traincalc::validation_json(catalog, planner, indent);
+    if (as_json) {
+      std::cout << text << '\n';
+      return 0;
+    }
+    print_validation(text, planner);
+    return 0;
+  }
   if (command == "catalog") {
     std::cout << traincalc::catalog_to_json(catalog, indent) << '\n';
     return 0;

@@ -10,6 +10,25 @@
 
 namespace traincalc {
 
+namespace {
+
+// The scenario with its layout fixed to the one chosen, so that what-ifs (memory suggestions, the
+// fewest GPUs that fit) start from it.
+Scenario pinned_to(const Scenario& s, const ParallelismReport& p) {
+  Scenario v = s;
+  v.strategy.tp = p.tp;
+  v.strategy.pp = p.pp;
+  v.strategy.cp = p.cp;
+  v.strategy.ep = p.ep;
+  v.strategy.micro_batch = p.micro_batch;
+  v.strategy.zero = p.zero;
+  v.strategy.recompute = p.recompute;
+  v.strategy.dp.reset();
+  return v;
+}
+
+}  // namespace
+
 Report estimate(const Scenario& s, const Catalog* catalog) {
   using namespace detail;
   Report r;
@@ -17,16 +36,90 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.compute = estimate_compute(s, r.warnings, r.errors);
   if (!r.errors.empty()) return r;
   r.hardware = report_hardware(s);
-  const double mfu = resolved_mfu(s, r.warnings);
+  const bool known = s.model.architecture.has_value();
+  const double batch = resolved_global_batch(s, r.compute);
+
+  // The layout at a GPU count: given, planned, or (without an architecture) the defaults.
+  auto layout_at = [&](double gpus, Issues& warnings) {
+    if (known && layout_is_searched(s.strategy)) {
+      LayoutSearchResult search = plan_layout(s, r.model, r.compute, r.hardware, gpus, batch);
+      if (search.found) return search.layout;
+      warnings.push_back({"strategy.tp", "no_layout",
+                          "No layout of " + format_number(gpus) + " GPUs matches the strategy and a global batch of " +
+                              format_number(batch) +
+                              " sequences (each data-parallel rank needs at least one); the defaults are shown. "
+                              "Give fewer GPUs, a larger training.global_batch_sequences or the layout yourself."});
+      ParallelismReport p = resolve_layout(s, gpus, warnings);
+      p.chosen_by = "default";
+      return p;
+    }
+    return resolve_layout(s, gpus, warnings);
+  };
+  auto step_at = [&](const ParallelismReport& layout) -> std::optional<StepPrediction> {
+    if (!known) return std::nullopt;
+    Issues ignored;
+    const MemoryReport memory = estimate_memory(s, r.model, layout, r.hardware, r.compute, ignored);
+    return predict_step(s, r.compute, r.hardware, layout, memory.explain, batch);
+  };
+
+  double mfu = resolved_mfu(s, r.warnings);
   r.plan = plan_gpus(s, r.compute, r.hardware, mfu, r.errors);
   if (!r.errors.empty()) return r;
+  Issues layout_warnings;
+  r.parallelism = layout_at(r.plan.gpus, layout_warnings);
+  std::optional<StepPrediction> step = step_at(r.parallelism);
+  const bool predicted = !s.strategy.mfu && step;
+  if (predicted && s.budget && s.budget->deadline_days && !s.hardware.count && !s.budget->per_month) {
+    // The GPUs a deadline needs depend on the utilisation they reach, and that on their number:
+    // iterate to a fixed point (a few rounds; utilisation changes slowly with the count).
+    for (int round = 0; round < 8; ++round) {
+      Issues ignored;
+      const PlanReport next = plan_gpus(s, r.compute, r.hardware, step->mfu, ignored);
+      if (!ignored.empty() || next.gpus == r.plan.gpus) break;
+      r.plan = next;
+      layout_warnings.clear();
+      r.parallelism = layout_at(r.plan.gpus, layout_warnings);
+      step = step_at(r.parallelism);
+    }
+  }
+  r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
+  if (predicted) mfu = step->mfu;
   const double gpus = r.plan.gpus;
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
-  r.time.mfu_source = s.strategy.mfu ? "given" : "assumed";
-  r.parallelism = resolve_layout(s, gpus, r.warnings);
+  r.time.mfu_source = s.strategy.mfu ? "given" : predicted ? "predicted" : "assumed";
+  r.time.step = step;
+  if (step && !s.training.global_batch_sequences && !s.training.global_batch_tokens)
+    r.warnings.push_back({"training.global_batch_sequences", "global_batch_assumed",
+                          "The step time assumes a global batch of " + format_number(batch) + " sequences (" +
+                              (s.training.type == TrainingType::finetune ? std::string("typical of fine-tuning")
+                                                                         : std::string("about 4M tokens, typical of "
+                                                                                       "pre-training")) +
+                              "); set training.global_batch_sequences to yours."});
+  if (step && !calibrated_gpu(s.hardware.gpu))
+    r.warnings.push_back(
+        {"hardware.gpu", "mfu_extrapolated",
+         "The step-time model is calibrated on published A100 and H100 runs; for " + r.hardware.gpu_name +
+             " it uses the GPU's " +
+             (s.hardware.gpu.matmul_efficiency ? std::string("measured best matmul efficiency")
+                                               : std::string("assumed matmul efficiency (75% of peak, not measured)")) +
+             " scaled as on those GPUs, so treat the utilisation as an estimate (±10 points)."});
+  if (step && s.strategy.offload != Offload::none)
+    r.warnings.push_back({"strategy.offload", "offload_time_assumed",
+                          "The optimizer step on the CPU is timed with assumed rates (PCIe 4.0 x16, about 25 GB/s; "
+                          "CPU Adam, about 1e9 parameters a second per GPU's share of the host)."});
   r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
-  r.memory.min_gpus = min_gpus_that_fit(s, r.model, r.hardware, r.compute);
-  r.memory.suggestions = memory_suggestions(s, r, catalog);
+  const Scenario pinned = pinned_to(s, r.parallelism);
+  r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
+  const MemoryProbe probe = [&](const Scenario& v, double gpus) {
+    Issues ignored;
+    ParallelismReport layout = resolve_layout(v, gpus, ignored);
+    if (known && layout_is_searched(v.strategy)) {
+      LayoutSearchResult search = plan_layout(v, r.model, r.compute, r.hardware, gpus, batch);
+      if (search.found) layout = search.layout;
+    }
+    return estimate_memory(v, r.model, layout, r.hardware, r.compute, ignored);
+  };
+  r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
   r.cost = estimate_cost(s, r.time, gpus);
 
   if (r.plan.deadline_days) r.plan.meets_deadline = r.time.wall_clock_days <= *r.plan.deadline_days * (1 + 1e-12);
@@ -136,6 +229,34 @@ json report_json_value(const Report& r) {
                {"gpu_hours", t.gpu_hours},
                {"wall_clock_hours", t.wall_clock_hours},
                {"wall_clock_days", t.wall_clock_days}};
+  if (t.step) {
+    const StepPrediction& st = *t.step;
+    const StepBreakdown& b = st.seconds;
+    // The step at the reported speed; with a given utilisation, the predicted step is reported beside it
+    // (and the breakdown is always the predicted one).
+    time["step_seconds"] = st.global_batch_sequences * r.compute.seq_len / t.tokens_per_second;
+    if (t.mfu_source != "predicted") time["step_seconds_predicted"] = st.step_seconds;
+    time["global_batch_sequences"] = st.global_batch_sequences;
+    time["micro_batches_per_step"] = st.micro_batches;
+    if (t.mfu_source == "predicted") {
+      time["hfu"] = st.hfu;
+    } else {
+      // A given utilisation fixes the time; what the model predicts is reported beside it.
+      time["mfu_predicted"] = st.mfu;
+      time["hfu_predicted"] = st.hfu;
+    }
+    time["breakdown_seconds"] = {{"matmul", b.matmul},
+                                 {"attention", b.attention},
+                                 {"elementwise", b.elementwise},
+                                 {"recompute", b.recompute},
+                                 {"tensor_parallel", b.tensor_parallel},
+                                 {"context_parallel", b.context_parallel},
+                                 {"expert_parallel", b.expert_parallel},
+                                 {"pipeline_p2p", b.pipeline_p2p},
+                                 {"data_parallel", b.data_parallel},
+                                 {"bubble", b.bubble},
+                                 {"optimizer", b.optimizer}};
+  }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
   const MemoryOverhead& mo = r.memory.overhead_bytes;
   json phases = json::object();
@@ -194,7 +315,26 @@ json report_json_value(const Report& r) {
                       {"zero", p.zero},
                       {"micro_batch", p.micro_batch},
                       {"sequence_parallel", p.sequence_parallel},
-                      {"recompute", p.recompute}};
+                      {"recompute", to_string(p.recompute)},
+                      {"chosen_by", p.chosen_by}};
+  if (p.chosen_by == "planner") {
+    parallelism["layouts_evaluated"] = p.layouts_evaluated;
+    parallelism["layouts_fitting"] = p.layouts_fitting;
+    json alternatives = json::array();
+    for (const LayoutOption& o : p.alternatives)
+      alternatives.push_back({{"tp", o.tp},
+                              {"pp", o.pp},
+                              {"dp", o.dp},
+                              {"cp", o.cp},
+                              {"ep", o.ep},
+                              {"zero", o.zero},
+                              {"micro_batch", o.micro_batch},
+                              {"recompute", to_string(o.recompute)},
+                              {"step_seconds", o.step_seconds},
+                              {"mfu", o.mfu},
+                              {"memory_bytes", o.memory_bytes}});
+    parallelism["alternatives"] = alternatives;
+  }
   json plan = {{"gpus", r.plan.gpus}, {"nodes", r.plan.nodes}, {"gpus_from", r.plan.gpus_from}};
   if (r.plan.budget_per_month) plan["budget_per_month"] = *r.plan.budget_per_month;
   if (r.plan.budget_total) plan["budget_total"] = *r.plan.budget_total;

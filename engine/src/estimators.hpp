@@ -2,6 +2,8 @@
 // Internal header; estimate.cpp runs them in order.
 #pragma once
 
+#include <functional>
+
 #include "traincalc/catalog.hpp"
 #include "traincalc/report.hpp"
 #include "traincalc/scenario.hpp"
@@ -38,7 +40,32 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
 std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& model, const HardwareReport& hardware,
                                         const ComputeReport& compute);
 // Changes that would make it fit, each with the memory the engine computes for it.
-std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report& report, const Catalog* catalog);
+// The memory a scenario gets at a GPU count, its layout resolved as estimate() does (planned or given).
+using MemoryProbe = std::function<MemoryReport(const Scenario&, double gpus)>;
+// Changes to the user's scenario `s` that would make it fit, each with the memory the engine computes
+// for it; `pinned` is s with the layout chosen for it.
+std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenario& pinned, const Report& report,
+                                                 const Catalog* catalog, const MemoryProbe& probe);
+// The sequences of one optimizer step: given, or a typical batch (said in the report).
+double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
+// One step on this layout, predicted from the hardware; nullopt without an architecture.
+std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
+                                           const HardwareReport& hardware, const ParallelismReport& layout,
+                                           const MemoryExplanation& memory, double global_batch_sequences);
+// Whether the step model was calibrated on this GPU's family (A100, H100); elsewhere it extrapolates.
+bool calibrated_gpu(const GpuSpec& gpu);
+// Whether any layout field is "auto" (the planner searches it).
+bool layout_is_searched(const Strategy& st);
+struct LayoutSearchResult {
+  bool found = false;  // false: no layout of these GPUs is possible (the batch is too small, ...)
+  ParallelismReport layout;
+  double evaluated = 0;
+  double fitting = 0;
+};
+// The fastest layout of `gpus` GPUs that fits in memory (or, when none fits, the one needing least);
+// needs an architecture.
+LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, const ComputeReport& compute,
+                               const HardwareReport& hardware, double gpus, double global_batch);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);
 std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);

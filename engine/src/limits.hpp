@@ -31,6 +31,7 @@ inline constexpr NumberRule tflops{1e-3, false, 1e6, false};  // up to an EFLOP/
 inline constexpr NumberRule memory_gb{1e-3, false, 1e6, false};
 inline constexpr NumberRule bandwidth{1e-3, false, 1e6, false};
 inline constexpr NumberRule watts{1, false, 1e5, false};
+inline constexpr NumberRule efficiency{0.01, false, 1, false};  // a fraction of the peak
 inline constexpr NumberRule gpus_per_node{1, false, 1e6, true};
 
 inline constexpr NumberRule money{1e-6, false, 1e15, false};

@@ -249,7 +249,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   }
   m.micro_batches_in_flight = pp > 1 ? std::max(1.0, std::min(pp, micro_batches.value_or(pp))) : 1;
   const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
-  const Recompute recompute = s.strategy.recompute.value_or(Recompute::none);
+  const Recompute recompute = layout.recompute;
   double activations_per_token = 0, rebuilt_layer_per_token = 0;
   if (arch) {
     const ActivationEstimate a =
@@ -270,10 +270,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // The loss, on the last pipeline stage: logits for every token over the vocabulary (split by tp)
   // in the compute precision, their fp32 upcast for the softmax and the fp32 gradient, 10 bytes per
   // logit in mixed precision (Korthikanti et al. 2022, sec. 4.1, count the fp32 copy, 4sbv; the other
-  // two exist at the same moment in PyTorch's cross-entropy).
+  // two exist at the same moment in PyTorch's cross-entropy). A fused cross-entropy works in place on
+  // the 16-bit logits.
   double logits_per_token = 0;
   if (arch && t.objective == Objective::language_model)
-    logits_per_token = (e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
+    logits_per_token = (s.strategy.fused_cross_entropy ? e : e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
   parts.logits = logits_per_token * tokens;
   x.tokens_per_micro_batch = tokens;
   x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;
@@ -385,27 +386,33 @@ std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& mo
   return high * step * group;
 }
 
-std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report& r, const Catalog* catalog) {
+std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenario& pinned, const Report& r,
+                                                 const Catalog* catalog, const MemoryProbe& probe) {
   std::vector<MemorySuggestion> out;
   if (r.memory.fits) return out;
   const ParallelismReport& layout = r.parallelism;
+  // Each variant is the user's scenario with one change, estimated as the user would get it (the
+  // planner re-plans what is "auto").
   auto variant = [&](const char* field, std::string value, auto change) {
     Scenario v = s;
     change(v);
-    const MemoryReport m = memory_at(v, r.plan.gpus, r.model, r.hardware, r.compute);
+    const MemoryReport m = probe(v, r.plan.gpus);
     // Only what helps: a change that saves nothing here (selective recomputation under
     // FlashAttention, say) is not offered.
     if (m.per_gpu_bytes.total < r.memory.per_gpu_bytes.total * (1 - 1e-9))
       out.push_back({{{field, std::move(value)}}, m.per_gpu_bytes.total, m.fits});
   };
+  // Layout fields the planner searched were already weighed; only fixed ones are worth changing.
+  const Strategy& st = s.strategy;
   const bool data_parallel = layout.dp * layout.cp > 1;
-  if (layout.zero < 3 && data_parallel) variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
-  const Recompute recompute = s.strategy.recompute.value_or(Recompute::none);
-  if (r.memory.activations_known && recompute == Recompute::none)
+  if (st.zero && layout.zero < 3 && data_parallel)
+    variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
+  if (st.recompute && r.memory.activations_known && *st.recompute == Recompute::none)
     variant("strategy.recompute", "\"selective\"", [](Scenario& v) { v.strategy.recompute = Recompute::selective; });
-  if (r.memory.activations_known && recompute != Recompute::full)
+  if (st.recompute && r.memory.activations_known && *st.recompute != Recompute::full)
     variant("strategy.recompute", "\"full\"", [](Scenario& v) { v.strategy.recompute = Recompute::full; });
-  if (layout.micro_batch > 1) variant("strategy.micro_batch", "1", [](Scenario& v) { v.strategy.micro_batch = 1; });
+  if (st.micro_batch && layout.micro_batch > 1)
+    variant("strategy.micro_batch", "1", [](Scenario& v) { v.strategy.micro_batch = 1; });
   if (s.strategy.offload == Offload::none && s.training.method == FinetuneMethod::full)
     variant("strategy.offload", "\"optimizer\"", [](Scenario& v) { v.strategy.offload = Offload::optimizer; });
   if (s.training.type == TrainingType::finetune && s.model.architecture) {
@@ -415,14 +422,19 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Report
     if (s.training.method != FinetuneMethod::qlora && sixteen_bit)
       variant("training.method", "\"qlora\"", [](Scenario& v) { v.training.method = FinetuneMethod::qlora; });
   }
-  // More GPUs: the same layout with ZeRO-3 over a larger data-parallel group.
+  // More GPUs: the fewest at which the chosen layout, with ZeRO-3 over a larger data-parallel group,
+  // fits; what the user then gets is estimated as usual.
   {
-    Scenario v = s;
-    if (layout.zero < 3) v.strategy.zero = 3;
-    if (auto gpus = min_gpus_that_fit(v, r.model, r.hardware, r.compute); gpus && *gpus > r.plan.gpus) {
-      const MemoryReport m = memory_at(v, *gpus, r.model, r.hardware, r.compute);
+    Scenario wider = pinned;
+    if (layout.zero < 3) wider.strategy.zero = 3;
+    if (auto gpus = min_gpus_that_fit(wider, r.model, r.hardware, r.compute); gpus && *gpus > r.plan.gpus) {
+      Scenario v = s;
+      v.hardware.count = *gpus;
+      if (st.zero && layout.zero < 3) v.strategy.zero = 3;
+      if (st.dp) v.strategy.dp.reset();
+      const MemoryReport m = probe(v, *gpus);
       MemorySuggestion more{{{"hardware.count", format_number(*gpus)}}, m.per_gpu_bytes.total, m.fits};
-      if (layout.zero < 3) more.changes.push_back({"strategy.zero", "3"});
+      if (st.zero && layout.zero < 3) more.changes.push_back({"strategy.zero", "3"});
       out.push_back(std::move(more));
     }
   }

@@ -84,12 +84,13 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
   // ZeRO-1 (Megatron's distributed optimizer) is the usual default once there is data parallelism.
   p.zero = st.zero.value_or(p.dp > 1 ? 1 : 0);
   p.sequence_parallel = st.sequence_parallel.value_or(p.tp > 1);
-  p.recompute = to_string(st.recompute.value_or(Recompute::none));
-  if (!st.tp || !st.pp || !st.micro_batch)
+  p.recompute = st.recompute.value_or(Recompute::none);
+  p.chosen_by = layout_is_searched(st) ? "default" : "given";
+  if (!s.model.architecture && (!st.tp || !st.pp || !st.micro_batch))
     warnings.push_back({"strategy.tp", "layout_assumed",
-                        "The layout planner is not available yet: tensor and pipeline parallelism default to 1, "
-                        "micro-batch to 1 and the rest is data parallel. Set strategy.tp, pp and micro_batch to match "
-                        "your run; time is unaffected, memory per GPU depends on them."});
+                        "The layout planner needs the model's architecture: tensor and pipeline parallelism default to "
+                        "1, micro-batch to 1 and the rest is data parallel. Set strategy.tp, pp and micro_batch to "
+                        "match your run; memory per GPU depends on them."});
   return p;
 }
 

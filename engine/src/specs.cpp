@@ -37,6 +37,7 @@ void read_gpu_fields(Fields& f, GpuSpec& gpu) {
       {"gpus_per_node", &GpuSpec::gpus_per_node, limits::gpus_per_node},
       {"intra_node_gbs", &GpuSpec::intra_node_gbs, limits::bandwidth},
       {"inter_node_gbps", &GpuSpec::inter_node_gbps, limits::bandwidth},
+      {"matmul_efficiency", &GpuSpec::matmul_efficiency, limits::efficiency},
       {"release_year", &GpuSpec::release_year, NumberRule{1990, false, 2100, true}},
   };
   for (const auto& field : optional_numbers)
@@ -399,6 +400,7 @@ json gpu_to_json(const GpuSpec& g) {
   put(j, "gpus_per_node", g.gpus_per_node);
   put(j, "intra_node_gbs", g.intra_node_gbs);
   put(j, "inter_node_gbps", g.inter_node_gbps);
+  put(j, "matmul_efficiency", g.matmul_efficiency);
   put(j, "release_year", g.release_year);
   put(j, "source", g.source);
   put(j, "confidence", g.confidence);

@@ -23,10 +23,12 @@ HardwareReport report_hardware(const Scenario& s) {
 
 double resolved_mfu(const Scenario& s, Issues& warnings) {
   if (s.strategy.mfu) return *s.strategy.mfu;
+  // With an architecture the step is predicted; this is only the starting point of a deadline plan.
+  if (s.model.architecture) return assumed_mfu;
   warnings.push_back({"strategy.mfu", "mfu_assumed",
                       "Utilisation (MFU) is assumed to be 40% of the dense peak, typical of well-tuned LLM training "
-                      "(35-55%); set strategy.mfu to your own figure. Prediction from the hardware is not available "
-                      "yet."});
+                      "(35-55%): predicting it needs the model's architecture (layers, hidden size, heads), and only "
+                      "a parameter count was given. Choose a preset, give the architecture, or set strategy.mfu."});
   return assumed_mfu;
 }
 

@@ -280,6 +280,9 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
         "recompute", {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
   }
   if (auto v = f.flag("flash_attention")) s.flash_attention = *v;
+  if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
+  if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
+  if (auto v = f.flag("fused_cross_entropy")) s.fused_cross_entropy = *v;
   s.fused_softmax = f.flag("fused_softmax");
   s.sequence_parallel = f.flag("sequence_parallel");
   if (auto v = f.choice<Offload>("offload", {{"none", Offload::none},

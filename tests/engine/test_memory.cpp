@@ -195,11 +195,20 @@ TEST_CASE("Every suggestion, applied, is a valid scenario with the memory it sta
       {{"model", {{"preset", "gpt-3-175b"}}},
        {"training", {{"type", "finetune"}, {"samples", 1000}, {"seq_len", 2048}}},
        {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
-       {"strategy", {{"tp", 8}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.3}}}},
+       {"strategy",
+        {{"tp", 8}, {"pp", 1}, {"cp", 1}, {"micro_batch", 1}, {"zero", 0}, {"recompute", "none"}, {"mfu", 0.3}}}},
       {{"model", {{"preset", "mixtral-8x7b"}}},
        {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
        {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}}},
-       {"strategy", {{"tp", 1}, {"pp", 1}, {"ep", 8}, {"micro_batch", 4}, {"mfu", 0.3}}}},
+       {"strategy",
+        {{"tp", 1},
+         {"pp", 1},
+         {"cp", 1},
+         {"ep", 8},
+         {"micro_batch", 4},
+         {"zero", 1},
+         {"recompute", "none"},
+         {"mfu", 0.3}}}},
   };
   for (const json& scenario : scenarios) {
     const json report = run_json(scenario);
@@ -224,7 +233,15 @@ TEST_CASE("Expert and context parallelism, LoRA and offload move the parts they 
   const json mixtral = {{"model", {{"preset", "mixtral-8x7b"}}},
                         {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}}},
                         {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}},
-                        {"strategy", {{"tp", 1}, {"pp", 1}, {"zero", 0}, {"micro_batch", 1}, {"mfu", 0.3}}}};
+                        {"strategy",
+                         {{"tp", 1},
+                          {"pp", 1},
+                          {"cp", 1},
+                          {"ep", 1},
+                          {"zero", 0},
+                          {"micro_batch", 1},
+                          {"recompute", "none"},
+                          {"mfu", 0.3}}}};
   SECTION("expert parallelism splits the routed experts' weights") {
     json s = mixtral;
     const double whole = run_json(s)["memory"]["per_gpu_bytes"]["weights"];
@@ -302,7 +319,7 @@ TEST_CASE("Memory never exceeds what a bigger layout needs: more sharding, less 
   json s = {{"model", {{"preset", "llama-3.1-8b"}}},
             {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
             {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}},
-            {"strategy", {{"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}}}};
+            {"strategy", {{"tp", 1}, {"pp", 1}, {"cp", 1}, {"micro_batch", 1}, {"recompute", "none"}, {"mfu", 0.4}}}};
   double previous = 1e300;
   for (int stage = 0; stage <= 3; ++stage) {
     s["strategy"]["zero"] = stage;

@@ -69,5 +69,7 @@ struct CatalogFile {
   std::string_view text;
 };
 std::vector<CatalogFile> builtin_catalog_files();
+// engine/data/calibration.json: published throughput rows as scenarios (see validation_json).
+std::string_view builtin_calibration_json();
 
 }  // namespace traincalc

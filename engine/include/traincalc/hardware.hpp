@@ -29,6 +29,8 @@ struct GpuSpec {
   std::optional<double> gpus_per_node;
   std::optional<double> intra_node_gbs;   // per GPU, per direction, GB/s
   std::optional<double> inter_node_gbps;  // per GPU, Gbit/s
+  // The fraction of the dense peak the best-shaped matrix multiplication reaches, measured (MAMF).
+  std::optional<double> matmul_efficiency;
   std::optional<double> release_year;
   std::string source;
   std::string confidence;

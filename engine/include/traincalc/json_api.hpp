@@ -55,6 +55,12 @@ HfImport import_hf_config(std::string_view config_json);
 // {"model": {...}, "params": N, "active_params": N, "warnings": [...], "errors": [...]}
 std::string hf_import_to_json(const HfImport& imported, int indent = -1);
 
+// The engine against published throughput (engine/data/calibration.json): for each row the published
+// MFU (or HFU), the predicted one and the error in percentage points; with the planner, also the step
+// time of the layout the planner picks for the same GPUs, against the published layout's.
+// {"rows": [...], "median_abs_error_pp": x, "max_abs_error_pp": y}
+std::string validation_json(const Catalog& catalog, bool with_planner, int indent = -1);
+
 // {"gpus": [...], "offers": [...], "models": [...]} in the same field names that inputs use.
 std::string catalog_to_json(const Catalog& catalog, int indent = -1);
 

@@ -8,6 +8,7 @@
 
 #include "traincalc/issue.hpp"
 #include "traincalc/model.hpp"
+#include "traincalc/strategy.hpp"
 
 namespace traincalc {
 
@@ -46,9 +47,35 @@ struct HardwareReport {
   double gpus_per_node = 8;
 };
 
+// Where one training step's time goes, in seconds, on the slowest pipeline stage. Communication
+// and the bubble count only where they are not hidden behind compute.
+struct StepBreakdown {
+  double matmul = 0;       // linear layers and the logits, forward and backward
+  double attention = 0;    // scores and their product with V (FlashAttention or not)
+  double elementwise = 0;  // norms, activations, residual adds, dropout, the loss (memory-bound)
+  double recompute = 0;    // activation recomputation during the backward pass
+  double tensor_parallel = 0;
+  double context_parallel = 0;
+  double expert_parallel = 0;
+  double pipeline_p2p = 0;
+  double data_parallel = 0;  // gradient reduction, ZeRO gathers, FSDP
+  double bubble = 0;         // pipeline fill and drain
+  double optimizer = 0;      // the optimizer step (and CPU offload traffic)
+};
+
+struct StepPrediction {
+  double step_seconds = 0;
+  double mfu = 0;
+  double hfu = 0;  // counting recomputed FLOPs as work
+  double global_batch_sequences = 0;
+  double micro_batches = 0;  // per step, per pipeline
+  StepBreakdown seconds;
+};
+
 struct TimeReport {
   double mfu = 0;
-  std::string mfu_source;               // "given" or "assumed"
+  std::string mfu_source;               // "given", "assumed" or "predicted"
+  std::optional<StepPrediction> step;   // when the architecture allows a prediction
   double cluster_flops_per_second = 0;  // achieved model FLOP/s of the whole cluster
   double tokens_per_second = 0;
   double gpu_hours = 0;
@@ -122,10 +149,24 @@ struct MemoryReport {
   std::vector<MemorySuggestion> suggestions;
 };
 
+// One layout the planner weighed.
+struct LayoutOption {
+  double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1;
+  Recompute recompute = Recompute::none;
+  double step_seconds = 0;
+  double mfu = 0;
+  double memory_bytes = 0;
+  bool fits = false;
+};
+
 struct ParallelismReport {
   double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1;
   bool sequence_parallel = false;
-  std::string recompute;
+  Recompute recompute = Recompute::none;
+  std::string chosen_by = "given";  // "given", "default" or "planner"
+  double layouts_evaluated = 0;
+  double layouts_fitting = 0;
+  std::vector<LayoutOption> alternatives;  // the next fastest layouts that fit
 };
 
 struct CostReport {

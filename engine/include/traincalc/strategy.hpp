@@ -25,6 +25,14 @@ struct Strategy {
   std::optional<bool> fused_softmax;
   std::optional<bool> sequence_parallel;  // nullopt: on when tp > 1
   Offload offload = Offload::none;
+  // A fused cross-entropy kernel (flash-attn's xentropy, Megatron-Core's fused CE, Liger) computes the
+  // loss and its gradient in place on the 16-bit logits: no fp32 copies.
+  bool fused_cross_entropy = false;
+  // Gradient reduction (and ZeRO's parameter gather) runs during the backward pass, as PyTorch DDP,
+  // FSDP, DeepSpeed and Megatron-Core do; false: after it (Megatron-LM 2021).
+  bool overlap_grad_reduce = true;
+  // Tensor-parallel collectives overlapped with the matmuls (Transformer Engine's userbuffers).
+  bool overlap_tp_comm = false;
 };
 
 const char* to_string(Optimizer optimizer);

@@ -1,0 +1,170 @@
+// The layout planner: every way to lay the GPUs out (tensor, pipeline, context, expert and data
+// parallelism, micro-batch, ZeRO stage, recomputation) that the scenario leaves "auto", each checked
+// against memory and timed by predict_step; the fastest that fits wins.
+#include <algorithm>
+#include <cmath>
+
+#include "estimators.hpp"
+
+namespace traincalc::detail {
+
+namespace {
+
+std::vector<double> powers_of_two_up_to(double most) {
+  std::vector<double> out;
+  for (double x = 1; x <= most; x *= 2) out.push_back(x);
+  return out;
+}
+
+bool whole(double x) {
+  return std::floor(x) == x;
+}
+
+// Micro-batch sizes worth trying for a data-parallel rank's share of the batch: the divisors of a
+// whole share (no padded micro-batch), else powers of two; at most 256 sequences.
+std::vector<double> micro_batch_candidates(double share) {
+  std::vector<double> out;
+  if (whole(share)) {
+    for (double d = 1; d <= std::min(256.0, share); ++d)
+      if (whole(share / d)) out.push_back(d);
+    return out;
+  }
+  return powers_of_two_up_to(std::min(256.0, share));
+}
+
+bool better(const LayoutOption& x, const LayoutOption& y) {
+  if (x.fits != y.fits) return x.fits;
+  if (!x.fits) return x.memory_bytes < y.memory_bytes;
+  if (x.step_seconds != y.step_seconds) return x.step_seconds < y.step_seconds;
+  return x.memory_bytes < y.memory_bytes;
+}
+
+}  // namespace
+
+double resolved_global_batch(const Scenario& s, const ComputeReport& compute) {
+  const Training& t = s.training;
+  if (t.global_batch_sequences) return *t.global_batch_sequences;
+  if (t.global_batch_tokens) return std::max(1.0, std::round(*t.global_batch_tokens / compute.seq_len));
+  // Pre-training: about 4M tokens a step (Llama 2: 4M, Touvron et al. 2023, table 1; GPT-3 175B:
+  // 3.2M); fine-tuning: 128 sequences, the order of Alpaca's and QLoRA's batches.
+  if (t.type == TrainingType::finetune) return 128;
+  return std::max(1.0, std::round(4194304.0 / compute.seq_len));
+}
+
+bool layout_is_searched(const Strategy& st) {
+  return !st.tp || !st.pp || !st.cp || !st.ep || !st.micro_batch || !st.zero || !st.recompute;
+}
+
+LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, const ComputeReport& compute,
+                               const HardwareReport& hardware, double gpus, double global_batch) {
+  const Strategy& st = s.strategy;
+  const Architecture& a = *s.model.architecture;
+  const double blocks = a.layers + a.decoder_layers;
+  const double kv_heads = effective_kv_heads(a);
+  const double seq = compute.seq_len;
+
+  std::vector<double> tps =
+      st.tp ? std::vector<double>{*st.tp} : powers_of_two_up_to(std::min({gpus, hardware.gpus_per_node, a.heads}));
+  std::erase_if(tps, [&](double tp) {
+    return !st.tp && (!whole(a.heads / tp) || !(whole(kv_heads / tp) || whole(tp / kv_heads)));
+  });
+  // Context parallelism pays for long sequences only: each rank keeps at least 4096 tokens, the
+  // range where Megatron-Core recommends it.
+  std::vector<double> cps = st.cp ? std::vector<double>{*st.cp} : powers_of_two_up_to(std::min(32.0, seq / 4096));
+  if (cps.empty()) cps = {1};
+  const std::vector<Recompute> recomputes =
+      st.recompute ? std::vector<Recompute>{*st.recompute}
+                   : std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full};
+
+  LayoutSearchResult result;
+  std::vector<LayoutOption> best;  // kept sorted, at most keep entries
+  constexpr std::size_t keep = 6;
+  Issues ignored;
+  ParallelismReport layout;
+  for (double tp : tps) {
+    for (double cp : cps) {
+      const double rest = gpus / (tp * cp);
+      if (!whole(rest) || rest < 1) continue;
+      std::vector<double> pps;
+      if (st.pp) {
+        pps = {*st.pp};
+      } else {
+        for (double pp = 1; pp <= std::min(rest, blocks); ++pp)
+          if (whole(rest / pp) && whole(blocks / pp)) pps.push_back(pp);
+      }
+      for (double pp : pps) {
+        const double dp = rest / pp;
+        if (!whole(dp) || dp < 1 || (st.dp && *st.dp != dp)) continue;
+        if (dp > global_batch) continue;  // every data-parallel rank needs at least one sequence
+        std::vector<double> eps = st.ep ? std::vector<double>{*st.ep} : std::vector<double>{1};
+        if (!st.ep && a.experts > 1)
+          for (double ep = 2; ep <= std::min(a.experts, dp * cp); ep *= 2)
+            if (whole(a.experts / ep) && whole(dp * cp / ep)) eps.push_back(ep);
+        const std::vector<double> mbs =
+            st.micro_batch ? std::vector<double>{*st.micro_batch} : micro_batch_candidates(global_batch / dp);
+        std::vector<double> zeros;
+        if (st.zero) {
+          zeros = {*st.zero};
+        } else {
+          zeros = {0};
+          if (dp * cp > 1) zeros = {0, 1, 2, 3};
+        }
+        for (double ep : eps)
+          for (double mb : mbs)
+            for (double zero : zeros)
+              for (Recompute recompute : recomputes) {
+                layout.tp = tp;
+                layout.pp = pp;
+                layout.cp = cp;
+                layout.ep = ep;
+                layout.dp = dp;
+                layout.micro_batch = mb;
+                layout.zero = zero;
+                layout.recompute = recompute;
+                layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
+                ignored.clear();
+                const MemoryReport memory = estimate_memory(s, model, layout, hardware, compute, ignored);
+                const auto step = predict_step(s, compute, hardware, layout, memory.explain, global_batch);
+                ++result.evaluated;
+                LayoutOption option{tp,
+                                    pp,
+                                    dp,
+                                    cp,
+                                    ep,
+                                    zero,
+                                    mb,
+                                    recompute,
+                                    step ? step->step_seconds : 0.0,
+                                    step ? step->mfu : 0.0,
+                                    memory.per_gpu_bytes.total,
+                                    memory.fits};
+                if (option.fits) ++result.fitting;
+                if (best.size() == keep && !better(option, best.back())) continue;
+                best.insert(std::upper_bound(best.begin(), best.end(), option, better), option);
+                if (best.size() > keep) best.pop_back();
+              }
+      }
+    }
+  }
+  if (best.empty()) return result;
+  const LayoutOption& chosen = best.front();
+  ParallelismReport& p = result.layout;
+  p.tp = chosen.tp;
+  p.pp = chosen.pp;
+  p.dp = chosen.dp;
+  p.cp = chosen.cp;
+  p.ep = chosen.ep;
+  p.zero = chosen.zero;
+  p.micro_batch = chosen.micro_batch;
+  p.recompute = chosen.recompute;
+  p.sequence_parallel = st.sequence_parallel.value_or(chosen.tp > 1);
+  p.chosen_by = "planner";
+  p.layouts_evaluated = result.evaluated;
+  p.layouts_fitting = result.fitting;
+  for (std::size_t i = 1; i < best.size(); ++i)
+    if (best[i].fits) p.alternatives.push_back(best[i]);
+  result.found = true;
+  return result;
+}
+
+}  // namespace traincalc::detail

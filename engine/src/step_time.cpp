@@ -1,0 +1,396 @@
+// One training step, predicted from the hardware: the layer's operations on the GPU (matmuls at a
+// shape-dependent efficiency, attention, memory-bound element-wise work), the collectives of each
+// parallel group on the link it uses, what of them overlaps with compute, the pipeline bubble,
+// recomputation and the optimizer step. From the step time follow MFU and HFU.
+//
+// The model is analytical in the spirit of Calculon (Isaev et al. 2023, "Calculon: a methodology and
+// tool for high-level co-design of systems and large language models") and of Narayanan et al. 2021
+// (sec. 3, the Megatron-LM communication and bubble analysis), with a handful of global constants
+// below, calibrated (not fitted row by row) against tests/data/calibration-throughput.json.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "estimators.hpp"
+#include "traincalc/units.hpp"
+
+namespace traincalc::detail {
+
+namespace {
+
+// --- The constants ----------------------------------------------------------------------------------
+// Each is a physical quantity. The per-family ones and the shape constants were calibrated together
+// (one set for all rows, not per row) on the published runs in engine/data/calibration.json: A100 on
+// Megatron-LM (2021) and llm-foundry (2023), H100 on Megatron-Core (2024) and llm-foundry. With them
+// the median absolute MFU error over those 45 rows is 1.6 points and the largest 7.7
+// (tests/engine/test_calibration.cpp; `traincalc validate` prints the table).
+
+// The fraction of the dense peak a large matmul sustains inside a training step, per family: below
+// the best-shape measurement (A100 0.87, H100 0.80: hardware.md sec. 0.7) because of clocks under a
+// whole node's power draw, the backward pass's transposed operands and the epilogues.
+constexpr double ampere_matmul_efficiency = 0.78;
+constexpr double hopper_matmul_efficiency = 0.55;
+// Other GPUs: their measured best matmul (the catalog's matmul_efficiency) times what the calibrated
+// families sustain of theirs (0.90 and 0.69, ~0.8); without a measurement 0.75 x 0.8, an assumption
+// the report states.
+constexpr double sustained_fraction = 0.8;
+constexpr double default_matmul_efficiency = 0.75;
+// A matrix dimension of x elements reaches x / (x + this) of the large-matmul rate: tile and wave
+// quantisation make thin matmuls (small hidden sizes, tensor-parallel slices, few tokens per expert)
+// slower per FLOP.
+constexpr double gemm_half_rate_dimension = 112;
+// FlashAttention's forward+backward rate, of the 16-bit dense peak, counting the backward's
+// recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of width d:
+// family rate x d / (d + 64). The published runs reach less than FlashAttention-2's microbenchmarks
+// (50-73% of the A100's peak, 35% of the H100's; Dao 2023, sec. 4.1): llm-foundry's 2023 runs used
+// its Triton kernel. Elsewhere half the matmul efficiency (the calibrated families' 0.41 and 0.65).
+constexpr double ampere_flash_efficiency = 0.32;
+constexpr double hopper_flash_efficiency = 0.36;
+constexpr double flash_relative_rate = 0.5;
+constexpr double flash_half_rate_head_dim = 64;
+// Memory-bound kernels (norms, activations, residual adds, the loss, the optimizer) stream at this
+// fraction of the HBM peak.
+constexpr double memory_efficiency = 0.90;
+// NCCL collectives reach this fraction of a link's per-direction bandwidth as bus bandwidth (nccl-tests
+// on DGX H100: ~380 of 450 GB/s).
+constexpr double link_efficiency = 0.85;
+// Fixed cost per layer and pass (kernel launches, framework dispatch), seconds.
+constexpr double layer_overhead_seconds = 20e-6;
+// ZeRO-Offload: PCIe 4.0 x16 (~25 GB/s per direction) to the host and DeepSpeed's CPU Adam, about
+// 1e9 parameters per second per GPU's share of the host (the order of Ren et al. 2021, sec. 6).
+// Assumptions, stated in a warning.
+constexpr double pcie_bytes_per_second = 25e9;
+constexpr double cpu_adam_params_per_second = 1e9;
+
+enum class Family { ampere, hopper, other };
+
+// A100/A800 and H100/H800/H200/GH200, by catalog ID or name (a vendor's own entry for the same GPU).
+Family family_of(const GpuSpec& gpu) {
+  auto mentions = [&](const char* what) {
+    auto has = [&](const std::string& text) {
+      std::string lower = text;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      return lower.find(what) != std::string::npos;
+    };
+    return has(gpu.id) || has(gpu.name);
+  };
+  if (mentions("a100") || mentions("a800")) return Family::ampere;
+  if (mentions("h100") || mentions("h800") || mentions("h200") || mentions("gh200")) return Family::hopper;
+  return Family::other;
+}
+
+double training_matmul_efficiency(const GpuSpec& gpu) {
+  switch (family_of(gpu)) {
+    case Family::ampere:
+      return ampere_matmul_efficiency;
+    case Family::hopper:
+      return hopper_matmul_efficiency;
+    case Family::other:
+      break;
+  }
+  return gpu.matmul_efficiency.value_or(default_matmul_efficiency) * sustained_fraction;
+}
+
+double flash_attention_efficiency(const GpuSpec& gpu, double matmul_efficiency) {
+  switch (family_of(gpu)) {
+    case Family::ampere:
+      return ampere_flash_efficiency;
+    case Family::hopper:
+      return hopper_flash_efficiency;
+    case Family::other:
+      break;
+  }
+  return matmul_efficiency * flash_relative_rate;
+}
+
+double rate_factor(double dimension) {
+  return dimension / (dimension + gemm_half_rate_dimension);
+}
+
+struct Machine {
+  double matmul_peak = 0;     // FLOP/s in the compute precision
+  double attention_peak = 0;  // FLOP/s in 16 bits (attention is not run in fp8)
+  double matmul_efficiency = 0;
+  double flash_efficiency = 0;  // FlashAttention forward+backward, of the 16-bit peak
+  double memory_bytes_per_second = 0;
+  double intra_bytes_per_second = 0;  // per GPU, per direction, achieved
+  double inter_bytes_per_second = 0;
+  double gpus_per_node = 8;
+};
+
+Machine machine_of(const Scenario& s, const HardwareReport& hw) {
+  const GpuSpec& gpu = s.hardware.gpu;
+  Machine m;
+  m.matmul_peak = units::tflops_to_flops(hw.peak_tflops);
+  const Precision p = resolved_precision(s);
+  double sixteen = hw.peak_tflops;
+  if (p == Precision::fp8) sixteen = gpu.bf16_tflops.value_or(gpu.fp16_tflops.value_or(hw.peak_tflops / 2));
+  m.attention_peak = units::tflops_to_flops(sixteen);
+  m.matmul_efficiency = training_matmul_efficiency(gpu);
+  m.flash_efficiency = flash_attention_efficiency(gpu, m.matmul_efficiency);
+  // Without a bandwidth figure: 300 FLOP per byte, the A100/H100 ratio of bf16 peak to HBM bandwidth.
+  m.memory_bytes_per_second =
+      (gpu.memory_bandwidth_tbs ? *gpu.memory_bandwidth_tbs * 1e12 : units::tflops_to_flops(sixteen) / 300) *
+      memory_efficiency;
+  const double intra_gbs = s.hardware.intra_node_gbs.value_or(gpu.intra_node_gbs.value_or(32));
+  const double inter_gbps = s.hardware.inter_node_gbps.value_or(gpu.inter_node_gbps.value_or(100));
+  m.intra_bytes_per_second = intra_gbs * 1e9 * link_efficiency;
+  m.inter_bytes_per_second = inter_gbps / 8 * 1e9 * link_efficiency;
+  m.gpus_per_node = hw.gpus_per_node;
+  return m;
+}
+
+// Bandwidth per GPU of a group of `size` ranks whose neighbours are `stride` ranks apart: inside a
+// node NVLink; across nodes the NICs, all of a node's members sharing the collective (NCCL runs one
+// ring per NIC), never faster than NVLink.
+double group_bandwidth(const Machine& m, double size, double stride) {
+  if (size * stride <= m.gpus_per_node) return m.intra_bytes_per_second;
+  const double members_per_node = std::max(1.0, m.gpus_per_node / stride);
+  return std::min(m.intra_bytes_per_second, m.inter_bytes_per_second * std::min(members_per_node, size));
+}
+
+double all_reduce_seconds(double bytes, double ranks, double bandwidth) {
+  return ranks > 1 ? 2 * (ranks - 1) / ranks * bytes / bandwidth : 0.0;
+}
+double all_gather_seconds(double bytes, double ranks, double bandwidth) {  // also reduce-scatter
+  return ranks > 1 ? (ranks - 1) / ranks * bytes / bandwidth : 0.0;
+}
+
+struct Pass {
+  double matmul = 0, attention = 0, elementwise = 0, matmul_flops = 0, attention_flops = 0;
+  double total() const { return matmul + attention + elementwise; }
+};
+
+}  // namespace
+
+bool calibrated_gpu(const GpuSpec& gpu) {
+  return family_of(gpu) != Family::other;
+}
+
+std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
+                                           const HardwareReport& hardware, const ParallelismReport& layout,
+                                           const MemoryExplanation& memory, double global_batch_sequences) {
+  if (!s.model.architecture) return std::nullopt;
+  const Architecture& a = *s.model.architecture;
+  const Machine m = machine_of(s, hardware);
+  const Precision precision = resolved_precision(s);
+  const bool sixteen = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
+  const bool fp8 = precision == Precision::fp8;
+  const double e = sixteen ? 2.0 : 4.0;  // bytes per activation element
+  const double tp = layout.tp, pp = layout.pp, cp = layout.cp, ep = layout.ep, dp = layout.dp;
+  const bool sp = layout.sequence_parallel && tp > 1;
+  const double seq = compute.seq_len;
+  const double tokens = layout.micro_batch * seq / cp;  // per GPU per micro-batch
+  const Training& t = s.training;
+  const bool frozen = t.method != FinetuneMethod::full;
+  const double h = a.hidden;
+  const double blocks = a.layers + a.decoder_layers;  // layers with an MLP
+  const double attention_blocks = a.layers + 2 * a.decoder_layers;
+  const bool causal = !a.encoder_only && a.decoder_layers == 0;
+
+  // --- Matmuls: every linear group, sliced by tensor parallelism ---------------------------------
+  auto gemm_seconds = [&](double flop_rows, double rows, double k, double n) {
+    const double efficiency = m.matmul_efficiency * rate_factor(rows) * rate_factor(k) * rate_factor(n);
+    const double flops = 2 * flop_rows * k * n;
+    // Roofline: the operands and result move through HBM at least once per matmul.
+    const double matmuls = flop_rows / rows;
+    const double bytes = matmuls * (rows * k + k * n + rows * n) * (fp8 ? 1.0 : e);
+    return std::max(flops / (m.matmul_peak * efficiency), bytes / m.memory_bytes_per_second);
+  };
+  Pass forward;
+  double weight_elements = 0;  // this GPU's share of the linear weights (for QLoRA dequantisation)
+  const double experts = a.experts > 1 ? a.experts : 1.0;
+  for_each_linear(a, [&](const LinearGroup& g) {
+    double k = g.in, n = g.out;
+    if (g.kind != LinearKind::router) (g.in == h ? n : k) /= tp;  // column- or row-parallel
+    double rows = tokens;
+    double per_token_copies = g.active_copies;
+    const bool routed = g.kind == LinearKind::mlp && g.copies > g.active_copies;
+    if (routed) rows = std::max(1.0, tokens * a.experts_per_token * ep / experts);  // tokens per expert
+    forward.matmul += per_token_copies * gemm_seconds(tokens, rows, k, n);
+    forward.matmul_flops += per_token_copies * 2 * tokens * k * n;
+    weight_elements += (routed ? g.copies / ep : g.copies) * k * n;
+  });
+  // --- Attention: QK^T and scores x V per attention block ----------------------------------------
+  const double qk_dim = latent_attention(a) ? a.qk_nope_head_dim + a.qk_rope_head_dim : effective_head_dim(a);
+  const double v_dim = latent_attention(a) ? a.v_head_dim : effective_head_dim(a);
+  const double heads_here = a.heads / tp;
+  const double attention_flops = 2 * tokens * seq * heads_here * (qk_dim + v_dim) * attention_blocks;
+  forward.attention_flops = attention_flops;
+  double attention_backward = 0;
+  if (s.strategy.flash_attention) {
+    // FlashAttention skips the masked half of a causal score matrix and recomputes the scores in its
+    // backward pass (2.5x the forward FLOPs; Dao 2023, sec. 4.1).
+    const double rate = m.attention_peak * m.flash_efficiency * qk_dim / (qk_dim + flash_half_rate_head_dim);
+    const double work = attention_flops * (causal ? 0.5 : 1.0);
+    forward.attention = work / rate;
+    attention_backward = 2.5 * work / rate;
+  } else {
+    // Batched matmuls with the head width as inner dimension, plus the score tensor through memory:
+    // scale, mask and softmax (fused: 16-bit in and out; eager PyTorch: an fp32 softmax and a cast),
+    // and dropout (its mask and output).
+    const double rate = m.attention_peak * m.matmul_efficiency * rate_factor(qk_dim) * rate_factor(seq);
+    const bool fused = s.strategy.fused_softmax.value_or(false);
+    const double score_bytes = (fused ? 2 * e : 2 * e + 8) + (a.dropout ? 2 * e + 1 : 0.0);
+    const double scores = tokens * seq * heads_here * attention_blocks;
+    forward.attention = attention_flops / rate + scores * score_bytes / m.memory_bytes_per_second;
+    attention_backward = 2 * forward.attention;
+  }
+  // --- Element-wise work per token and block, in elements read + written (forward) -------------
+  const double q_width = a.heads * qk_dim, kv_width = effective_kv_heads(a) * qk_dim;
+  const double mlp_width =
+      (a.experts > 1 ? expert_ffn_hidden(a) * (a.experts_per_token + a.shared_experts) : a.ffn_hidden);
+  double replicated = a.norms_per_layer * 2 * h + 2 * 3 * h;  // norms; two residual adds
+  if (a.dropout) replicated += 2 * 2.5 * h;                   // two dropouts (output and mask)
+  double split = (a.gated_mlp ? 3.0 : 2.0) * mlp_width;       // the activation function
+  if (a.position_embeddings <= 0 && !a.encoder_only) split += 2 * (q_width + kv_width);  // rotary
+  if (a.experts > 1) split += 4 * a.experts_per_token * h;  // token permutation to and from experts
+  const double elementwise_elements = replicated / (sp ? tp : 1.0) + split / tp;
+  forward.elementwise = blocks * tokens * elementwise_elements * e / m.memory_bytes_per_second;
+  if (fp8) {
+    // Transformer Engine casts each matmul's input to fp8 (read 16 bits, write 8) in both passes.
+    forward.elementwise += forward.matmul_flops / (2 * h) * 3 / m.memory_bytes_per_second;
+  }
+  if (t.method == FinetuneMethod::qlora) {
+    // bitsandbytes dequantises each 4-bit weight to 16 bits before the matmul: ~0.5 + 2 bytes.
+    forward.elementwise += weight_elements * 2.5 / m.memory_bytes_per_second;
+  }
+  // LoRA adapters: two thin matmuls (rank r) per targeted matrix.
+  double lora_forward = 0;
+  if (frozen) {
+    const double r = t.lora_rank;
+    for_each_linear(a, [&](const LinearGroup& g) {
+      const bool targeted = t.lora_targets == LoraTargets::all_linear || g.kind == LinearKind::attention;
+      if (!targeted || g.kind == LinearKind::router) return;
+      double k = g.in, n = g.out;
+      (g.in == h ? n : k) /= tp;
+      lora_forward += g.active_copies * (gemm_seconds(tokens, tokens, k, r) + gemm_seconds(tokens, tokens, r, n));
+    });
+  }
+  const double overhead = layer_overhead_seconds * blocks;
+  // --- The logits and the loss, on the last stage ------------------------------------------------
+  double logits_forward = 0, logits_backward = 0, logits_elementwise = 0;
+  if (t.objective == Objective::language_model) {
+    logits_forward = gemm_seconds(tokens, tokens, h, a.vocab / tp);
+    logits_backward = (frozen ? 1.0 : 2.0) * logits_forward;
+    // Logits written, read by the softmax in fp32, its gradient written and cast back.
+    const double loss_bytes = s.strategy.fused_cross_entropy ? 2 * e : 3 * e + 12;  // fused: write, read
+    logits_elementwise = tokens * a.vocab / tp * loss_bytes / m.memory_bytes_per_second;
+  }
+
+  // --- One micro-batch on the slowest (last) stage -------------------------------------------------
+  const double weight_backward = frozen ? 1.0 : 2.0;  // activation gradients (+ weight gradients)
+  const double stage = 1 / pp;
+  StepBreakdown per_mb;
+  per_mb.matmul =
+      stage * forward.matmul * (1 + weight_backward) + stage * lora_forward * 3 + logits_forward + logits_backward;
+  per_mb.attention = stage * (forward.attention + attention_backward);
+  per_mb.elementwise = stage * (forward.elementwise * 3 + 3 * overhead) + logits_elementwise;
+  const Recompute recompute = layout.recompute;
+  double recompute_flops = 0;
+  if (recompute == Recompute::full) {
+    per_mb.recompute = stage * (forward.total() + lora_forward + overhead);
+    recompute_flops = stage * (forward.matmul_flops + forward.attention_flops);
+  } else if (recompute == Recompute::selective && !s.strategy.flash_attention) {
+    per_mb.recompute = stage * forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
+    recompute_flops = stage * forward.attention_flops;
+  }
+  const double compute_mb = per_mb.matmul + per_mb.attention + per_mb.elementwise + per_mb.recompute;
+
+  // Tensor parallelism: two all-reduces (or all-gather + reduce-scatter with sequence parallelism,
+  // the same volume) of the layer's activations per block in each pass (Narayanan et al. 2021,
+  // sec. 2.3; Korthikanti et al. 2022, sec. 4.2.2), and again when a layer is recomputed.
+  if (tp > 1) {
+    const double passes = 2 + (recompute == Recompute::full ? 1 : 0);
+    const double bytes = tokens * h * e;
+    const double comm = stage * blocks * 2 * passes * all_reduce_seconds(bytes, tp, group_bandwidth(m, tp, 1));
+    per_mb.tensor_parallel =
+        s.strategy.overlap_tp_comm ? std::max(0.0, comm - stage * forward.matmul * (1 + weight_backward)) : comm;
+  }
+  // Context parallelism: ring attention passes each rank's keys and values around the ring (and
+  // their gradients back), overlapped with the attention it feeds (Liu et al. 2023, "Ring Attention").
+  if (cp > 1) {
+    const double kv_bytes = tokens * 2 * (effective_kv_heads(a) / tp) * qk_dim * e;
+    const double comm = stage * attention_blocks * 3 * (cp - 1) * kv_bytes / group_bandwidth(m, cp, tp);
+    per_mb.context_parallel = std::max(0.0, comm - per_mb.attention);
+  }
+  // Expert parallelism: an all-to-all to dispatch tokens to their experts and one to combine them,
+  // in each pass (Lepikhin et al. 2020, GShard).
+  if (ep > 1 && a.experts > 1) {
+    const double bytes = tokens * a.experts_per_token * h * e * (ep - 1) / ep;
+    per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * bytes / group_bandwidth(m, ep, tp * cp);
+  }
+  // Pipeline: each micro-batch's activations forward and gradients back between stages.
+  if (pp > 1) {
+    const double bytes = tokens * h * e / (sp ? tp : 1.0);
+    per_mb.pipeline_p2p = 2 * bytes / group_bandwidth(m, 2, tp * cp * dp);
+  }
+  const double mb_seconds =
+      compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel + per_mb.pipeline_p2p;
+
+  // --- The step: micro-batches through the pipeline --------------------------------------------------
+  StepPrediction out;
+  out.global_batch_sequences = global_batch_sequences;
+  out.micro_batches = std::max(1.0, std::ceil(global_batch_sequences / (dp * layout.micro_batch) - 1e-9));
+  const double mbs = out.micro_batches;
+  StepBreakdown& step = out.seconds;
+  step.matmul = mbs * per_mb.matmul;
+  step.attention = mbs * per_mb.attention;
+  step.elementwise = mbs * per_mb.elementwise;
+  step.recompute = mbs * per_mb.recompute;
+  step.tensor_parallel = mbs * per_mb.tensor_parallel;
+  step.context_parallel = mbs * per_mb.context_parallel;
+  step.expert_parallel = mbs * per_mb.expert_parallel;
+  step.pipeline_p2p = mbs * per_mb.pipeline_p2p;
+  // 1F1B: pp - 1 micro-batch slots of fill and drain, divided by the virtual stages when interleaved
+  // (Narayanan et al. 2021, sec. 2.2).
+  if (pp > 1) step.bubble = (pp - 1) / s.strategy.pp_virtual_stages * mb_seconds;
+
+  // --- Data parallelism ------------------------------------------------------------------------------
+  const double shard_group = dp * cp;
+  const double params_here = memory.params_per_gpu;
+  const double trainable_here = memory.trainable_params_per_gpu;
+  const double dp_bandwidth = group_bandwidth(m, shard_group, tp);
+  if (shard_group > 1) {
+    if (layout.zero >= 3) {
+      // FSDP / ZeRO-3: every micro-batch gathers the weights for forward and again for backward and
+      // reduce-scatters the gradients, prefetched behind the previous layer's compute (Zhao et al.
+      // 2023, "PyTorch FSDP", sec. 3.3); the first layer's gather is not hidden.
+      const double gathers = 2 * all_gather_seconds(params_here * e, shard_group, dp_bandwidth);
+      const double reduce = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
+      const double per_micro_batch = gathers + reduce;
+      step.data_parallel =
+          mbs * (std::max(0.0, per_micro_batch - compute_mb) + per_micro_batch / std::max(1.0, blocks / pp));
+    } else {
+      // DDP all-reduce, or ZeRO-1/2's reduce-scatter plus the gather of updated weights (same volume),
+      // once per step; overlapped with the last micro-batch's backward (and the next forward).
+      const double comm = all_reduce_seconds(trainable_here * e, shard_group, dp_bandwidth);
+      const double window = s.strategy.overlap_grad_reduce ? compute_mb : 0.0;
+      step.data_parallel = std::max(0.0, comm - window);
+    }
+  }
+
+  // --- The optimizer step: memory-bound over this GPU's share of the states ------------------------
+  const double shard = layout.zero >= 1 ? shard_group : 1.0;
+  const double optimizer_bytes = memory.optimizer_bytes_per_param > 0 ? memory.optimizer_bytes_per_param : 12.0;
+  if (s.strategy.offload != Offload::none) {
+    const double local = trainable_here / shard;
+    step.optimizer = local * (2 + 2) / pcie_bytes_per_second + local / cpu_adam_params_per_second;
+  } else {
+    step.optimizer = trainable_here / shard * (2 * e + 2 * optimizer_bytes) / m.memory_bytes_per_second;
+  }
+
+  out.step_seconds = step.matmul + step.attention + step.elementwise + step.recompute + step.tensor_parallel +
+                     step.context_parallel + step.expert_parallel + step.pipeline_p2p + step.data_parallel +
+                     step.bubble + step.optimizer;
+  const double gpus = tp * pp * cp * dp;
+  const double model_flops = compute.flops_per_token * global_batch_sequences * seq;
+  const double peak = m.matmul_peak;
+  out.mfu = model_flops / (gpus * peak * out.step_seconds);
+  const double recomputed_flops = recompute_flops * mbs * gpus;  // every GPU recomputes its own share
+  out.hfu = (model_flops + recomputed_flops) / (gpus * peak * out.step_seconds);
+  return out;
+}
+
+}  // namespace traincalc::detail

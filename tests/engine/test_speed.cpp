@@ -1,0 +1,244 @@
+// Speed: the step-time model against published runs, and the layout planner.
+#include <algorithm>
+
+#include "helpers.hpp"
+
+using Catch::Matchers::WithinRel;
+using test::json;
+using test::run;
+
+namespace {
+
+json validation(bool planner) {
+  return json::parse(traincalc::validation_json(traincalc::builtin_catalog(), planner));
+}
+
+json calibration_rows() {
+  return json::parse(traincalc::builtin_calibration_json())["rows"];
+}
+
+// A GPT-style 7B model as llm-foundry benchmarked it (MPT-7b), on 8 H100s.
+json mpt7b() {
+  return {{"model",
+           {{"layers", 32},
+            {"hidden", 4096},
+            {"heads", 32},
+            {"ffn_hidden", 16384},
+            {"vocab", 50368},
+            {"bias", true},
+            {"norm", "layernorm"},
+            {"position_embeddings", 2048},
+            {"tied_embeddings", true}}},
+          {"training", {{"type", "pretrain"}, {"tokens", 1e11}, {"seq_len", 2048}, {"global_batch_sequences", 48}}},
+          {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}},
+          {"strategy",
+           {{"tp", 1}, {"pp", 1}, {"cp", 1}, {"micro_batch", 6}, {"zero", 3}, {"recompute", "none"}, {"mfu", "auto"}}}};
+}
+
+double sum_of_compute_parts(const traincalc::StepBreakdown& b) {
+  return b.matmul + b.attention + b.elementwise + b.recompute + b.tensor_parallel + b.context_parallel +
+         b.expert_parallel + b.pipeline_p2p;
+}
+
+}  // namespace
+
+TEST_CASE("Every calibration row is a valid scenario; the MPT shapes give the published parameter counts",
+          "[speed][calibration]") {
+  const json rows = calibration_rows();
+  REQUIRE(rows.size() == 45);  // shared/reference/calibration.json's A100 and H100 rows
+  for (const json& row : rows) {
+    INFO(row["id"]);
+    const traincalc::Report r = run(row["scenario"]);
+    REQUIRE(r.time.step);
+    // llm-foundry's own parameter counts (shared/reference/calibration.json), exactly.
+    if (row.contains("published_params")) CHECK(r.model.params == row["published_params"].get<double>());
+  }
+}
+
+TEST_CASE("Predicted utilisation matches published runs: median error <= 3 points, none worse than 8",
+          "[speed][calibration]") {
+  // Megatron-LM on A100 (Narayanan et al. 2021, HFU), Megatron-Core on H100 (2024), llm-foundry's
+  // MPT tables on A100-40/80GB and H100 (2023): engine/data/calibration.json.
+  const json v = validation(false);
+  REQUIRE(v["rows"].size() == 45);
+  for (const json& row : v["rows"]) {
+    INFO(row["label"].get<std::string>() << ": published " << row["published"] << ", predicted " << row["predicted"]);
+    CHECK(std::abs(row["error_pp"].get<double>()) <= 8.0);
+    CHECK(row["fits"].get<bool>());  // every published layout fits in the memory model
+  }
+  CHECK(v["median_abs_error_pp"].get<double>() <= 3.0);
+  CHECK(v["max_abs_error_pp"].get<double>() <= 8.0);
+}
+
+TEST_CASE("For each published run the planner finds a layout that fits and is at least as fast", "[speed][planner]") {
+  const json v = validation(true);
+  for (const json& row : v["rows"]) {
+    INFO(row["label"]);
+    REQUIRE(row.contains("planner"));
+    const json& p = row["planner"];
+    CHECK(p["fits"].get<bool>());
+    CHECK(p["step_seconds"].get<double>() <= row["step_seconds"].get<double>() * (1 + 1e-9));
+    CHECK(p["tp"].get<double>() * p["pp"].get<double>() * p["cp"].get<double>() * p["dp"].get<double>() ==
+          row["gpus"].get<double>());
+  }
+}
+
+TEST_CASE("A step is the sum of its parts, and the bubble is (pp - 1) / v micro-batch slots", "[speed]") {
+  // 1F1B: pp - 1 slots of fill and drain per step; interleaving divides them by the virtual stages
+  // (Narayanan et al. 2021, sec. 2.2).
+  json s = mpt7b();
+  s["hardware"]["count"] = 64;
+  s["training"]["global_batch_sequences"] = 256;
+  s["strategy"] = {{"tp", 2},
+                   {"pp", 4},
+                   {"cp", 1},
+                   {"micro_batch", 2},
+                   {"zero", 1},
+                   {"recompute", "selective"},
+                   {"pp_virtual_stages", 2},
+                   {"mfu", "auto"}};
+  const traincalc::Report r = run(s);
+  REQUIRE(r.time.step);
+  const traincalc::StepPrediction& step = *r.time.step;
+  const double micro_batches = 256.0 / (8 * 2);  // dp = 64 / (2 x 4) = 8
+  CHECK(step.micro_batches == micro_batches);
+  CHECK_THAT(step.seconds.bubble, WithinRel(sum_of_compute_parts(step.seconds) / micro_batches * 3 / 2, 1e-9));
+  const auto& b = step.seconds;
+  CHECK_THAT(step.step_seconds, WithinRel(sum_of_compute_parts(b) + b.data_parallel + b.bubble + b.optimizer, 1e-12));
+  // MFU from the step: model FLOPs of the batch over the GPUs' peak for that time.
+  const double model_flops = r.compute.flops_per_token * 256 * 2048;
+  CHECK_THAT(step.mfu, WithinRel(model_flops / (64 * 989.4e12 * step.step_seconds), 1e-9));
+  CHECK(r.time.mfu_source == "predicted");
+  CHECK(r.time.mfu == step.mfu);
+}
+
+TEST_CASE("HFU counts the recomputed forward pass", "[speed]") {
+  json s = mpt7b();
+  s["strategy"]["recompute"] = "full";
+  const traincalc::Report full = run(s);
+  // Full recomputation redoes each layer's forward pass (1/3 of the layers' work), not the logits.
+  const double ratio = full.time.step->hfu / full.time.step->mfu;
+  CHECK(ratio > 1.3);
+  CHECK(ratio < 4.0 / 3.0);
+  s["strategy"]["recompute"] = "none";
+  const traincalc::Report none = run(s);
+  CHECK(none.time.step->hfu == none.time.step->mfu);
+  CHECK(none.time.step->step_seconds < full.time.step->step_seconds);
+}
+
+TEST_CASE("The hardware moves the prediction the way it should", "[speed]") {
+  const json base = mpt7b();
+  const double h100 = run(base).time.step->step_seconds;
+  SECTION("an A100 is slower than an H100, but by less than their peaks") {
+    json s = base;
+    s["hardware"]["gpu"] = "a100-80gb-sxm";
+    const double a100 = run(s).time.step->step_seconds;
+    CHECK(a100 > h100);
+    CHECK(a100 / h100 < 989.4 / 312);
+  }
+  SECTION("fp8 is faster than bf16, by less than twice (attention and memory-bound work stay 16-bit)") {
+    json s = base;
+    s["strategy"]["precision"] = "fp8";
+    const double fp8 = run(s).time.step->step_seconds;
+    CHECK(fp8 < h100);
+    CHECK(h100 / fp8 < 2);
+  }
+  SECTION("without FlashAttention long sequences get slower") {
+    json s = base;
+    s["training"]["seq_len"] = 8192;
+    s["model"]["position_embeddings"] = 8192;
+    s["strategy"]["micro_batch"] = 1;
+    const double flash = run(s).time.step->step_seconds;
+    s["strategy"]["flash_attention"] = false;
+    CHECK(run(s).time.step->step_seconds > flash * 1.1);
+  }
+  SECTION("tensor parallelism across nodes is bounded by the node's NICs, not NVLink") {
+    // DGX A100: NCCL's rings share the node's eight 200 Gb/s NICs, 8 x 25 GB/s = 200 GB/s, against
+    // NVLink's 300 GB/s per GPU inside a node (hardware catalog): 1.5x the time.
+    json s = base;
+    s["hardware"] = {{"gpu", "a100-80gb-sxm"}, {"count", 16}};
+    s["strategy"]["tp"] = 16;
+    s["strategy"]["zero"] = 0;
+    s["strategy"]["micro_batch"] = 1;
+    const traincalc::Report across = run(s);
+    s["hardware"]["gpus_per_node"] = 16;
+    const traincalc::Report inside = run(s);
+    CHECK_THAT(across.time.step->seconds.tensor_parallel / inside.time.step->seconds.tensor_parallel,
+               WithinRel(1.5, 1e-9));
+  }
+}
+
+TEST_CASE("A given utilisation fixes the time; the prediction is reported beside it", "[speed]") {
+  json s = mpt7b();
+  s["strategy"]["mfu"] = 0.4;
+  const json r = test::report_json(s);
+  CHECK(r["time"]["mfu"] == 0.4);
+  CHECK(r["time"]["mfu_source"] == "given");
+  CHECK(r["time"].contains("mfu_predicted"));
+  CHECK(r["time"]["mfu_predicted"].get<double>() != 0.4);
+  // The step at the given speed: the batch's tokens over the cluster's tokens per second.
+  CHECK_THAT(r["time"]["step_seconds"].get<double>(),
+             WithinRel(48.0 * 2048 / r["time"]["tokens_per_second"].get<double>(), 1e-12));
+}
+
+TEST_CASE("Without an architecture utilisation is assumed, and said so", "[speed]") {
+  const traincalc::Report r = run({{"model", {{"params", 7e9}}},
+                                   {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+                                   {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}}});
+  CHECK(r.time.mfu == 0.40);
+  CHECK(r.time.mfu_source == "assumed");
+  CHECK_FALSE(r.time.step);
+  CHECK(test::has_warning(r, "mfu_assumed"));
+}
+
+TEST_CASE("Outside A100 and H100 the prediction says it extrapolates", "[speed]") {
+  json s = mpt7b();
+  s["hardware"]["gpu"] = "b200";
+  const traincalc::Report r = run(s);
+  CHECK(test::has_warning(r, "mfu_extrapolated"));
+  s["hardware"]["gpu"] = "h200-sxm";
+  CHECK_FALSE(test::has_warning(run(s), "mfu_extrapolated"));
+}
+
+TEST_CASE("The planner picks the fastest layout that fits and lists the next ones", "[speed][planner]") {
+  const traincalc::Report r = run({{"model", {{"preset", "llama-2-70b"}}},
+                                   {"training", {{"type", "pretrain"}, {"tokens", 2e12}, {"seq_len", 4096}}},
+                                   {"hardware", {{"gpu", "h100-sxm"}, {"count", 512}}}});
+  const traincalc::ParallelismReport& p = r.parallelism;
+  CHECK(p.chosen_by == "planner");
+  CHECK(p.tp * p.pp * p.cp * p.dp == 512);
+  CHECK(r.memory.fits);
+  CHECK(p.layouts_evaluated > 100);
+  CHECK(p.layouts_fitting <= p.layouts_evaluated);
+  REQUIRE(p.alternatives.size() >= 3);
+  double previous = r.time.step->step_seconds;
+  for (const traincalc::LayoutOption& o : p.alternatives) {
+    CHECK(o.fits);
+    CHECK(o.step_seconds >= previous * (1 - 1e-12));
+    previous = o.step_seconds;
+  }
+  // The default batch (about 4M tokens) is stated.
+  CHECK(r.time.step->global_batch_sequences == 1024);
+  CHECK(test::has_warning(r, "global_batch_assumed"));
+}
+
+TEST_CASE("The planner keeps what the user fixed", "[speed][planner]") {
+  const traincalc::Report r = run({{"model", {{"preset", "llama-2-70b"}}},
+                                   {"training", {{"type", "pretrain"}, {"tokens", 2e12}, {"seq_len", 4096}}},
+                                   {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 256}}},
+                                   {"strategy", {{"tp", 8}, {"recompute", "full"}}}});
+  CHECK(r.parallelism.tp == 8);
+  CHECK(r.parallelism.recompute == traincalc::Recompute::full);
+  CHECK(r.parallelism.chosen_by == "planner");
+}
+
+TEST_CASE("A deadline with predicted utilisation gets the GPUs that meet it", "[speed][planner]") {
+  const json r = test::report_json({{"model", {{"preset", "llama-2-7b"}}},
+                                    {"training", {{"type", "pretrain"}, {"tokens", 2e12}}},
+                                    {"hardware", {{"gpu", "h100-sxm"}}},
+                                    {"budget", {{"deadline_days", 30}}}});
+  REQUIRE(r["errors"].empty());
+  CHECK(r["plan"]["meets_deadline"] == true);
+  CHECK(r["time"]["wall_clock_days"].get<double>() <= 30);
+  CHECK(r["time"]["mfu_source"] == "predicted");
+}
