@@ -6,7 +6,7 @@ import { launch } from '../tests/browser/chromium.mjs';
 import { serveStatic } from './serve.mjs';
 
 const outDir = process.argv[2] ?? 'public/img';
-const hash = process.argv[3] ?? 'model.preset=llama-2-7b&training.tokens=2e12&hardware.gpu=h100-sxm&hardware.count=64&strategy.mfu=0.4&pricing.per_gpu_hour=2.5';
+const hash = process.argv[3] ?? 'model.preset=llama-2-70b&training.tokens=2e12&hardware.gpu=h100-sxm&hardware.count=512&pricing.per_gpu_hour=2.5';
 mkdirSync(outDir, { recursive: true });
 
 const server = serveStatic('dist/site');

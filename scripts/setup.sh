@@ -13,6 +13,7 @@ declare -A needs=(
   [emscripten]=/usr/bin/em++
   [catch2]=/usr/include/catch2/catch.hpp
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
+  [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
   [chromium]=/usr/bin/chromium
   [fonts-wqy-microhei]=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 )

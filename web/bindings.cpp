@@ -33,6 +33,11 @@ std::string import_hf(const std::string& config_json) {
   return traincalc::hf_import_to_json(traincalc::import_hf_config(config_json));
 }
 
+// The engine against the published runs it was calibrated on (see traincalc validate).
+std::string validation(bool with_planner) {
+  return traincalc::validation_json(traincalc::builtin_catalog(), with_planner);
+}
+
 std::string version() {
   return TRAINCALC_VERSION;
 }
@@ -43,5 +48,6 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("estimate", &estimate);
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
+  emscripten::function("validation", &validation);
   emscripten::function("version", &version);
 }

@@ -48,6 +48,21 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
                                                  const Catalog* catalog, const MemoryProbe& probe);
 // The sequences of one optimizer step: given, or a typical batch (said in the report).
 double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
+// What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
+struct StepHardware {
+  double matmul_peak = 0;     // FLOP/s in the compute precision
+  double attention_peak = 0;  // FLOP/s in 16 bits (attention is not run in fp8)
+  double matmul_efficiency = 0;
+  double flash_efficiency = 0;  // FlashAttention forward+backward, of the 16-bit peak
+  double memory_bytes_per_second = 0;
+  double intra_bytes_per_second = 0;  // per GPU, per direction, achieved
+  double inter_bytes_per_second = 0;
+  double gpus_per_node = 8;
+};
+StepHardware step_hardware(const Scenario& s, const HardwareReport& hardware);
+std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute, const StepHardware& machine,
+                                           const ParallelismReport& layout, const MemoryExplanation& memory,
+                                           double global_batch_sequences);
 // One step on this layout, predicted from the hardware; nullopt without an architecture.
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
                                            const HardwareReport& hardware, const ParallelismReport& layout,

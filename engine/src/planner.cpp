@@ -81,6 +81,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   constexpr std::size_t keep = 6;
   Issues ignored;
   ParallelismReport layout;
+  const StepHardware machine = step_hardware(s, hardware);
   for (double tp : tps) {
     for (double cp : cps) {
       const double rest = gpus / (tp * cp);
@@ -124,7 +125,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
                 layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
                 ignored.clear();
                 const MemoryReport memory = estimate_memory(s, model, layout, hardware, compute, ignored);
-                const auto step = predict_step(s, compute, hardware, layout, memory.explain, global_batch);
+                const auto step = predict_step(s, compute, machine, layout, memory.explain, global_batch);
                 ++result.evaluated;
                 LayoutOption option{tp,
                                     pp,

@@ -67,14 +67,9 @@ enum class Family { ampere, hopper, other };
 
 // A100/A800 and H100/H800/H200/GH200, by catalog ID or name (a vendor's own entry for the same GPU).
 Family family_of(const GpuSpec& gpu) {
-  auto mentions = [&](const char* what) {
-    auto has = [&](const std::string& text) {
-      std::string lower = text;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      return lower.find(what) != std::string::npos;
-    };
-    return has(gpu.id) || has(gpu.name);
-  };
+  std::string text = gpu.id + " " + gpu.name;
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto mentions = [&](const char* what) { return text.find(what) != std::string::npos; };
   if (mentions("a100") || mentions("a800")) return Family::ampere;
   if (mentions("h100") || mentions("h800") || mentions("h200") || mentions("gh200")) return Family::hopper;
   return Family::other;
@@ -108,20 +103,11 @@ double rate_factor(double dimension) {
   return dimension / (dimension + gemm_half_rate_dimension);
 }
 
-struct Machine {
-  double matmul_peak = 0;     // FLOP/s in the compute precision
-  double attention_peak = 0;  // FLOP/s in 16 bits (attention is not run in fp8)
-  double matmul_efficiency = 0;
-  double flash_efficiency = 0;  // FlashAttention forward+backward, of the 16-bit peak
-  double memory_bytes_per_second = 0;
-  double intra_bytes_per_second = 0;  // per GPU, per direction, achieved
-  double inter_bytes_per_second = 0;
-  double gpus_per_node = 8;
-};
+}  // namespace
 
-Machine machine_of(const Scenario& s, const HardwareReport& hw) {
+StepHardware step_hardware(const Scenario& s, const HardwareReport& hw) {
   const GpuSpec& gpu = s.hardware.gpu;
-  Machine m;
+  StepHardware m;
   m.matmul_peak = units::tflops_to_flops(hw.peak_tflops);
   const Precision p = resolved_precision(s);
   double sixteen = hw.peak_tflops;
@@ -141,10 +127,12 @@ Machine machine_of(const Scenario& s, const HardwareReport& hw) {
   return m;
 }
 
+namespace {
+
 // Bandwidth per GPU of a group of `size` ranks whose neighbours are `stride` ranks apart: inside a
 // node NVLink; across nodes the NICs, all of a node's members sharing the collective (NCCL runs one
 // ring per NIC), never faster than NVLink.
-double group_bandwidth(const Machine& m, double size, double stride) {
+double group_bandwidth(const StepHardware& m, double size, double stride) {
   if (size * stride <= m.gpus_per_node) return m.intra_bytes_per_second;
   const double members_per_node = std::max(1.0, m.gpus_per_node / stride);
   return std::min(m.intra_bytes_per_second, m.inter_bytes_per_second * std::min(members_per_node, size));
@@ -171,9 +159,14 @@ bool calibrated_gpu(const GpuSpec& gpu) {
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
                                            const HardwareReport& hardware, const ParallelismReport& layout,
                                            const MemoryExplanation& memory, double global_batch_sequences) {
+  return predict_step(s, compute, step_hardware(s, hardware), layout, memory, global_batch_sequences);
+}
+
+std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute, const StepHardware& m,
+                                           const ParallelismReport& layout, const MemoryExplanation& memory,
+                                           double global_batch_sequences) {
   if (!s.model.architecture) return std::nullopt;
   const Architecture& a = *s.model.architecture;
-  const Machine m = machine_of(s, hardware);
   const Precision precision = resolved_precision(s);
   const bool sixteen = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
   const bool fp8 = precision == Precision::fp8;

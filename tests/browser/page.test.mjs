@@ -247,6 +247,73 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('speed: utilisation, the step\'s parts, the layout in words and the scaling chart, in both languages', async () => {
+    const scenario = {
+      model: { preset: 'llama-2-70b' }, training: { type: 'pretrain', tokens: 2e12 },
+      hardware: { gpu: 'a100-80gb-sxm', count: 1024 }, pricing: { per_gpu_hour: 1.8, currency: 'USD' },
+    };
+    const expected = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8' }));
+    const hash = 'model.preset=llama-2-70b&training.tokens=2e12&hardware.gpu=a100-80gb-sxm&hardware.count=1024&pricing.per_gpu_hour=1.8';
+    const { context, page, problems } = await openPage(`${base}#${hash}&lang=en`);
+    assert.equal(await reportValue(page, 'time.mfu'), expected.time.mfu);
+    assert.equal(await reportValue(page, 'time.step_seconds'), expected.time.step_seconds);
+    for (const [part, seconds] of Object.entries(expected.time.breakdown_seconds)) {
+      if (seconds > 0) assert.equal(await reportValue(page, `time.breakdown_seconds.${part}`), seconds, part);
+    }
+    assert.equal(await page.locator('.speed-source').getAttribute('data-mfu-source'), 'predicted');
+    assert.equal(await page.locator('.step-bar rect').count(), Object.values(expected.time.breakdown_seconds).filter((x) => x > 0).length);
+    const words = await page.locator('.layout-words').innerText();
+    const p = expected.parallelism;
+    assert.match(words, new RegExp(`${p.dp}-way data parallel`));
+    assert.match(words, /Chosen by the planner/);
+    // The scaling chart: one point per GPU count, each planned, the current one marked.
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    assert.equal(await page.locator('#scaling').getAttribute('data-points'), '13');
+    assert.equal(await page.locator('#scaling .days-dot').count(), 13);
+    assert.equal(await page.locator('#scaling .days-dot.current').count(), 1);
+    assert.match(await page.locator('#scaling h3').innerText(), /Scaling/);
+    assert.match(await page.locator('#scaling .scaling-note').innerText(), /GPUs/);
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    assert.match(await page.locator('.speed').innerText(), /速度[\s\S]*算力利用率[\s\S]*由规划器选出/);
+    assert.match(await page.locator('#scaling h3').innerText(), /扩展性/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the engine runs in a Web Worker, and newer input supersedes an older scaling search', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    assert.equal(await page.evaluate(async () => (await import('./js/engine.js')).engineThread()), 'worker');
+    const input = page.locator('#f-hardware-count');
+    for (const count of ['128', '256', '512']) await input.fill(count);
+    await page.waitForFunction(() => document.querySelector('#scaling .days-dot.current title')?.textContent.startsWith('512 '));
+    assert.equal(await page.locator('#scaling').getAttribute('data-state'), 'ok');
+    assert.equal(await reportValue(page, 'plan.gpus'), 512);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the validation view compares 45 published runs, in both languages', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=zh`);
+    // The scaling chart above it arrives a moment later and moves it down: click once it is there.
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    await page.locator('#validation-view summary').click();
+    await page.locator('#validation-view[data-state="ok"]').waitFor({ timeout: 60000 }).catch((error) => {
+      throw new Error(`${error.message}; page problems: ${JSON.stringify(problems)}`);
+    });
+    assert.equal(await page.locator('.validation-table tbody tr').count(), 45);
+    const median = Number(await page.locator('[data-median]').getAttribute('data-median'));
+    assert.ok(median <= 3, `median ${median}`);
+    assert.match(await page.locator('#validation-view').innerText(), /预测有多准[\s\S]*中位数/);
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => /How accurate/.test(document.querySelector('#validation-view').innerText));
+    assert.match(await page.locator('#validation-view').innerText(), /Megatron-Core GPT 462B/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('nothing is requested from any other origin', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();
@@ -262,6 +329,10 @@ describe('the single file, offline', () => {
     const { context, page, requests, problems } = await openPage(url, { offline: true });
     assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
     assert.equal(await reportValue(page, 'time.wall_clock_days'), cliReport.time.wall_clock_days);
+    // Every feature, the engine on the page's thread: the speed section and the scaling chart.
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    assert.equal(await page.locator('.speed .step-bar').count(), 1);
+    assert.equal(await page.evaluate(() => document.getElementById('traincalc-wasm') !== null), true);
     assert.deepEqual(requests.filter((u) => !u.startsWith('file:')), []);
     assert.deepEqual(problems, []);
     await context.close();

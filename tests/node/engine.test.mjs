@@ -84,3 +84,60 @@ describe('bad input through the wasm boundary', () => {
     assert.equal(engine.version(), JSON.parse(readFileSync(join(SCENARIOS, '..', '..', 'package.json'), 'utf8')).version);
   });
 });
+
+describe('speed through the wasm module', () => {
+  test('the validation table is the native one: 45 published runs, median <= 3 points, max <= 8', () => {
+    const wasm = JSON.parse(engine.validation(true));
+    assert.deepStrictEqual(wasm, JSON.parse(cli(['validate', '--planner', '--json']).out));
+    assert.equal(wasm.rows.length, 45);
+    assert.ok(wasm.median_abs_error_pp <= 3, `median ${wasm.median_abs_error_pp}`);
+    assert.ok(wasm.max_abs_error_pp <= 8, `max ${wasm.max_abs_error_pp}`);
+  });
+
+  test('a predicted report carries the step, its parts and the planner\'s layout', () => {
+    const r = JSON.parse(engine.estimate(JSON.stringify({
+      model: { preset: 'llama-2-70b' }, training: { type: 'pretrain', tokens: 2e12, seq_len: 4096 },
+      hardware: { gpu: 'h100-sxm', count: 512 },
+    }), ''));
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.time.mfu_source, 'predicted');
+    const parts = Object.values(r.time.breakdown_seconds).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(parts / r.time.step_seconds - 1) < 1e-12);
+    assert.equal(r.parallelism.chosen_by, 'planner');
+    assert.equal(r.parallelism.tp * r.parallelism.pp * r.parallelism.cp * r.parallelism.dp, 512);
+    assert.ok(r.parallelism.alternatives.length > 0);
+  });
+});
+
+describe('the engine facade (page thread, as in node and the single file)', () => {
+  let facade;
+  before(async () => {
+    facade = await import(join(SITE, 'js', 'engine.js'));
+    await facade.loadEngine({ wasmBinary: readFileSync(join(SITE, 'js', 'traincalc_engine.wasm')) });
+  });
+
+  const scenario = {
+    model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 2e12 },
+    hardware: { gpu: 'h100-sxm', count: 64 }, pricing: { per_gpu_hour: 2, currency: 'USD' },
+  };
+
+  test('scaling plans each GPU count and says how far it got', async () => {
+    const seen = [];
+    const points = await facade.scaling(scenario, '', [8, 64, 512], (done, total) => seen.push([done, total]));
+    assert.deepEqual(seen, [[1, 3], [2, 3], [3, 3]]);
+    assert.deepEqual(points.map((p) => p.gpus), [8, 64, 512]);
+    for (const p of points) {
+      assert.equal(p.layout.chosen_by, 'planner');
+      assert.ok(p.days > 0 && p.cost > 0 && p.mfu > 0 && p.mfu < 1);
+    }
+    // More GPUs finish sooner.
+    assert.ok(points[0].days > points[1].days && points[1].days > points[2].days);
+  });
+
+  test('a newer scaling request stops an older one, which resolves to null', async () => {
+    const older = facade.scaling(scenario, '', [1, 2, 4, 8, 16, 32, 64, 128], () => {});
+    const newer = facade.scaling(scenario, '', [64], () => {});
+    assert.equal(await older, null);
+    assert.equal((await newer).length, 1);
+  });
+});

@@ -133,3 +133,36 @@ describe('language', () => {
     }
   });
 });
+
+describe('scaling chart logic', async () => {
+  const { scalingCounts, stopsPaying } = await js('widgets/scaling.js');
+  test('counts are powers of two from 1/64 to 64 times the current count, and the count itself', () => {
+    assert.deepEqual(scalingCounts(64), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
+    assert.deepEqual(scalingCounts(100).slice(0, 3), [1, 2, 4]);
+    assert.ok(scalingCounts(100).includes(100));
+    assert.equal(Math.max(...scalingCounts(1e6)), 2 ** 20);
+  });
+  test('adding GPUs stops paying where GPU-hours exceed the cheapest point by more than 25%', () => {
+    const point = (gpus, gpuHours) => ({ gpus, gpu_hours: gpuHours, fits: true });
+    const points = [point(8, 100), point(16, 101), point(32, 110), point(64, 124), point(128, 126), point(256, 200)];
+    assert.equal(stopsPaying(points).gpus, 64);  // 100 / 124 >= 0.8 > 100 / 126
+    assert.equal(stopsPaying(points.slice(0, 3)), null);  // efficient all the way
+    // A count that does not fit in memory is not a candidate.
+    assert.equal(stopsPaying([{ gpus: 1, gpu_hours: 50, fits: false }, ...points.slice(0, 3)]), null);
+  });
+});
+
+describe('speed in words', async () => {
+  const { layoutInWords } = await js('widgets/speed.js');
+  const report = {
+    plan: { gpus: 64 },
+    time: { micro_batches_per_step: 8 },
+    memory: { fits: true },
+    parallelism: { tp: 8, pp: 2, cp: 1, ep: 1, dp: 4, micro_batch: 1, zero: 1, recompute: 'selective', chosen_by: 'planner', layouts_fitting: 120, layouts_evaluated: 300 },
+  };
+  test('English', () => assert.equal(layoutInWords(report, 'en'),
+    'Layout: 64 GPUs = 8-way tensor × 2-way pipeline × 4-way data parallel; micro-batch 1 (8 per step), ZeRO-1 (optimizer states sharded), selective recomputation. '
+    + 'Chosen by the planner: the fastest of 120 layouts that fit in memory (300 weighed).'));
+  test('Chinese', () => assert.equal(layoutInWords(report, 'zh'),
+    '并行方案：64 张 GPU = 张量并行 8 路 × 流水并行 2 路 × 数据并行 4 路；微批次 1（每步 8 个），ZeRO-1（切分优化器状态），选择性重计算。由规划器选出：在 120 个放得下的方案中最快（共评估 300 个）。'));
+});

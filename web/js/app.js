@@ -1,6 +1,6 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
-import { catalog, estimate, importHfConfig, loadEngine } from './engine.js';
+import { catalog, estimate, importHfConfig, loadEngine, scaling, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
@@ -10,6 +10,8 @@ import { Form } from './widgets/form.js';
 import { HfImport } from './widgets/hf-import.js';
 import { OfferPicker } from './widgets/offer-picker.js';
 import { Results } from './widgets/results.js';
+import { Scaling, scalingCounts } from './widgets/scaling.js';
+import { Validation } from './widgets/validation.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
 
@@ -62,6 +64,39 @@ const offerPicker = new OfferPicker(document.querySelectorAll('#inputs fieldset'
 });
 
 const compare = new Compare(document.getElementById('comparison'), { onOpen: () => recomputeComparison() });
+const scalingView = new Scaling(document.getElementById('scaling'));
+const validationView = new Validation(document.getElementById('validation-view'), {
+  async onOpen() {
+    if (validationView.data) return;
+    validationView.loading(state.lang);
+    try {
+      validationView.render(await validation(true), state.lang);
+    } catch (error) {
+      console.error(error);
+    }
+  },
+});
+
+// Days and cost at GPU counts around the current one, each planned by the engine in its worker; a
+// newer input supersedes a search still running (the worker stops it, and it resolves to null).
+let scalingId = 0;
+async function recomputeScaling(report) {
+  const id = ++scalingId;
+  const { scenario } = scenarioWithExtras(state);
+  const lang = state.lang;
+  scalingView.started(lang);
+  let points;
+  try {
+    points = await scaling(scenario, vendorCatalog, scalingCounts(report.plan.gpus), (done, total) => {
+      if (id === scalingId) scalingView.step(done, total, lang);
+    });
+  } catch (error) {
+    console.error(error);
+    return;
+  }
+  if (points === null || id !== scalingId) return;
+  scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given');
+}
 
 let vendorCatalog = '';  // a vendor's catalog (JSON text), once the engine has accepted it
 let catalogData = null;  // the merged catalog the engine uses
@@ -205,6 +240,7 @@ async function recompute() {
   else {
     results.render(report, state.lang, catalogData);
     recomputeComparison();
+    recomputeScaling(report);
     form.setPlaceholders({ 'training.seq_len': report.compute.seq_len, 'training.epochs': report.compute.epochs });
   }
 }
@@ -213,6 +249,8 @@ function changed() {
   form.update(state);
   hfImport.update(state.lang, state.modes.model === 'architecture');
   compare.label(state.lang);
+  scalingView.label(state.lang);
+  validationView.label(state.lang);
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
   offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
@@ -242,6 +280,8 @@ applyLanguage();
 form.update(state);
 hfImport.update(state.lang, state.modes.model === 'architecture');
 compare.label(state.lang);
+scalingView.label(state.lang);
+validationView.label(state.lang);
 results.loading(state.lang);
 engineReady
   .then(async () => {

@@ -1,36 +1,98 @@
 // The engine facade: the WebAssembly module behind an async API, loaded once and started early.
-// Values cross as JSON strings; nothing here computes an estimate.
-import createTraincalcEngine from './traincalc_engine.mjs';
+// It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
+// start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
+// Values cross as JSON; nothing here computes an estimate.
+import { createModule, METHODS, scaling as scalingOn } from './engine-core.js';
 
-let modulePromise = null;
+let ready = null;  // Promise of {where, call(method, args, onProgress)}
 
 // The single-file build embeds the wasm bytes (base64) in <script id="traincalc-wasm">.
 function embeddedWasm() {
   const element = typeof document !== 'undefined' ? document.getElementById('traincalc-wasm') : null;
   if (!element) return undefined;
-  const text = element.textContent.trim();
-  const binary = atob(text);
+  const binary = atob(element.textContent.trim());
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
 
+function onThisThread(wasmBinary) {
+  return createModule(wasmBinary).then((module) => {
+    let latest = 0;
+    return {
+      where: 'page',
+      async call(method, args, onProgress) {
+        if (method !== 'scaling') return METHODS[method](module, args);
+        const id = ++latest;
+        return scalingOn(module, args, { progress: onProgress ?? (() => {}), cancelled: () => latest !== id });
+      },
+    };
+  });
+}
+
+function inWorker() {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    const pending = new Map();
+    let nextId = 0;
+    const call = (method, args, onProgress) => new Promise((done, fail) => {
+      const id = ++nextId;
+      pending.set(id, { done, fail, onProgress });
+      worker.postMessage({ id, method, args });
+    });
+    worker.addEventListener('message', ({ data }) => {
+      const entry = pending.get(data.id);
+      if (!entry) return;
+      if (data.progress) {
+        entry.onProgress?.(data.progress.done, data.progress.total);
+        return;
+      }
+      pending.delete(data.id);
+      if ('error' in data) entry.fail(new Error(data.error));
+      else entry.done(data.result);
+    });
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      for (const entry of pending.values()) entry.fail(new Error('engine worker failed'));
+      pending.clear();
+      reject(new Error('engine worker failed to start'));
+    });
+    call('init', {}).then(() => resolve({ where: 'worker', call }), reject);
+  });
+}
+
 export function loadEngine(options = {}) {
-  modulePromise ??= createTraincalcEngine({ wasmBinary: options.wasmBinary ?? embeddedWasm() });
-  return modulePromise;
+  if (ready) return ready;
+  const wasmBinary = options.wasmBinary ?? embeddedWasm();
+  const workerPossible = typeof Worker !== 'undefined' && !wasmBinary && !options.mainThread;
+  ready = workerPossible ? inWorker().catch(() => onThisThread()) : onThisThread(wasmBinary);
+  return ready;
+}
+
+// Where the engine runs: "worker" or "page" (for tests and the performance script).
+export async function engineThread() {
+  return (await loadEngine()).where;
 }
 
 export async function estimate(scenario, catalogJson = '') {
-  const module = await loadEngine();
-  return JSON.parse(module.estimate(JSON.stringify(scenario), catalogJson));
+  return (await loadEngine()).call('estimate', { scenario, catalog: catalogJson });
 }
 
 export async function catalog(catalogJson = '') {
-  const module = await loadEngine();
-  return JSON.parse(module.catalog(catalogJson));
+  return (await loadEngine()).call('catalog', { catalog: catalogJson });
 }
 
 export async function importHfConfig(configText) {
-  const module = await loadEngine();
-  return JSON.parse(module.import_hf_config(configText));
+  return (await loadEngine()).call('importHf', { text: configText });
+}
+
+// The engine against published runs (planner: also the planner's layout for each).
+export async function validation(planner = false) {
+  return (await loadEngine()).call('validation', { planner });
+}
+
+// Estimates at each GPU count; onProgress(done, total). A newer call supersedes (and stops) an older
+// one, which then resolves to null.
+export async function scaling(scenario, catalogJson, counts, onProgress) {
+  return (await loadEngine()).call('scaling', { scenario, catalog: catalogJson, counts }, onProgress);
 }

@@ -90,7 +90,7 @@ export const SECTIONS = [
         path: 'strategy.precision', kind: 'select', options: ['', 'bf16', 'fp16', 'fp8', 'tf32', 'fp32'],
         optionLabels: { '': 'precision_default' }, default: '', active: always,
       },
-      { path: 'strategy.mfu', kind: 'number', scale: 100, default: '0.4', hint: 'hint_mfu', keep: true, active: always },
+      { path: 'strategy.mfu', kind: 'number', scale: 100, default: '', hint: 'hint_mfu', keep: true, active: always },
     ],
   },
   {
@@ -111,6 +111,10 @@ export const SECTIONS = [
       { path: 'strategy.tp', kind: 'number', default: '', hint: 'hint_auto_one', active: always },
       { path: 'strategy.pp', kind: 'number', default: '', hint: 'hint_auto_one', active: always },
       { path: 'strategy.micro_batch', kind: 'number', default: '', hint: 'hint_auto_one', active: always },
+      {
+        path: 'training.global_batch_sequences', kind: 'number', default: '', hint: 'hint_batch_default',
+        active: (state) => state.modes.data !== 'steps',
+      },
       {
         path: 'strategy.zero', kind: 'select', options: ['', '0', '1', '2', '3'], numeric: true, optionPrefix: 'zero_',
         optionLabels: { '': 'zero_auto' }, default: '', active: always,

@@ -5,6 +5,7 @@ import { el } from '../dom.js';
 import * as format from '../format.js';
 import { t, warningText } from '../i18n.js';
 import { memorySection } from './memory.js';
+import { speedSection } from './speed.js';
 
 function get(report, path) {
   return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), report);
@@ -97,7 +98,7 @@ export class Results {
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, this.math(report, lang), memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, figures, this.math(report, lang), speedSection(report, lang), memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang) {

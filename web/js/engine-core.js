@@ -1,0 +1,49 @@
+// What the engine does for the page, as plain functions of the loaded module: the same code runs in
+// the Web Worker (worker.js) and, where no worker can start, on the page's thread (engine.js).
+import createTraincalcEngine from './traincalc_engine.mjs';
+
+export function createModule(wasmBinary) {
+  return createTraincalcEngine(wasmBinary ? { wasmBinary } : {});
+}
+
+const parse = (text) => JSON.parse(text);
+
+export const METHODS = {
+  estimate: (module, { scenario, catalog }) => parse(module.estimate(JSON.stringify(scenario), catalog ?? '')),
+  catalog: (module, { catalog }) => parse(module.catalog(catalog ?? '')),
+  importHf: (module, { text }) => parse(module.import_hf_config(text)),
+  validation: (module, { planner }) => parse(module.validation(Boolean(planner))),
+};
+
+const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
+// The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time,
+// saying how far it got; stops (returning null) as soon as `cancelled()` says a newer request came.
+export async function scaling(module, { scenario, catalog, counts }, { progress, cancelled }) {
+  const points = [];
+  for (const [i, gpus] of counts.entries()) {
+    if (cancelled()) return null;
+    const s = structuredClone(scenario);
+    s.hardware = { ...s.hardware, count: gpus };
+    if (s.budget) {
+      delete s.budget.per_month;
+      delete s.budget.deadline_days;
+      if (!Object.keys(s.budget).filter((k) => k !== 'currency').length) delete s.budget;
+    }
+    if (s.strategy) delete s.strategy.dp;
+    const r = parse(module.estimate(JSON.stringify(s), catalog ?? ''));
+    points.push(r.errors.length ? { gpus, errors: r.errors } : {
+      gpus,
+      days: r.time.wall_clock_days,
+      gpu_hours: r.time.gpu_hours,
+      mfu: r.time.mfu,
+      cost: r.cost?.total,
+      currency: r.cost?.currency,
+      fits: r.memory.fits,
+      layout: r.parallelism,
+    });
+    progress(i + 1, counts.length);
+    await nextTurn();  // lets a newer request (or a cancel) in
+  }
+  return points;
+}

@@ -1,0 +1,135 @@
+// Days and cost against the number of GPUs, each point planned by the engine (in its worker), so the
+// chart shows where adding GPUs stops paying: beyond that count utilisation has fallen below 80% of
+// its best, and each doubling buys less than it costs.
+import { el, svg } from '../dom.js';
+import * as format from '../format.js';
+import { t } from '../i18n.js';
+
+// Powers of two from 1/64 to 64 times the current count (at least 1, at most a million), and the
+// current count itself.
+export function scalingCounts(current) {
+  const counts = new Set([current]);
+  const low = Math.max(1, 2 ** Math.floor(Math.log2(current / 64)));
+  const high = Math.min(2 ** 20, 2 ** Math.ceil(Math.log2(current * 64)));
+  for (let n = low; n <= high; n *= 2) counts.add(n);
+  return [...counts].sort((a, b) => a - b);
+}
+
+// The largest count whose utilisation is still at least 80% of the best (cost per unit of work
+// within 25% of the cheapest); null when every point is.
+export function stopsPaying(points) {
+  const ok = points.filter((p) => !p.errors && p.fits);
+  if (ok.length < 2) return null;
+  const best = Math.min(...ok.map((p) => p.gpu_hours));
+  const efficient = ok.filter((p) => best / p.gpu_hours >= 0.8);
+  const limit = efficient[efficient.length - 1];
+  return limit === ok[ok.length - 1] ? null : limit;
+}
+
+function chart(points, current, limit, lang, width) {
+  const ok = points.filter((p) => !p.errors);
+  const height = 260;
+  const left = 56;
+  const right = width - 64;
+  const top = 16;
+  const bottom = height - 40;
+  const node = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg scaling-chart' });
+  if (ok.length < 2) return node;
+  const x0 = Math.log2(ok[0].gpus);
+  const x1 = Math.log2(ok[ok.length - 1].gpus);
+  const sx = (n) => left + ((Math.log2(n) - x0) / Math.max(1e-9, x1 - x0)) * (right - left);
+  const days = ok.map((p) => Math.log10(p.days));
+  const d0 = Math.floor(Math.min(...days));
+  const d1 = Math.ceil(Math.max(...days));
+  const sy = (d) => bottom - ((Math.log10(d) - d0) / Math.max(1, d1 - d0)) * (bottom - top);
+  const costs = ok.map((p) => p.cost ?? p.gpu_hours);
+  const c1 = Math.max(...costs.filter((c, i) => ok[i].fits), ...(ok.some((p) => p.fits) ? [] : costs)) * 1.1;
+  const sc = (c) => bottom - (c / c1) * (bottom - top);
+  const currency = ok.find((p) => p.currency)?.currency;
+  const money = (c) => (currency ? format.money(c, currency, lang) : `${format.count(c, lang)} ${t(lang, 'unit_gpu_hours')}`);
+
+  node.append(svg('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }),
+    svg('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }),
+    svg('line', { x1: right, y1: top, x2: right, y2: bottom, class: 'axis' }));
+  for (const p of ok) {
+    if (Math.log2(p.gpus) % 1 === 0 && (Math.log2(p.gpus) - x0) % Math.ceil((x1 - x0 + 1) / (width < 480 ? 5 : 8)) === 0) {
+      node.append(svg('text', { x: sx(p.gpus), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.count(p.gpus, lang)));
+    }
+  }
+  for (let e = d0; e <= d1; e += 1) node.append(svg('text', { x: left - 4, y: sy(10 ** e) + 4, 'text-anchor': 'end', class: 'tick' }, format.days(10 ** e, lang)));
+  node.append(svg('text', { x: right + 4, y: sc(c1 / 1.1) + 4, class: 'tick cost-tick' }, money(c1 / 1.1)));
+  node.append(svg('text', { x: right + 4, y: bottom + 4, class: 'tick cost-tick' }, money(0)));
+  node.append(svg('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'label' }, t(lang, 'scaling_x')));
+  if (limit) {
+    const x = sx(limit.gpus);
+    node.append(svg('line', { x1: x, y1: top, x2: x, y2: bottom, class: 'limit' }),
+      svg('text', { x: x + 4, y: top + 10, class: 'limit-label' }, t(lang, 'scaling_limit_label')));
+  }
+  // Lines join the counts that fit in memory; the others are hollow points.
+  const fitting = ok.map((p, i) => [p, i]).filter(([p]) => p.fits);
+  const path = (ys) => fitting.map(([p, i], k) => `${k ? 'L' : 'M'}${sx(p.gpus).toFixed(1)},${ys(p, i).toFixed(1)}`).join(' ');
+  if (fitting.length > 1) {
+    node.append(svg('path', { d: path((p) => sy(p.days)), class: 'line days-line' }));
+    node.append(svg('path', { d: path((p, i) => sc(costs[i])), class: 'line cost-line' }));
+  }
+  ok.forEach((p, i) => {
+    const title = `${format.plain(p.gpus, lang, 0)} GPU: ${format.days(p.days, lang)} ${t(lang, 'unit_days')}, ${money(costs[i])}, MFU ${format.percent(p.mfu, lang)}${p.fits ? '' : ` (${t(lang, 'scaling_no_fit')})`}`;
+    const dot = svg('circle', { cx: sx(p.gpus), cy: sy(p.days), r: p.gpus === current ? 5 : 3.5, class: `dot days-dot${p.fits ? ' fits' : ''}${p.gpus === current ? ' current' : ''}` });
+    dot.append(svg('title', {}, title));
+    node.append(dot);
+    if (!p.fits) return;
+    const cost = svg('rect', { x: sx(p.gpus) - 3, y: sc(costs[i]) - 3, width: 6, height: 6, class: 'cost-dot' });
+    cost.append(svg('title', {}, title));
+    node.append(cost);
+  });
+  return node;
+}
+
+export class Scaling {
+  constructor(container) {
+    this.container = container;
+    this.heading = el('h3');
+    this.progress = el('p', { class: 'status scaling-progress', role: 'status' });
+    this.figure = el('div', { class: 'chart', role: 'img' });
+    this.legend = el('p', { class: 'scaling-legend' });
+    this.note = el('p', { class: 'scaling-note' });
+    container.append(this.heading, this.progress, this.figure, this.legend, this.note);
+  }
+
+  label(lang) {
+    this.heading.textContent = t(lang, 'scaling');
+  }
+
+  started(lang) {
+    this.container.dataset.state = 'computing';
+    this.progress.textContent = t(lang, 'scaling_computing', { done: 0, total: '…' });
+  }
+
+  step(done, total, lang) {
+    this.progress.textContent = t(lang, 'scaling_computing', { done, total });
+  }
+
+  render(points, current, lang, fixedMfu) {
+    this.container.dataset.state = 'ok';
+    this.container.dataset.points = String(points.filter((p) => !p.errors).length);
+    this.progress.textContent = '';
+    const limit = fixedMfu ? null : stopsPaying(points);
+    // Drawn at the width it is shown at, so that labels stay legible on a phone.
+    const width = Math.max(320, Math.min(640, this.figure.clientWidth || 560));
+    this.figure.replaceChildren(chart(points, current, limit, lang, width));
+    this.figure.setAttribute('aria-label', t(lang, 'scaling_aria'));
+    this.legend.replaceChildren(
+      el('span', { class: 'key days-key', 'aria-hidden': 'true' }), ` ${t(lang, 'scaling_days')}  `,
+      el('span', { class: 'key cost-key', 'aria-hidden': 'true' }), ` ${t(lang, points.some((p) => p.cost !== undefined) ? 'scaling_cost' : 'scaling_gpu_hours')}`,
+      points.some((p) => !p.errors && !p.fits) ? `  ○ ${t(lang, 'scaling_no_fit')}` : '',
+    );
+    if (fixedMfu) this.note.textContent = t(lang, 'scaling_fixed_mfu');
+    else if (limit) {
+      this.note.textContent = t(lang, 'scaling_stops', { g: format.plain(limit.gpus, lang, 0), mfu: format.percent(limit.mfu, lang) });
+      this.note.dataset.limit = String(limit.gpus);
+    } else {
+      this.note.textContent = t(lang, 'scaling_all_efficient');
+      delete this.note.dataset.limit;
+    }
+  }
+}

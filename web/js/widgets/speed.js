@@ -1,0 +1,125 @@
+// How fast: utilisation (MFU/HFU), step time and tokens per second, where a step's time goes (a
+// stacked bar), the layout in words, the next best layouts the planner weighed, and the math.
+import { el, svg } from '../dom.js';
+import * as format from '../format.js';
+import { t } from '../i18n.js';
+
+export const STEP_PARTS = ['matmul', 'attention', 'elementwise', 'recompute', 'tensor_parallel', 'context_parallel',
+  'expert_parallel', 'pipeline_p2p', 'data_parallel', 'bubble', 'optimizer'];
+
+function seconds(x, lang) {
+  if (x >= 1) return `${format.plain(x, lang, 2)} s`;
+  return `${format.plain(x * 1000, lang, x < 0.01 ? 2 : 1)} ms`;
+}
+
+function breakdownBar(parts, total, lang) {
+  const width = 600;
+  const chart = svg('svg', { viewBox: `0 0 ${width} 28`, class: 'step-bar', role: 'img', 'aria-label': t(lang, 'speed_chart') });
+  let x = 0;
+  for (const part of STEP_PARTS) {
+    const w = (parts[part] / total) * width;
+    if (!(w > 0)) continue;
+    const rect = svg('rect', { x, y: 2, width: w, height: 24, class: `seg part-${part}` });
+    rect.append(svg('title', {}, `${t(lang, `part_${part}`)}: ${seconds(parts[part], lang)} (${format.percent(parts[part] / total, lang)})`));
+    chart.append(rect);
+    x += w;
+  }
+  return chart;
+}
+
+function zeroWords(zero, lang) {
+  return t(lang, `zero_words_${zero}`);
+}
+
+// "64 GPUs = tensor 8 × pipeline 2 × data 4; micro-batch 1 (32 per step), ZeRO-1, selective recomputation."
+export function layoutInWords(report, lang) {
+  const p = report.parallelism;
+  const step = report.time;
+  const factors = [[p.tp, 'layout_tensor'], [p.pp, 'layout_pipeline'], [p.cp, 'layout_context'], [p.ep, 'layout_expert'], [p.dp, 'layout_data']]
+    .filter(([n, key]) => n > 1 || key === 'layout_data')
+    .map(([n, key]) => t(lang, 'layout_factor', { n: format.plain(n, lang, 0), what: t(lang, key) }));
+  const text = t(lang, 'layout_words', {
+    g: format.plain(report.plan.gpus, lang, 0),
+    factors: factors.join(' × '),
+    mb: format.plain(p.micro_batch, lang, 0),
+    m: format.plain(step.micro_batches_per_step ?? 0, lang, 0),
+    zero: zeroWords(p.zero, lang),
+    rc: t(lang, `rc_${p.recompute}`),
+  });
+  let how;
+  if (p.chosen_by === 'planner') {
+    how = report.memory.fits
+      ? t(lang, 'layout_planner', { fit: format.plain(p.layouts_fitting, lang, 0), n: format.plain(p.layouts_evaluated, lang, 0) })
+      : t(lang, 'layout_planner_none_fit', { n: format.plain(p.layouts_evaluated, lang, 0) });
+  } else {
+    how = t(lang, p.chosen_by === 'given' ? 'layout_given' : 'layout_default');
+  }
+  return `${text}${lang === 'zh' ? '' : ' '}${how}`;
+}
+
+function alternatives(report, lang) {
+  const options = report.parallelism.alternatives ?? [];
+  if (!options.length || !report.time.step_seconds) return null;
+  const best = report.time.step_seconds_predicted ?? report.time.step_seconds;
+  const head = ['alt_layout', 'alt_step', 'alt_mfu', 'alt_memory'].map((key) => el('th', { scope: 'col', text: t(lang, key) }));
+  const rows = options.map((o) => {
+    const layout = [`TP ${o.tp}`, `PP ${o.pp}`, o.cp > 1 ? `CP ${o.cp}` : null, o.ep > 1 ? `EP ${o.ep}` : null, `DP ${o.dp}`,
+      `MB ${o.micro_batch}`, `ZeRO ${o.zero}`, t(lang, `rc_short_${o.recompute}`)].filter(Boolean).join(' · ');
+    const slower = o.step_seconds / best - 1;
+    return el('tr', {}, [
+      el('td', { text: layout }),
+      el('td', { text: `${seconds(o.step_seconds, lang)} (+${format.percent(slower, lang)})` }),
+      el('td', { text: format.percent(o.mfu, lang) }),
+      el('td', { text: format.bytes(o.memory_bytes, lang) }),
+    ]);
+  });
+  return el('details', { class: 'alternatives' }, [
+    el('summary', { text: t(lang, 'alternatives') }),
+    el('div', { class: 'table-scroll' }, el('table', {}, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
+  ]);
+}
+
+export function speedSection(report, lang) {
+  const time = report.time;
+  const parts = time.breakdown_seconds;
+  const source = time.mfu_source === 'given'
+    ? t(lang, 'speed_source_given', { p: format.percent(time.mfu_predicted, lang) })
+    : t(lang, `speed_source_${time.mfu_source}`);
+  const gpus = report.plan.gpus;
+  const facts = el('dl', { class: 'figures speed-figures' }, [
+    el('dt', { text: t(lang, 'speed_mfu') }),
+    el('dd', {}, el('span', { class: 'value', 'data-report': 'time.mfu', 'data-value': time.mfu, text: format.percent(time.mfu, lang) })),
+    ...(time.hfu !== undefined ? [el('dt', { text: t(lang, 'speed_hfu') }),
+      el('dd', {}, el('span', { 'data-report': 'time.hfu', 'data-value': time.hfu, text: format.percent(time.hfu, lang) }))] : []),
+    ...(time.step_seconds !== undefined ? [el('dt', { text: t(lang, 'speed_step') }),
+      el('dd', {}, el('span', { 'data-report': 'time.step_seconds', 'data-value': time.step_seconds, text: seconds(time.step_seconds, lang) }))] : []),
+    el('dt', { text: t(lang, 'speed_tokens_gpu') }),
+    el('dd', { text: format.count(time.tokens_per_second / gpus, lang) }),
+  ]);
+  const children = [el('h3', { text: t(lang, 'speed') }), el('p', { class: 'muted speed-source', 'data-mfu-source': time.mfu_source, text: source }), facts];
+  if (parts) {
+    const total = STEP_PARTS.reduce((sum, key) => sum + parts[key], 0);
+    const legend = el('ul', { class: 'step-legend' }, STEP_PARTS.filter((key) => parts[key] > 0).map((key) => el('li', {}, [
+      el('span', { class: `swatch part-${key}`, 'aria-hidden': 'true' }),
+      `${t(lang, `part_${key}`)} `,
+      el('span', { 'data-report': `time.breakdown_seconds.${key}`, 'data-value': parts[key], text: `${seconds(parts[key], lang)} · ${format.percent(parts[key] / total, lang)}` }),
+    ])));
+    children.push(el('p', { class: 'step-title', text: t(lang, time.mfu_source === 'given' ? 'speed_breakdown_predicted' : 'speed_breakdown') }),
+      breakdownBar(parts, total, lang), legend);
+  }
+  children.push(el('p', { class: 'layout-words', 'data-layout': report.parallelism.chosen_by, text: layoutInWords(report, lang) }));
+  const alt = alternatives(report, lang);
+  if (alt) children.push(alt);
+  if (time.step_seconds !== undefined && time.global_batch_sequences) {
+    const flopsPerStep = report.compute.flops_per_token * time.global_batch_sequences * report.compute.seq_len;
+    children.push(el('details', { class: 'math' }, [
+      el('summary', { text: t(lang, 'math_speed_title') }),
+      el('ol', {}, [
+        el('li', { text: t(lang, 'math_speed_step', { b: format.plain(time.global_batch_sequences, lang, 0), s: format.plain(report.compute.seq_len, lang, 0), fpt: format.scientific(report.compute.flops_per_token), f: format.scientific(flopsPerStep) }) }),
+        el('li', { text: t(lang, 'math_speed_mfu', { f: format.scientific(flopsPerStep), g: format.plain(gpus, lang, 0), peak: report.hardware.peak_tflops, st: format.plain(time.step_seconds, lang, 3), mfu: format.percent(time.mfu, lang) }) }),
+        el('li', { text: t(lang, 'math_speed_model') }),
+      ]),
+    ]));
+  }
+  return el('section', { class: 'speed', 'aria-label': t(lang, 'speed') }, children);
+}
