@@ -65,7 +65,7 @@ for (const r of reference.throughput) {
       ...common,
       assumptions:
         'GPT-2/3 architecture (LayerNorm, biases, GeLU MLP of 4h, learned positions, tied embeddings, dropout 0.1), ' +
-        'fp16, full activation recomputation (the paper\'s FLOP count includes the recomputed forward pass, so the ' +
+        'fp16, the plain (not interleaved) 1F1B schedule, full activation recomputation (the paper\'s FLOP count includes the recomputed forward pass, so the ' +
         'published figure is compared with HFU), Megatron\'s fused softmax without FlashAttention (2021), data-parallel ' +
         `all-reduce after the backward pass, micro-batch 1; TP ${shape.tp} x PP ${shape.pp} from the paper's Table 1.`,
       scenario: {
@@ -85,7 +85,8 @@ for (const r of reference.throughput) {
         training: { type: 'pretrain', tokens: 1e11, seq_len: r.seq_len, global_batch_sequences: r.global_batch_sequences },
         hardware: { gpu, count: r.num_accelerators },
         strategy: {
-          precision: 'fp16', mfu: 'auto', tp: shape.tp, pp: shape.pp, dp, micro_batch: 1, zero: 0,
+          precision: 'fp16', mfu: 'auto', tp: shape.tp, pp: shape.pp, cp: 1, ep: 1, dp, micro_batch: 1, zero: 0,
+          pp_virtual_stages: 1,
           recompute: 'full', flash_attention: false, fused_softmax: true, sequence_parallel: false,
           overlap_grad_reduce: false,
         },
@@ -119,8 +120,8 @@ for (const r of reference.throughput) {
         training: { type: 'pretrain', tokens: 1e11, seq_len: r.seq_len, global_batch_sequences: r.global_batch_sequences },
         hardware: { gpu, count: r.num_accelerators },
         strategy: {
-          precision: 'bf16', mfu: 'auto', tp, pp, dp, micro_batch: 1, zero: 1, recompute: 'selective',
-          overlap_tp_comm: true, ...(pp > 1 ? { pp_virtual_stages: r.n_layers / pp / 2 >= 1 ? Math.floor(r.n_layers / pp / 2) : 1 } : {}),
+          precision: 'bf16', mfu: 'auto', tp, pp, cp: 1, ep: 1, dp, micro_batch: 1, zero: 1, recompute: 'selective',
+          overlap_tp_comm: true, pp_virtual_stages: pp > 1 ? Math.max(1, Math.floor(r.n_layers / pp / 2)) : 1,
         },
       },
     });
@@ -156,7 +157,7 @@ for (const r of reference.throughput) {
         training: { type: 'pretrain', tokens: 1e11, seq_len: r.seq_len, global_batch_sequences: r.global_batch_sequences },
         hardware: { gpu, count: r.num_accelerators },
         strategy: {
-          precision: fp8 ? 'fp8' : 'bf16', mfu: 'auto', tp: 1, pp: 1, cp: 1, dp: r.num_accelerators, micro_batch: mb,
+          precision: fp8 ? 'fp8' : 'bf16', mfu: 'auto', tp: 1, pp: 1, cp: 1, ep: 1, dp: r.num_accelerators, micro_batch: mb,
           zero: 3, recompute, fused_cross_entropy: true,
         },
       },

@@ -61,9 +61,11 @@ void print_validation(const std::string& text, bool planner) {
                 100 * row.at("predicted").get<double>(), row.at("error_pp").get<double>());
     if (planner && row.contains("planner")) {
       const auto& p = row.at("planner");
-      char layout[128];
-      std::snprintf(layout, sizeof layout, "tp%g pp%g cp%g dp%g mb%g z%g %s%s", p.at("tp").get<double>(),
-                    p.at("pp").get<double>(), p.at("cp").get<double>(), p.at("dp").get<double>(),
+      char layout[128], interleave[16] = "";
+      if (p.at("virtual_stages").get<double>() > 1)
+        std::snprintf(interleave, sizeof interleave, "x%g", p.at("virtual_stages").get<double>());
+      std::snprintf(layout, sizeof layout, "tp%g pp%g%s cp%g dp%g mb%g z%g %s%s", p.at("tp").get<double>(),
+                    p.at("pp").get<double>(), interleave, p.at("cp").get<double>(), p.at("dp").get<double>(),
                     p.at("micro_batch").get<double>(), p.at("zero").get<double>(),
                     p.at("recompute").get<std::string>().c_str(), p.at("fits").get<bool>() ? "" : " (no fit)");
       std::printf("  %-34s %7.2fx", layout, row.at("step_seconds").get<double>() / p.at("step_seconds").get<double>());

@@ -21,6 +21,7 @@ Scenario pinned_to(const Scenario& s, const ParallelismReport& p) {
   v.strategy.cp = p.cp;
   v.strategy.ep = p.ep;
   v.strategy.micro_batch = p.micro_batch;
+  v.strategy.pp_virtual_stages = p.virtual_stages;
   v.strategy.zero = p.zero;
   v.strategy.recompute = p.recompute;
   v.strategy.dp.reset();
@@ -314,6 +315,7 @@ json report_json_value(const Report& r) {
                       {"ep", p.ep},
                       {"zero", p.zero},
                       {"micro_batch", p.micro_batch},
+                      {"virtual_stages", p.virtual_stages},
                       {"sequence_parallel", p.sequence_parallel},
                       {"recompute", to_string(p.recompute)},
                       {"chosen_by", p.chosen_by}};
@@ -329,6 +331,7 @@ json report_json_value(const Report& r) {
                               {"ep", o.ep},
                               {"zero", o.zero},
                               {"micro_batch", o.micro_batch},
+                              {"virtual_stages", o.virtual_stages},
                               {"recompute", to_string(o.recompute)},
                               {"step_seconds", o.step_seconds},
                               {"mfu", o.mfu},

@@ -241,7 +241,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (t.global_batch_tokens) micro_batches = *t.global_batch_tokens / (seq * layout.micro_batch * dp);
   double in_flight_layers_factor = 1;  // in units of all L layers' activations on the first stage
   if (pp > 1) {
-    const double v = s.strategy.pp_virtual_stages;
+    const double v = layout.virtual_stages;
     // 1F1B: the first stage keeps pp micro-batches of L/pp layers, L layers' worth; interleaved with
     // v chunks, L(1 + (pp-1)/(pp v)) (Korthikanti et al. 2022, sec. 4.2.3; Narayanan et al. 2021).
     in_flight_layers_factor = v > 1 ? 1 + (pp - 1) / (pp * v) : 1.0;

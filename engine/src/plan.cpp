@@ -81,6 +81,7 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
   p.ep = st.ep.value_or(1);
   p.dp = std::max(1.0, std::floor(gpus / (p.tp * p.pp * p.cp)));
   p.micro_batch = st.micro_batch.value_or(1);
+  p.virtual_stages = p.pp > 1 ? st.pp_virtual_stages.value_or(1) : 1;
   // ZeRO-1 (Megatron's distributed optimizer) is the usual default once there is data parallelism.
   p.zero = st.zero.value_or(p.dp > 1 ? 1 : 0);
   p.sequence_parallel = st.sequence_parallel.value_or(p.tp > 1);

@@ -110,40 +110,50 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
           zeros = {0};
           if (dp * cp > 1) zeros = {0, 1, 2, 3};
         }
-        for (double ep : eps)
-          for (double mb : mbs)
-            for (double zero : zeros)
-              for (Recompute recompute : recomputes) {
-                layout.tp = tp;
-                layout.pp = pp;
-                layout.cp = cp;
-                layout.ep = ep;
-                layout.dp = dp;
-                layout.micro_batch = mb;
-                layout.zero = zero;
-                layout.recompute = recompute;
-                layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
-                ignored.clear();
-                const MemoryReport memory = estimate_memory(s, model, layout, hardware, compute, ignored);
-                const auto step = predict_step(s, compute, machine, layout, memory.explain, global_batch);
-                ++result.evaluated;
-                LayoutOption option{tp,
-                                    pp,
-                                    dp,
-                                    cp,
-                                    ep,
-                                    zero,
-                                    mb,
-                                    recompute,
-                                    step ? step->step_seconds : 0.0,
-                                    step ? step->mfu : 0.0,
-                                    memory.per_gpu_bytes.total,
-                                    memory.fits};
-                if (option.fits) ++result.fitting;
-                if (best.size() == keep && !better(option, best.back())) continue;
-                best.insert(std::upper_bound(best.begin(), best.end(), option, better), option);
-                if (best.size() > keep) best.pop_back();
-              }
+        // Interleaved 1F1B: v chunks of layers per stage cut the bubble v-fold for v times the sends
+        // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
+        std::vector<double> vs = {1};
+        if (pp > 1 && st.pp_virtual_stages) vs = {*st.pp_virtual_stages};
+        if (pp > 1 && !st.pp_virtual_stages)
+          for (double v = 2; v <= std::min(8.0, blocks / pp); ++v)
+            if (whole(blocks / pp / v)) vs.push_back(v);
+        for (double v : vs)
+          for (double ep : eps)
+            for (double mb : mbs)
+              for (double zero : zeros)
+                for (Recompute recompute : recomputes) {
+                  layout.tp = tp;
+                  layout.pp = pp;
+                  layout.cp = cp;
+                  layout.ep = ep;
+                  layout.dp = dp;
+                  layout.micro_batch = mb;
+                  layout.virtual_stages = v;
+                  layout.zero = zero;
+                  layout.recompute = recompute;
+                  layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
+                  ignored.clear();
+                  const MemoryReport memory = estimate_memory(s, model, layout, hardware, compute, ignored);
+                  const auto step = predict_step(s, compute, machine, layout, memory.explain, global_batch);
+                  ++result.evaluated;
+                  LayoutOption option{tp,
+                                      pp,
+                                      dp,
+                                      cp,
+                                      ep,
+                                      zero,
+                                      mb,
+                                      v,
+                                      recompute,
+                                      step ? step->step_seconds : 0.0,
+                                      step ? step->mfu : 0.0,
+                                      memory.per_gpu_bytes.total,
+                                      memory.fits};
+                  if (option.fits) ++result.fitting;
+                  if (best.size() == keep && !better(option, best.back())) continue;
+                  best.insert(std::upper_bound(best.begin(), best.end(), option, better), option);
+                  if (best.size() > keep) best.pop_back();
+                }
       }
     }
   }
@@ -157,6 +167,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   p.ep = chosen.ep;
   p.zero = chosen.zero;
   p.micro_batch = chosen.micro_batch;
+  p.virtual_stages = chosen.virtual_stages;
   p.recompute = chosen.recompute;
   p.sequence_parallel = st.sequence_parallel.value_or(chosen.tp > 1);
   p.chosen_by = "planner";

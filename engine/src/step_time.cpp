@@ -314,10 +314,11 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const double bytes = tokens * a.experts_per_token * h * e * (ep - 1) / ep;
     per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * bytes / group_bandwidth(m, ep, tp * cp);
   }
-  // Pipeline: each micro-batch's activations forward and gradients back between stages.
+  // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
+  // chunk with the interleaved schedule (v chunks per stage: v times the sends).
   if (pp > 1) {
     const double bytes = tokens * h * e / (sp ? tp : 1.0);
-    per_mb.pipeline_p2p = 2 * bytes / group_bandwidth(m, 2, tp * cp * dp);
+    per_mb.pipeline_p2p = 2 * layout.virtual_stages * bytes / group_bandwidth(m, 2, tp * cp * dp);
   }
   const double mb_seconds =
       compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel + per_mb.pipeline_p2p;
@@ -338,7 +339,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   step.pipeline_p2p = mbs * per_mb.pipeline_p2p;
   // 1F1B: pp - 1 micro-batch slots of fill and drain, divided by the virtual stages when interleaved
   // (Narayanan et al. 2021, sec. 2.2).
-  if (pp > 1) step.bubble = (pp - 1) / s.strategy.pp_virtual_stages * mb_seconds;
+  if (pp > 1) step.bubble = (pp - 1) / layout.virtual_stages * mb_seconds;
 
   // --- Data parallelism ------------------------------------------------------------------------------
   const double shard_group = dp * cp;

@@ -272,7 +272,7 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   s.micro_batch = f.number_or_word("micro_batch", "auto", limits::layout).value;
   s.zero = f.number_or_word("zero", "fsdp", limits::zero_stage).value;
   if (f.has("zero") && value.at("zero").is_string() && value.at("zero").get<std::string>() == "fsdp") s.zero = 3;
-  if (auto v = f.number("pp_virtual_stages", NumberRule{1, false, 1024, true})) s.pp_virtual_stages = *v;
+  s.pp_virtual_stages = f.number_or_word("pp_virtual_stages", "auto", NumberRule{1, false, 1024, true}).value;
   if (f.has("recompute") && value.at("recompute") == "auto") {
     f.raw("recompute");
   } else {

@@ -68,6 +68,7 @@ std::string validation_json(const Catalog& catalog, bool with_planner, int inden
       st.micro_batch.reset();
       st.zero.reset();
       st.recompute.reset();
+      st.pp_virtual_stages.reset();
       st.sequence_parallel.reset();
       const Report best = estimate(planned, &catalog);
       if (best.valid() && best.time.step) {
@@ -77,6 +78,7 @@ std::string validation_json(const Catalog& catalog, bool with_planner, int inden
                           {"dp", p.dp},
                           {"cp", p.cp},
                           {"micro_batch", p.micro_batch},
+                          {"virtual_stages", p.virtual_stages},
                           {"zero", p.zero},
                           {"recompute", to_string(p.recompute)},
                           {"step_seconds", best.time.step->step_seconds},

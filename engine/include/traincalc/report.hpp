@@ -151,7 +151,7 @@ struct MemoryReport {
 
 // One layout the planner weighed.
 struct LayoutOption {
-  double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1;
+  double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1, virtual_stages = 1;
   Recompute recompute = Recompute::none;
   double step_seconds = 0;
   double mfu = 0;
@@ -161,6 +161,7 @@ struct LayoutOption {
 
 struct ParallelismReport {
   double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1;
+  double virtual_stages = 1;  // interleaved pipeline chunks per stage (1: plain 1F1B)
   bool sequence_parallel = false;
   Recompute recompute = Recompute::none;
   std::string chosen_by = "given";  // "given", "default" or "planner"

@@ -17,8 +17,8 @@ struct Strategy {
   std::optional<double> mfu;  // nullopt: "auto"
   // nullopt: "auto". Until the planner exists, "auto" resolves to 1 (and dp to the rest).
   std::optional<double> tp, pp, cp, ep, dp, micro_batch, zero;
-  double pp_virtual_stages = 1;
-  std::optional<Recompute> recompute;  // nullopt: "auto"
+  std::optional<double> pp_virtual_stages;  // interleaved 1F1B chunks per stage; nullopt: "auto" (1 unless planned)
+  std::optional<Recompute> recompute;       // nullopt: "auto"
   bool flash_attention = true;
   // Without FlashAttention: Megatron's fused softmax keeps 16-bit scores; eager PyTorch (the default
   // assumed) keeps an fp32 softmax under autocast.

@@ -43,7 +43,7 @@ export function layoutInWords(report, lang) {
     factors: factors.join(' × '),
     mb: format.plain(p.micro_batch, lang, 0),
     m: format.plain(step.micro_batches_per_step ?? 0, lang, 0),
-    zero: zeroWords(p.zero, lang),
+    zero: zeroWords(p.zero, lang) + (p.virtual_stages > 1 ? t(lang, 'layout_interleaved', { v: p.virtual_stages }) : ''),
     rc: t(lang, `rc_${p.recompute}`),
   });
   let how;
@@ -63,7 +63,7 @@ function alternatives(report, lang) {
   const best = report.time.step_seconds_predicted ?? report.time.step_seconds;
   const head = ['alt_layout', 'alt_step', 'alt_mfu', 'alt_memory'].map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const rows = options.map((o) => {
-    const layout = [`TP ${o.tp}`, `PP ${o.pp}`, o.cp > 1 ? `CP ${o.cp}` : null, o.ep > 1 ? `EP ${o.ep}` : null, `DP ${o.dp}`,
+    const layout = [`TP ${o.tp}`, `PP ${o.pp}${o.virtual_stages > 1 ? `×${o.virtual_stages}` : ''}`, o.cp > 1 ? `CP ${o.cp}` : null, o.ep > 1 ? `EP ${o.ep}` : null, `DP ${o.dp}`,
       `MB ${o.micro_batch}`, `ZeRO ${o.zero}`, t(lang, `rc_short_${o.recompute}`)].filter(Boolean).join(' · ');
     const slower = o.step_seconds / best - 1;
     return el('tr', {}, [
