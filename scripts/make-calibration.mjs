@@ -49,6 +49,9 @@ const GPU = {
   'H100 (SXM, 80GB presumed)': 'h100-sxm',
 };
 
+// Interleaved pipeline chunks for a stage of n layers: 2 layers each, or 1 when n is odd.
+const virtualStages = (n) => (n % 2 === 0 ? n / 2 : n);
+
 const rows = [];
 for (const r of reference.throughput) {
   const gpu = GPU[r.accelerator];
@@ -103,9 +106,9 @@ for (const r of reference.throughput) {
         'GPT architecture with untied embeddings and a GeLU MLP of 4h (these reproduce the labelled sizes), ' +
         'LayerNorm, biases, rotary positions, no dropout, bf16, FlashAttention (cuDNN), selective recomputation, ' +
         'distributed optimizer (ZeRO-1), gradient reduction and tensor-parallel communication overlapped (as the ' +
-        'source says), micro-batch 1; with pipeline parallelism the interleaved schedule with floor(layers per ' +
-        'stage / 2) virtual stages (not in the source; without interleaving the bubble alone would cost the ' +
-        'larger runs 10-20%).',
+        'source says), micro-batch 1; with pipeline parallelism the interleaved schedule in chunks of 2 layers ' +
+        '(1 where a stage has an odd number of layers) (not in the source; without interleaving the bubble alone ' +
+        'would cost the larger runs 10-20%).',
       scenario: {
         model: {
           name: r.model,
@@ -121,7 +124,7 @@ for (const r of reference.throughput) {
         hardware: { gpu, count: r.num_accelerators },
         strategy: {
           precision: 'bf16', mfu: 'auto', tp, pp, cp: 1, ep: 1, dp, micro_batch: 1, zero: 1, recompute: 'selective',
-          overlap_tp_comm: true, pp_virtual_stages: pp > 1 ? Math.max(1, Math.floor(r.n_layers / pp / 2)) : 1,
+          overlap_tp_comm: true, pp_virtual_stages: pp > 1 ? virtualStages(r.n_layers / pp) : 1,
         },
       },
     });

@@ -1,12 +1,15 @@
 #include "traincalc/estimate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
 #include "specs.hpp"
 #include "traincalc/json_api.hpp"
+#include "traincalc/units.hpp"
 
 namespace traincalc {
 
@@ -44,6 +47,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   auto layout_at = [&](double gpus, Issues& warnings) {
     if (known && layout_is_searched(s.strategy)) {
       LayoutSearchResult search = plan_layout(s, r.model, r.compute, r.hardware, gpus, batch);
+      if (search.truncated)
+        warnings.push_back({"strategy.tp", "planner_truncated",
+                            "The planner stopped after " + format_number(search.evaluated) +
+                                " layouts; fix some of tp, pp, cp, ep or micro_batch to search the rest."});
       if (search.found) return search.layout;
       warnings.push_back({"strategy.tp", "no_layout",
                           "No layout of " + format_number(gpus) + " GPUs matches the strategy and a global batch of " +
@@ -71,17 +78,66 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   std::optional<StepPrediction> step = step_at(r.parallelism);
   const bool predicted = !s.strategy.mfu && step;
   if (predicted && s.budget && s.budget->deadline_days && !s.hardware.count && !s.budget->per_month) {
-    // The GPUs a deadline needs depend on the utilisation they reach, and that on their number:
-    // iterate to a fixed point (a few rounds; utilisation changes slowly with the count).
-    for (int round = 0; round < 8; ++round) {
-      Issues ignored;
-      const PlanReport next = plan_gpus(s, r.compute, r.hardware, step->mfu, ignored);
-      if (!ignored.empty() || next.gpus == r.plan.gpus) break;
-      r.plan = next;
-      layout_warnings.clear();
-      r.parallelism = layout_at(r.plan.gpus, layout_warnings);
-      step = step_at(r.parallelism);
+    // The GPUs a deadline needs depend on the utilisation they reach, and that on their number (and on
+    // how the batch divides among them). Counts tried: whole model-parallel groups, powers of two up
+    // to a node, whole nodes beyond; grown until the predicted time meets the deadline, then bisected
+    // down to the fewest that do.
+    const double group = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
+    const double per_node = r.hardware.gpus_per_node;
+    const double unit = static_cast<double>(std::lcm(static_cast<long long>(group), static_cast<long long>(per_node)));
+    auto round_up = [&](double g) {
+      if (g <= per_node) {
+        double c = group;
+        while (c < g) c *= 2;
+        if (c <= per_node) return c;
+      }
+      return std::ceil(g / unit - 1e-9) * unit;
+    };
+    struct Probe {
+      double gpus = 0;
+      ParallelismReport layout;
+      std::optional<StepPrediction> step;
+      Issues warnings;
+      bool possible = false;  // a layout exists (the batch divides among the GPUs)
+      bool meets = false;
+    };
+    const double deadline_seconds = *s.budget->deadline_days * units::seconds_per_day;
+    const double peak = units::tflops_to_flops(r.hardware.peak_tflops);
+    auto probe = [&](double g) {
+      Probe p;
+      p.gpus = g;
+      p.layout = layout_at(g, p.warnings);
+      p.step = step_at(p.layout);
+      p.possible = p.step && std::none_of(p.warnings.begin(), p.warnings.end(),
+                                          [](const Issue& w) { return w.code == "no_layout"; });
+      p.meets = p.possible && r.compute.total_flops / (g * peak * p.step->mfu) <= deadline_seconds * (1 + 1e-12);
+      return p;
+    };
+    Issues ignored;
+    Probe high = probe(round_up(plan_gpus(s, r.compute, r.hardware, step->mfu, ignored).gpus));
+    double low = 0;  // a count known to miss (0: none tried)
+    for (int round = 0; round < 60 && !high.meets && high.possible && high.gpus < 1e7; ++round) {
+      low = high.gpus;
+      const double seconds = r.compute.total_flops / (high.gpus * peak * high.step->mfu);
+      high = probe(round_up(std::min(1e7, high.gpus * std::max(1.05, seconds / deadline_seconds))));
     }
+    if (high.meets) {
+      for (int round = 0; round < 60; ++round) {
+        const double mid = round_up((low + high.gpus) / 2);
+        if (mid >= high.gpus || mid <= low) break;
+        Probe p = probe(mid);
+        if (p.meets) {
+          high = std::move(p);
+        } else {
+          low = mid;
+        }
+      }
+    }
+    r.plan.gpus = high.gpus;
+    r.plan.nodes = std::ceil(high.gpus / per_node);
+    r.parallelism = high.layout;
+    layout_warnings = high.warnings;
+    step = high.step;
   }
   r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
   if (predicted) mfu = step->mfu;
@@ -96,14 +152,37 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
                                                                          : std::string("about 4M tokens, typical of "
                                                                                        "pre-training")) +
                               "); set training.global_batch_sequences to yours."});
-  if (step && !calibrated_gpu(s.hardware.gpu))
-    r.warnings.push_back(
-        {"hardware.gpu", "mfu_extrapolated",
-         "The step-time model is calibrated on published A100 and H100 runs; for " + r.hardware.gpu_name +
-             " it uses the GPU's " +
-             (s.hardware.gpu.matmul_efficiency ? std::string("measured best matmul efficiency")
-                                               : std::string("assumed matmul efficiency (75% of peak, not measured)")) +
-             " scaled as on those GPUs, so treat the utilisation as an estimate (±10 points)."});
+  if (step && !calibrated_gpu(s.hardware.gpu)) {
+    const std::string how =
+        calibrated_family(s.hardware.gpu)
+            ? std::string("the efficiencies calibrated for its family; its clocks, power and memory bandwidth differ")
+        : s.hardware.gpu.matmul_efficiency
+            ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
+            : std::string("an assumed matmul efficiency (75% of peak, not measured), scaled as on those GPUs");
+    r.warnings.push_back({"hardware.gpu", "mfu_extrapolated",
+                          "The step-time model is calibrated on published A100 SXM and H100 SXM runs; for " +
+                              r.hardware.gpu_name + " it uses " + how +
+                              ", so treat the utilisation as an estimate (about ±10 points)."});
+  }
+  if (step) {
+    // What the 45 published runs did not exercise.
+    std::vector<std::string> features;
+    const Architecture& a = *s.model.architecture;
+    if (a.experts > 1) features.push_back("mixture of experts");
+    if (r.parallelism.cp > 1) features.push_back("context parallelism");
+    if (s.training.method == FinetuneMethod::lora) features.push_back("LoRA");
+    if (s.training.method == FinetuneMethod::qlora) features.push_back("QLoRA");
+    if (s.strategy.offload != Offload::none) features.push_back("CPU offload");
+    if (a.decoder_layers > 0) features.push_back("an encoder-decoder");
+    if (a.encoder_only) features.push_back("an encoder-only model");
+    if (!features.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < features.size(); ++i) list += (i ? ", " : "") + features[i];
+      r.warnings.push_back({"strategy.mfu", "speed_uncalibrated",
+                            "The published runs the step-time model is calibrated on include no " + list +
+                                "; the prediction models them from first principles, uncalibrated."});
+    }
+  }
   if (step && s.strategy.offload != Offload::none)
     r.warnings.push_back({"strategy.offload", "offload_time_assumed",
                           "The optimizer step on the CPU is timed with assumed rates (PCIe 4.0 x16, about 25 GB/s; "

@@ -67,8 +67,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
                                            const HardwareReport& hardware, const ParallelismReport& layout,
                                            const MemoryExplanation& memory, double global_batch_sequences);
-// Whether the step model was calibrated on this GPU's family (A100, H100); elsewhere it extrapolates.
+// Whether the step model was calibrated on this GPU (A100 SXM, H100 SXM), or on its family (A100/A800,
+// H100/H800/H200/GH200 in any form, which get the family's efficiencies); elsewhere it extrapolates.
 bool calibrated_gpu(const GpuSpec& gpu);
+bool calibrated_family(const GpuSpec& gpu);
 // Whether any layout field is "auto" (the planner searches it).
 bool layout_is_searched(const Strategy& st);
 struct LayoutSearchResult {
@@ -76,6 +78,7 @@ struct LayoutSearchResult {
   ParallelismReport layout;
   double evaluated = 0;
   double fitting = 0;
+  bool truncated = false;  // the search stopped at its budget of layouts
 };
 // The fastest layout of `gpus` GPUs that fits in memory (or, when none fits, the one needing least);
 // needs an architecture.

@@ -51,6 +51,10 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute) {
   return std::max(1.0, std::round(4194304.0 / compute.seq_len));
 }
 
+// Enough for any real cluster's full search (4096 GPUs weigh about a thousand layouts); a pathological
+// input stops here, about 0.1 s natively, and the report says so.
+constexpr double max_layouts = 200000;
+
 bool layout_is_searched(const Strategy& st) {
   return !st.tp || !st.pp || !st.cp || !st.ep || !st.micro_batch || !st.zero || !st.recompute;
 }
@@ -71,10 +75,13 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   // Context parallelism pays for long sequences only: each rank keeps at least 4096 tokens, the
   // range where Megatron-Core recommends it.
   std::vector<double> cps = st.cp ? std::vector<double>{*st.cp} : powers_of_two_up_to(std::min(32.0, seq / 4096));
+  std::erase_if(cps, [&](double cp) { return !st.cp && !whole(seq / (2 * cp)); });  // 2 x cp chunks per sequence
   if (cps.empty()) cps = {1};
-  const std::vector<Recompute> recomputes =
-      st.recompute ? std::vector<Recompute>{*st.recompute}
-                   : std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full};
+  // Selective recomputation redoes only what FlashAttention already recomputes: with it, the same as
+  // none in time and memory, so not weighed twice.
+  std::vector<Recompute> recomputes = {Recompute::none, Recompute::full};
+  if (!s.strategy.flash_attention) recomputes.insert(recomputes.begin() + 1, Recompute::selective);
+  if (st.recompute) recomputes = {*st.recompute};
 
   LayoutSearchResult result;
   std::vector<LayoutOption> best;  // kept sorted, at most keep entries
@@ -82,16 +89,45 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   Issues ignored;
   ParallelismReport layout;
   const StepHardware machine = step_hardware(s, hardware);
+  auto weigh = [&](const ParallelismReport& l) {
+    ignored.clear();
+    const MemoryReport memory = estimate_memory(s, model, l, hardware, compute, ignored);
+    const auto step = predict_step(s, compute, machine, l, memory.explain, global_batch);
+    ++result.evaluated;
+    LayoutOption option{l.tp,
+                        l.pp,
+                        l.dp,
+                        l.cp,
+                        l.ep,
+                        l.zero,
+                        l.micro_batch,
+                        l.virtual_stages,
+                        l.recompute,
+                        step ? step->step_seconds : 0.0,
+                        step ? step->mfu : 0.0,
+                        memory.per_gpu_bytes.total,
+                        memory.fits};
+    if (option.fits) ++result.fitting;
+    if (best.size() < keep || better(option, best.back())) {
+      best.insert(std::upper_bound(best.begin(), best.end(), option, better), option);
+      if (best.size() > keep) best.pop_back();
+    }
+    return option.fits;
+  };
   for (double tp : tps) {
     for (double cp : cps) {
       const double rest = gpus / (tp * cp);
       if (!whole(rest) || rest < 1) continue;
-      std::vector<double> pps;
-      if (st.pp) {
-        pps = {*st.pp};
-      } else {
-        for (double pp = 1; pp <= std::min(rest, blocks); ++pp)
-          if (whole(rest / pp) && whole(blocks / pp)) pps.push_back(pp);
+      std::vector<double> pps = st.pp ? std::vector<double>{*st.pp} : std::vector<double>{};
+      if (!st.pp) {
+        // The divisors of rest that divide the layers too (found up to sqrt(rest)).
+        for (double d = 1; d * d <= rest; ++d) {
+          if (!whole(rest / d)) continue;
+          for (double pp : {d, rest / d})
+            if (pp <= blocks && whole(blocks / pp) && std::find(pps.begin(), pps.end(), pp) == pps.end())
+              pps.push_back(pp);
+        }
+        std::sort(pps.begin(), pps.end());
       }
       for (double pp : pps) {
         const double dp = rest / pp;
@@ -103,13 +139,10 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
             if (whole(a.experts / ep) && whole(dp * cp / ep)) eps.push_back(ep);
         const std::vector<double> mbs =
             st.micro_batch ? std::vector<double>{*st.micro_batch} : micro_batch_candidates(global_batch / dp);
-        std::vector<double> zeros;
-        if (st.zero) {
-          zeros = {*st.zero};
-        } else {
-          zeros = {0};
-          if (dp * cp > 1) zeros = {0, 1, 2, 3};
-        }
+        // ZeRO-2 takes the same time as ZeRO-1 (a reduce-scatter and a gather either way) in less
+        // memory, so ZeRO-1 is not weighed separately.
+        std::vector<double> zeros = st.zero ? std::vector<double>{*st.zero} : std::vector<double>{0};
+        if (!st.zero && dp * cp > 1) zeros = {0, 2, 3};
         // Interleaved 1F1B: v chunks of layers per stage cut the bubble v-fold for v times the sends
         // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
         std::vector<double> vs = {1};
@@ -119,44 +152,31 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
             if (whole(blocks / pp / v)) vs.push_back(v);
         for (double v : vs)
           for (double ep : eps)
-            for (double mb : mbs)
-              for (double zero : zeros)
-                for (Recompute recompute : recomputes) {
-                  layout.tp = tp;
-                  layout.pp = pp;
-                  layout.cp = cp;
-                  layout.ep = ep;
-                  layout.dp = dp;
+            for (double zero : zeros)
+              for (Recompute recompute : recomputes) {
+                layout.tp = tp;
+                layout.pp = pp;
+                layout.cp = cp;
+                layout.ep = ep;
+                layout.dp = dp;
+                layout.virtual_stages = v;
+                layout.zero = zero;
+                layout.recompute = recompute;
+                layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
+                // Memory grows with the micro-batch: past the first that does not fit, none will.
+                for (double mb : mbs) {
+                  if (result.evaluated >= max_layouts) {
+                    result.truncated = true;
+                    goto done;
+                  }
                   layout.micro_batch = mb;
-                  layout.virtual_stages = v;
-                  layout.zero = zero;
-                  layout.recompute = recompute;
-                  layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
-                  ignored.clear();
-                  const MemoryReport memory = estimate_memory(s, model, layout, hardware, compute, ignored);
-                  const auto step = predict_step(s, compute, machine, layout, memory.explain, global_batch);
-                  ++result.evaluated;
-                  LayoutOption option{tp,
-                                      pp,
-                                      dp,
-                                      cp,
-                                      ep,
-                                      zero,
-                                      mb,
-                                      v,
-                                      recompute,
-                                      step ? step->step_seconds : 0.0,
-                                      step ? step->mfu : 0.0,
-                                      memory.per_gpu_bytes.total,
-                                      memory.fits};
-                  if (option.fits) ++result.fitting;
-                  if (best.size() == keep && !better(option, best.back())) continue;
-                  best.insert(std::upper_bound(best.begin(), best.end(), option, better), option);
-                  if (best.size() > keep) best.pop_back();
+                  if (!weigh(layout)) break;
                 }
+              }
       }
     }
   }
+done:
   if (best.empty()) return result;
   const LayoutOption& chosen = best.front();
   ParallelismReport& p = result.layout;

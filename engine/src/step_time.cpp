@@ -153,6 +153,10 @@ struct Pass {
 }  // namespace
 
 bool calibrated_gpu(const GpuSpec& gpu) {
+  return gpu.id == "a100-40gb-sxm" || gpu.id == "a100-80gb-sxm" || gpu.id == "h100-sxm";
+}
+
+bool calibrated_family(const GpuSpec& gpu) {
   return family_of(gpu) != Family::other;
 }
 
@@ -193,6 +197,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   };
   Pass forward;
   double weight_elements = 0;  // this GPU's share of the linear weights (for QLoRA dequantisation)
+  double matmul_inputs = 0;    // activation elements entering matmuls (for fp8 casts)
   const double experts = a.experts > 1 ? a.experts : 1.0;
   for_each_linear(a, [&](const LinearGroup& g) {
     double k = g.in, n = g.out;
@@ -204,6 +209,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     forward.matmul += per_token_copies * gemm_seconds(tokens, rows, k, n);
     forward.matmul_flops += per_token_copies * 2 * tokens * k * n;
     weight_elements += (routed ? g.copies / ep : g.copies) * k * n;
+    matmul_inputs += per_token_copies * tokens * k;
   });
   // --- Attention: QK^T and scores x V per attention block ----------------------------------------
   const double qk_dim = latent_attention(a) ? a.qk_nope_head_dim + a.qk_rope_head_dim : effective_head_dim(a);
@@ -242,13 +248,13 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double elementwise_elements = replicated / (sp ? tp : 1.0) + split / tp;
   forward.elementwise = blocks * tokens * elementwise_elements * e / m.memory_bytes_per_second;
   if (fp8) {
-    // Transformer Engine casts each matmul's input to fp8 (read 16 bits, write 8) in both passes.
-    forward.elementwise += forward.matmul_flops / (2 * h) * 3 / m.memory_bytes_per_second;
+    // Transformer Engine casts each matmul's inputs and weights to fp8 (read 16 bits, write 8), and
+    // the gradients in the backward pass (counted with the forward's, x3 below).
+    forward.elementwise += (matmul_inputs + weight_elements) * 3 / m.memory_bytes_per_second;
   }
-  if (t.method == FinetuneMethod::qlora) {
-    // bitsandbytes dequantises each 4-bit weight to 16 bits before the matmul: ~0.5 + 2 bytes.
-    forward.elementwise += weight_elements * 2.5 / m.memory_bytes_per_second;
-  }
+  // bitsandbytes dequantises each 4-bit weight to 16 bits before its matmul (~0.5 + 2 bytes), in the
+  // forward pass and again in the backward (and in a recomputed forward).
+  const double dequantise = t.method == FinetuneMethod::qlora ? weight_elements * 2.5 / m.memory_bytes_per_second : 0.0;
   // LoRA adapters: two thin matmuls (rank r) per targeted matrix.
   double lora_forward = 0;
   if (frozen) {
@@ -274,22 +280,29 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 
   // --- One micro-batch on the slowest (last) stage -------------------------------------------------
   const double weight_backward = frozen ? 1.0 : 2.0;  // activation gradients (+ weight gradients)
-  const double stage = 1 / pp;
+  // The slowest stage's share of the layers: pp stages of v chunks each, a chunk rounded up to whole
+  // layers (1/pp when they divide evenly).
+  const double v = layout.virtual_stages;
+  const double stage = pp > 1 ? std::ceil(blocks / (pp * v) - 1e-9) * v / blocks : 1.0;
   StepBreakdown per_mb;
   per_mb.matmul =
       stage * forward.matmul * (1 + weight_backward) + stage * lora_forward * 3 + logits_forward + logits_backward;
   per_mb.attention = stage * (forward.attention + attention_backward);
-  per_mb.elementwise = stage * (forward.elementwise * 3 + 3 * overhead) + logits_elementwise;
+  per_mb.elementwise = stage * (forward.elementwise * 3 + 3 * overhead + 2 * dequantise) + logits_elementwise;
   const Recompute recompute = layout.recompute;
   double recompute_flops = 0;
   if (recompute == Recompute::full) {
-    per_mb.recompute = stage * (forward.total() + lora_forward + overhead);
+    per_mb.recompute = stage * (forward.total() + lora_forward + overhead + dequantise);
     recompute_flops = stage * (forward.matmul_flops + forward.attention_flops);
   } else if (recompute == Recompute::selective && !s.strategy.flash_attention) {
     per_mb.recompute = stage * forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
     recompute_flops = stage * forward.attention_flops;
   }
   const double compute_mb = per_mb.matmul + per_mb.attention + per_mb.elementwise + per_mb.recompute;
+  // The forward pass of one micro-batch, and the rest (backward, with any recomputation).
+  const double forward_mb =
+      stage * (forward.total() + lora_forward + overhead + dequantise) + logits_forward + logits_elementwise / 3;
+  const double backward_mb = compute_mb - forward_mb;
 
   // Tensor parallelism: two all-reduces (or all-gather + reduce-scatter with sequence parallelism,
   // the same volume) of the layer's activations per block in each pass (Narayanan et al. 2021,
@@ -304,15 +317,20 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // Context parallelism: ring attention passes each rank's keys and values around the ring (and
   // their gradients back), overlapped with the attention it feeds (Liu et al. 2023, "Ring Attention").
   if (cp > 1) {
-    const double kv_bytes = tokens * 2 * (effective_kv_heads(a) / tp) * qk_dim * e;
+    const double kv_bytes = tokens * 2 * std::max(1.0, effective_kv_heads(a) / tp) * qk_dim * e;
     const double comm = stage * attention_blocks * 3 * (cp - 1) * kv_bytes / group_bandwidth(m, cp, tp);
     per_mb.context_parallel = std::max(0.0, comm - per_mb.attention);
   }
   // Expert parallelism: an all-to-all to dispatch tokens to their experts and one to combine them,
   // in each pass (Lepikhin et al. 2020, GShard).
   if (ep > 1 && a.experts > 1) {
-    const double bytes = tokens * a.experts_per_token * h * e * (ep - 1) / ep;
-    per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * bytes / group_bandwidth(m, ep, tp * cp);
+    // Every rank sends to every other at once: the share bound for other nodes goes through this
+    // GPU's NIC, the rest over NVLink, both links busy together.
+    const double total = tokens * a.experts_per_token * h * e;
+    const double members = std::min(ep, std::max(1.0, m.gpus_per_node / (tp * cp)));
+    const double off_node = total * (ep - members) / ep, on_node = total * (members - 1) / ep;
+    const double all_to_all = std::max(off_node / m.inter_bytes_per_second, on_node / m.intra_bytes_per_second);
+    per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * all_to_all;
   }
   // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
   // chunk with the interleaved schedule (v chunks per stage: v times the sends).
@@ -357,22 +375,33 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       step.data_parallel =
           mbs * (std::max(0.0, per_micro_batch - compute_mb) + per_micro_batch / std::max(1.0, blocks / pp));
     } else {
-      // DDP all-reduce, or ZeRO-1/2's reduce-scatter plus the gather of updated weights (same volume),
-      // once per step; overlapped with the last micro-batch's backward (and the next forward).
-      const double comm = all_reduce_seconds(trainable_here * e, shard_group, dp_bandwidth);
-      const double window = s.strategy.overlap_grad_reduce ? compute_mb : 0.0;
-      step.data_parallel = std::max(0.0, comm - window);
+      // DDP all-reduces the gradients once a step, during the last micro-batch's backward pass. ZeRO-1/2
+      // reduce-scatter them then and gather the updated weights after the optimizer step, during the
+      // next step's first forward pass (Megatron-Core's overlap_param_gather); the same volume.
+      const bool overlap = s.strategy.overlap_grad_reduce;
+      if (layout.zero >= 1) {
+        const double reduce = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
+        const double gather = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
+        step.data_parallel =
+            overlap ? std::max(0.0, reduce - backward_mb) + std::max(0.0, gather - forward_mb) : reduce + gather;
+      } else {
+        const double comm = all_reduce_seconds(trainable_here * e, shard_group, dp_bandwidth);
+        step.data_parallel = overlap ? std::max(0.0, comm - backward_mb) : comm;
+      }
     }
   }
 
   // --- The optimizer step: memory-bound over this GPU's share of the states ------------------------
-  const double shard = layout.zero >= 1 ? shard_group : 1.0;
-  const double optimizer_bytes = memory.optimizer_bytes_per_param > 0 ? memory.optimizer_bytes_per_param : 12.0;
+  // Over this GPU's shard of the optimizer states (ZeRO divides dense and expert parameters over their
+  // own groups; the memory model's divisor).
+  const double shard = memory.optimizer_shard;
   if (s.strategy.offload != Offload::none) {
     const double local = trainable_here / shard;
     step.optimizer = local * (2 + 2) / pcie_bytes_per_second + local / cpu_adam_params_per_second;
   } else {
-    step.optimizer = trainable_here / shard * (2 * e + 2 * optimizer_bytes) / m.memory_bytes_per_second;
+    // Read the gradient and the states, write the states and the 16-bit weights.
+    step.optimizer =
+        trainable_here / shard * (2 * e + 2 * memory.optimizer_bytes_per_param) / m.memory_bytes_per_second;
   }
 
   out.step_seconds = step.matmul + step.attention + step.elementwise + step.recompute + step.tensor_parallel +

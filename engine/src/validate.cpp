@@ -413,7 +413,10 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         "Context parallelism splits each sequence into 2 x cp chunks: seq_len (" + format_number(seq) +
                             ") must be a multiple of 2 x strategy.cp (" + format_number(2 * *s.strategy.cp) + ")."});
   }
-  if (count_given && s.training.global_batch_sequences) {
+  // With tp, pp or cp left to the planner the data parallelism is not known yet; the planner looks for
+  // a layout the batch allows (and says when there is none).
+  const bool layout_fixed = (s.strategy.tp && s.strategy.pp && s.strategy.cp) || !s.model.architecture;
+  if (count_given && layout_fixed && s.training.global_batch_sequences) {
     const double dp = *s.hardware.count / model_parallel;
     if (*s.training.global_batch_sequences < dp * s.strategy.micro_batch.value_or(1))
       errors.push_back({"training.global_batch_sequences", "inconsistent",

@@ -286,6 +286,16 @@ describe('the served page', () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#scaling[data-state="ok"]').waitFor();
     assert.equal(await page.evaluate(async () => (await import('./js/engine.js')).engineThread()), 'worker');
+    // In the worker itself: a newer search stops an older one, which resolves to null.
+    const [older, newer] = await page.evaluate(async () => {
+      const engine = await import('./js/engine.js');
+      const s = { model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 2e12 }, hardware: { gpu: 'h100-sxm' } };
+      const first = engine.scaling(s, '', [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096], () => {});
+      const second = engine.scaling(s, '', [64], () => {});
+      return [await first, (await second).length];
+    });
+    assert.equal(older, null);
+    assert.equal(newer, 1);
     const input = page.locator('#f-hardware-count');
     for (const count of ['128', '256', '512']) await input.fill(count);
     await page.waitForFunction(() => document.querySelector('#scaling .days-dot.current title')?.textContent.startsWith('512 '));

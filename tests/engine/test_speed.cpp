@@ -1,5 +1,6 @@
 // Speed: the step-time model against published runs, and the layout planner.
 #include <algorithm>
+#include <cmath>
 
 #include "helpers.hpp"
 
@@ -191,13 +192,71 @@ TEST_CASE("Without an architecture utilisation is assumed, and said so", "[speed
   CHECK(test::has_warning(r, "mfu_assumed"));
 }
 
-TEST_CASE("Outside A100 and H100 the prediction says it extrapolates", "[speed]") {
+TEST_CASE("Outside the calibrated GPUs and features the prediction says it extrapolates", "[speed]") {
   json s = mpt7b();
-  s["hardware"]["gpu"] = "b200";
-  const traincalc::Report r = run(s);
-  CHECK(test::has_warning(r, "mfu_extrapolated"));
-  s["hardware"]["gpu"] = "h200-sxm";
-  CHECK_FALSE(test::has_warning(run(s), "mfu_extrapolated"));
+  CHECK_FALSE(test::has_warning(run(s), "mfu_extrapolated"));  // H100 SXM: calibrated
+  CHECK_FALSE(test::has_warning(run(s), "speed_uncalibrated"));
+  for (const char* gpu : {"b200", "h200-sxm", "a100-80gb-pcie", "mi300x"}) {
+    s["hardware"]["gpu"] = gpu;
+    INFO(gpu);
+    CHECK(test::has_warning(run(s), "mfu_extrapolated"));
+  }
+  json lora = mpt7b();
+  lora["training"] = {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"seq_len", 2048}};
+  CHECK(test::has_warning(run(lora), "speed_uncalibrated"));
+}
+
+TEST_CASE("Across nodes an expert all-to-all is bounded by each GPU's NIC", "[speed]") {
+  // DeepSeek-V3 with 64-way expert parallelism: with 8 GPUs a node, 56 of every 64 destinations are on
+  // other nodes (through a 400 Gb/s NIC per GPU); with 64 GPUs in one NVLink domain, none are.
+  json s = {{"model", {{"preset", "deepseek-v3"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 4096}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 1024}}},
+            {"strategy",
+             {{"tp", 1},
+              {"pp", 16},
+              {"cp", 1},
+              {"ep", 64},
+              {"micro_batch", 1},
+              {"zero", 1},
+              {"recompute", "full"},
+              {"pp_virtual_stages", 1}}}};
+  const double across = run(s).time.step->seconds.expert_parallel;
+  s["hardware"]["gpus_per_node"] = 64;
+  const double inside = run(s).time.step->seconds.expert_parallel;
+  // 56/64 of the bytes at 50 GB/s against 63/64 at 450 GB/s (both at 85%): about 8x.
+  CHECK(across / inside > 7);
+  CHECK(across / inside < 9);
+}
+
+TEST_CASE("A batch the planner can divide is not refused before it runs", "[speed][planner]") {
+  // 2048 sequences on 16384 GPUs: only with tensor, context or pipeline parallelism (dp <= 2048).
+  const json r = test::report_json(
+      {{"model", {{"preset", "llama-3.1-405b"}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1.5e13}, {"seq_len", 8192}, {"global_batch_sequences", 2048}}},
+       {"hardware", {{"gpu", "h100-sxm"}, {"count", 16384}}}});
+  REQUIRE(r["errors"].empty());
+  CHECK(r["parallelism"]["dp"].get<double>() <= 2048);
+  CHECK(r["memory"]["fits"].get<bool>());
+}
+
+TEST_CASE("The planner's search stays bounded on extreme but valid input", "[speed][planner]") {
+  // A model with 83,160 layers and 1,024 experts on 5.3 million GPUs: the search stops at its budget
+  // and says so, instead of running for half a minute.
+  const json r = test::report_json(
+      {{"model",
+        {{"layers", 83160},
+         {"hidden", 1024},
+         {"heads", 64},
+         {"ffn_hidden", 4096},
+         {"vocab", 32000},
+         {"experts", 1024},
+         {"experts_per_token", 2}}},
+       {"training",
+        {{"type", "pretrain"}, {"tokens", 1e15}, {"seq_len", 131072}, {"global_batch_sequences", 95800320}}},
+       {"hardware", {{"gpu", "h100-sxm"}, {"count", 5322240}}}});
+  REQUIRE(r["errors"].empty());
+  CHECK(r["parallelism"]["layouts_evaluated"].get<double>() <= 200000);
 }
 
 TEST_CASE("The planner picks the fastest layout that fits and lists the next ones", "[speed][planner]") {
@@ -232,15 +291,28 @@ TEST_CASE("The planner keeps what the user fixed", "[speed][planner]") {
   CHECK(r.parallelism.chosen_by == "planner");
 }
 
-TEST_CASE("A deadline with predicted utilisation gets the GPUs that meet it", "[speed][planner]") {
-  const json r = test::report_json({{"model", {{"preset", "llama-2-7b"}}},
-                                    {"training", {{"type", "pretrain"}, {"tokens", 2e12}}},
-                                    {"hardware", {{"gpu", "h100-sxm"}}},
-                                    {"budget", {{"deadline_days", 30}}}});
-  REQUIRE(r["errors"].empty());
-  CHECK(r["plan"]["meets_deadline"] == true);
-  CHECK(r["time"]["wall_clock_days"].get<double>() <= 30);
-  CHECK(r["time"]["mfu_source"] == "predicted");
+TEST_CASE("A deadline with predicted utilisation gets the fewest whole nodes that meet it", "[speed][planner]") {
+  for (double days : {2.0, 3.0, 5.0, 11.0, 17.0, 29.0, 60.0}) {
+    json s = {
+        {"model", {{"preset", "llama-2-7b"}}},
+        {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 512}}},
+        {"hardware", {{"gpu", "h100-sxm"}}},
+        {"budget", {{"deadline_days", days}}}};
+    const json r = test::report_json(s);
+    INFO(days << " days: " << r["plan"].dump());
+    REQUIRE(r["errors"].empty());
+    CHECK(r["time"]["mfu_source"] == "predicted");
+    CHECK(r["plan"]["meets_deadline"] == true);
+    const double gpus = r["plan"]["gpus"];
+    CHECK(r["time"]["wall_clock_days"].get<double>() <= days);
+    // Whole nodes beyond one node, and one node fewer would miss the deadline.
+    if (gpus > 8) {
+      CHECK(std::fmod(gpus, 8) == 0);
+      s["hardware"]["count"] = gpus - 8;
+      s.erase("budget");
+      CHECK(test::report_json(s)["time"]["wall_clock_days"].get<double>() > days);
+    }
+  }
 }
 
 TEST_CASE("The planner interleaves a deep pipeline: a smaller bubble for more sends", "[speed][planner]") {

@@ -87,11 +87,14 @@ async function recomputeScaling(report) {
   scalingView.started(lang);
   let points;
   try {
-    points = await scaling(scenario, vendorCatalog, scalingCounts(report.plan.gpus), (done, total) => {
+    const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
+    const group = fixed('tp') * fixed('pp') * fixed('cp');
+    points = await scaling(scenario, vendorCatalog, scalingCounts(report.plan.gpus, group), (done, total) => {
       if (id === scalingId) scalingView.step(done, total, lang);
     });
   } catch (error) {
     console.error(error);
+    if (id === scalingId) scalingView.failed(lang);
     return;
   }
   if (points === null || id !== scalingId) return;
@@ -236,6 +239,8 @@ async function recompute() {
   if (errors.length) {
     results.invalid(state.lang);
     compare.markStale();
+    scalingId += 1;  // a search still running for an older input must not draw over this one
+    scalingView.stale();
   }
   else {
     results.render(report, state.lang, catalogData);

@@ -32,7 +32,9 @@ export async function scaling(module, { scenario, catalog, counts }, { progress,
     }
     if (s.strategy) delete s.strategy.dp;
     const r = parse(module.estimate(JSON.stringify(s), catalog ?? ''));
-    points.push(r.errors.length ? { gpus, errors: r.errors } : {
+    // A count no layout suits (the batch does not divide among its GPUs) is not a point of the curve.
+    const noLayout = r.warnings?.filter((w) => w.code === 'no_layout') ?? [];
+    points.push(r.errors.length || noLayout.length ? { gpus, errors: r.errors.length ? r.errors : noLayout } : {
       gpus,
       days: r.time.wall_clock_days,
       gpu_hours: r.time.gpu_hours,

@@ -35,11 +35,19 @@ function inWorker() {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     const pending = new Map();
     let nextId = 0;
+    let started = false;
     const call = (method, args, onProgress) => new Promise((done, fail) => {
       const id = ++nextId;
       pending.set(id, { done, fail, onProgress });
       worker.postMessage({ id, method, args });
     });
+    const giveUp = (error) => {
+      worker.terminate();
+      for (const entry of pending.values()) entry.fail(error);
+      pending.clear();
+      if (started) ready = onThisThread();  // later calls run on the page's thread
+      else reject(error);
+    };
     worker.addEventListener('message', ({ data }) => {
       const entry = pending.get(data.id);
       if (!entry) return;
@@ -53,11 +61,19 @@ function inWorker() {
     });
     worker.addEventListener('error', (event) => {
       event.preventDefault();
-      for (const entry of pending.values()) entry.fail(new Error('engine worker failed'));
-      pending.clear();
-      reject(new Error('engine worker failed to start'));
+      giveUp(new Error('engine worker failed'));
     });
-    call('init', {}).then(() => resolve({ where: 'worker', call }), reject);
+    // A worker that cannot start within 15 s (a blocked script, a browser without module workers) is
+    // abandoned for the page's thread.
+    const timer = setTimeout(() => giveUp(new Error('engine worker did not start')), 15000);
+    call('init', {}).then(() => {
+      clearTimeout(timer);
+      started = true;
+      resolve({ where: 'worker', call });
+    }, (error) => {
+      clearTimeout(timer);
+      giveUp(error);
+    });
   });
 }
 

@@ -5,13 +5,13 @@ import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
 
-// Powers of two from 1/64 to 64 times the current count (at least 1, at most a million), and the
-// current count itself.
-export function scalingCounts(current) {
+// The current count, and powers of two times the fixed model-parallel group (tp x pp x cp that the
+// user set; 1 when the planner chooses) from 1/64 to 64 times the current count, at most 2^20.
+export function scalingCounts(current, group = 1) {
   const counts = new Set([current]);
-  const low = Math.max(1, 2 ** Math.floor(Math.log2(current / 64)));
-  const high = Math.min(2 ** 20, 2 ** Math.ceil(Math.log2(current * 64)));
-  for (let n = low; n <= high; n *= 2) counts.add(n);
+  const low = Math.max(1, 2 ** Math.floor(Math.log2(current / group / 64)));
+  const high = Math.min(2 ** 20 / group, 2 ** Math.ceil(Math.log2((current / group) * 64)));
+  for (let n = low; n <= high; n *= 2) counts.add(n * group);
   return [...counts].sort((a, b) => a - b);
 }
 
@@ -109,6 +109,17 @@ export class Scaling {
     this.progress.textContent = t(lang, 'scaling_computing', { done, total });
   }
 
+  // The input changed to something invalid: the chart belongs to an older input.
+  stale() {
+    this.container.dataset.state = 'stale';
+    this.progress.textContent = '';
+  }
+
+  failed(lang) {
+    this.container.dataset.state = 'failed';
+    this.progress.textContent = t(lang, 'engine_failed');
+  }
+
   render(points, current, lang, fixedMfu) {
     this.container.dataset.state = 'ok';
     this.container.dataset.points = String(points.filter((p) => !p.errors).length);
@@ -123,13 +134,14 @@ export class Scaling {
       el('span', { class: 'key cost-key', 'aria-hidden': 'true' }), ` ${t(lang, points.some((p) => p.cost !== undefined) ? 'scaling_cost' : 'scaling_gpu_hours')}`,
       points.some((p) => !p.errors && !p.fits) ? `  ○ ${t(lang, 'scaling_no_fit')}` : '',
     );
+    delete this.note.dataset.limit;
     if (fixedMfu) this.note.textContent = t(lang, 'scaling_fixed_mfu');
+    else if (points.filter((p) => !p.errors && p.fits).length < 2) this.note.textContent = t(lang, 'scaling_too_few');
     else if (limit) {
       this.note.textContent = t(lang, 'scaling_stops', { g: format.plain(limit.gpus, lang, 0), mfu: format.percent(limit.mfu, lang) });
       this.note.dataset.limit = String(limit.gpus);
     } else {
       this.note.textContent = t(lang, 'scaling_all_efficient');
-      delete this.note.dataset.limit;
     }
   }
 }

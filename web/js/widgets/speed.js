@@ -42,7 +42,7 @@ export function layoutInWords(report, lang) {
     g: format.plain(report.plan.gpus, lang, 0),
     factors: factors.join(' × '),
     mb: format.plain(p.micro_batch, lang, 0),
-    m: format.plain(step.micro_batches_per_step ?? 0, lang, 0),
+    perstep: step.micro_batches_per_step ? t(lang, 'layout_per_step', { m: format.plain(step.micro_batches_per_step, lang, 0) }) : '',
     zero: zeroWords(p.zero, lang) + (p.virtual_stages > 1 ? t(lang, 'layout_interleaved', { v: p.virtual_stages }) : ''),
     rc: t(lang, `rc_${p.recompute}`),
   });
@@ -51,6 +51,8 @@ export function layoutInWords(report, lang) {
     how = report.memory.fits
       ? t(lang, 'layout_planner', { fit: format.plain(p.layouts_fitting, lang, 0), n: format.plain(p.layouts_evaluated, lang, 0) })
       : t(lang, 'layout_planner_none_fit', { n: format.plain(p.layouts_evaluated, lang, 0) });
+  } else if (report.warnings?.some((w) => w.code === 'no_layout')) {
+    how = t(lang, 'layout_no_layout');
   } else {
     how = t(lang, p.chosen_by === 'given' ? 'layout_given' : 'layout_default');
   }
