@@ -30,7 +30,7 @@ function chart(points, current, limit, lang, width) {
   const ok = points.filter((p) => !p.errors);
   const height = 260;
   const left = 56;
-  const right = width - 64;
+  const right = width - 88;
   const top = 16;
   const bottom = height - 40;
   const node = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg scaling-chart' });
