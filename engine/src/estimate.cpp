@@ -387,34 +387,18 @@ json report_json_value(const Report& r) {
   if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
   memory["suggestions"] = suggestions;
   const ParallelismReport& p = r.parallelism;
-  json parallelism = {{"tp", p.tp},
-                      {"pp", p.pp},
-                      {"dp", p.dp},
-                      {"cp", p.cp},
-                      {"ep", p.ep},
-                      {"zero", p.zero},
-                      {"micro_batch", p.micro_batch},
-                      {"virtual_stages", p.virtual_stages},
-                      {"sequence_parallel", p.sequence_parallel},
-                      {"recompute", to_string(p.recompute)},
-                      {"chosen_by", p.chosen_by}};
+  json parallelism = detail::layout_to_json(p);
+  parallelism["sequence_parallel"] = p.sequence_parallel;
+  parallelism["chosen_by"] = p.chosen_by;
   if (p.chosen_by == "planner") {
     parallelism["layouts_evaluated"] = p.layouts_evaluated;
     parallelism["layouts_fitting"] = p.layouts_fitting;
     json alternatives = json::array();
-    for (const LayoutOption& o : p.alternatives)
-      alternatives.push_back({{"tp", o.tp},
-                              {"pp", o.pp},
-                              {"dp", o.dp},
-                              {"cp", o.cp},
-                              {"ep", o.ep},
-                              {"zero", o.zero},
-                              {"micro_batch", o.micro_batch},
-                              {"virtual_stages", o.virtual_stages},
-                              {"recompute", to_string(o.recompute)},
-                              {"step_seconds", o.step_seconds},
-                              {"mfu", o.mfu},
-                              {"memory_bytes", o.memory_bytes}});
+    for (const LayoutOption& o : p.alternatives) {
+      json option = detail::layout_to_json(o);
+      option.update(json{{"step_seconds", o.step_seconds}, {"mfu", o.mfu}, {"memory_bytes", o.memory_bytes}});
+      alternatives.push_back(option);
+    }
     parallelism["alternatives"] = alternatives;
   }
   json plan = {{"gpus", r.plan.gpus}, {"nodes", r.plan.nodes}, {"gpus_from", r.plan.gpus_from}};

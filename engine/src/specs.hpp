@@ -39,4 +39,18 @@ void put(json& j, const char* key, const std::string& v);
 json gpu_to_json(const GpuSpec& gpu);
 json architecture_to_json(const Architecture& arch);
 
+// A parallel layout's choices (a ParallelismReport or a LayoutOption), as the report writes them.
+template <class Layout>
+json layout_to_json(const Layout& l) {
+  return {{"tp", l.tp},
+          {"pp", l.pp},
+          {"dp", l.dp},
+          {"cp", l.cp},
+          {"ep", l.ep},
+          {"zero", l.zero},
+          {"micro_batch", l.micro_batch},
+          {"virtual_stages", l.virtual_stages},
+          {"recompute", to_string(l.recompute)}};
+}
+
 }  // namespace traincalc::detail

@@ -75,28 +75,22 @@ Family family_of(const GpuSpec& gpu) {
   return Family::other;
 }
 
-double training_matmul_efficiency(const GpuSpec& gpu) {
-  switch (family_of(gpu)) {
-    case Family::ampere:
-      return ampere_matmul_efficiency;
-    case Family::hopper:
-      return hopper_matmul_efficiency;
-    case Family::other:
-      break;
-  }
-  return gpu.matmul_efficiency.value_or(default_matmul_efficiency) * sustained_fraction;
-}
+struct Efficiencies {
+  double matmul = 0;  // sustained large-matmul fraction of the dense peak
+  double flash = 0;   // FlashAttention forward+backward fraction of the 16-bit peak
+};
 
-double flash_attention_efficiency(const GpuSpec& gpu, double matmul_efficiency) {
+Efficiencies efficiencies_of(const GpuSpec& gpu) {
   switch (family_of(gpu)) {
     case Family::ampere:
-      return ampere_flash_efficiency;
+      return {ampere_matmul_efficiency, ampere_flash_efficiency};
     case Family::hopper:
-      return hopper_flash_efficiency;
+      return {hopper_matmul_efficiency, hopper_flash_efficiency};
     case Family::other:
       break;
   }
-  return matmul_efficiency * flash_relative_rate;
+  const double matmul = gpu.matmul_efficiency.value_or(default_matmul_efficiency) * sustained_fraction;
+  return {matmul, matmul * flash_relative_rate};
 }
 
 double rate_factor(double dimension) {
@@ -113,8 +107,9 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw) {
   double sixteen = hw.peak_tflops;
   if (p == Precision::fp8) sixteen = gpu.bf16_tflops.value_or(gpu.fp16_tflops.value_or(hw.peak_tflops / 2));
   m.attention_peak = units::tflops_to_flops(sixteen);
-  m.matmul_efficiency = training_matmul_efficiency(gpu);
-  m.flash_efficiency = flash_attention_efficiency(gpu, m.matmul_efficiency);
+  const Efficiencies efficiency = efficiencies_of(gpu);
+  m.matmul_efficiency = efficiency.matmul;
+  m.flash_efficiency = efficiency.flash;
   // Without a bandwidth figure: 300 FLOP per byte, the A100/H100 ratio of bf16 peak to HBM bandwidth.
   m.memory_bytes_per_second =
       (gpu.memory_bandwidth_tbs ? *gpu.memory_bandwidth_tbs * 1e12 : units::tflops_to_flops(sixteen) / 300) *

@@ -52,9 +52,7 @@ std::string validation_json(const Catalog& catalog, bool with_planner, int inden
     out["gpus"] = report.plan.gpus;
     out["step_seconds"] = step.step_seconds;
     out["tokens_per_second_per_gpu"] = report.time.tokens_per_second / report.plan.gpus;
-    out["layout"] = {{"tp", report.parallelism.tp},     {"pp", report.parallelism.pp},
-                     {"dp", report.parallelism.dp},     {"micro_batch", report.parallelism.micro_batch},
-                     {"zero", report.parallelism.zero}, {"recompute", to_string(report.parallelism.recompute)}};
+    out["layout"] = detail::layout_to_json(report.parallelism);
     out["fits"] = report.memory.fits;
     if (with_planner) {
       // The same run with every layout choice left to the planner (GPU count, batch and software kept).
@@ -73,18 +71,12 @@ std::string validation_json(const Catalog& catalog, bool with_planner, int inden
       const Report best = estimate(planned, &catalog);
       if (best.valid() && best.time.step) {
         const ParallelismReport& p = best.parallelism;
-        out["planner"] = {{"tp", p.tp},
-                          {"pp", p.pp},
-                          {"dp", p.dp},
-                          {"cp", p.cp},
-                          {"micro_batch", p.micro_batch},
-                          {"virtual_stages", p.virtual_stages},
-                          {"zero", p.zero},
-                          {"recompute", to_string(p.recompute)},
-                          {"step_seconds", best.time.step->step_seconds},
-                          {"mfu", best.time.step->mfu},
-                          {"fits", best.memory.fits},
-                          {"layouts_evaluated", p.layouts_evaluated}};
+        json planner = detail::layout_to_json(p);
+        planner.update(json{{"step_seconds", best.time.step->step_seconds},
+                            {"mfu", best.time.step->mfu},
+                            {"fits", best.memory.fits},
+                            {"layouts_evaluated", p.layouts_evaluated}});
+        out["planner"] = planner;
       }
     }
     rows.push_back(out);
