@@ -6,7 +6,7 @@
 // The model is analytical in the spirit of Calculon (Isaev et al. 2023, "Calculon: a methodology and
 // tool for high-level co-design of systems and large language models") and of Narayanan et al. 2021
 // (sec. 3, the Megatron-LM communication and bubble analysis), with a handful of global constants
-// below, calibrated (not fitted row by row) against tests/data/calibration-throughput.json.
+// below, calibrated (not fitted row by row) against engine/data/calibration.json.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -24,7 +24,7 @@ namespace {
 // (one set for all rows, not per row) on the published runs in engine/data/calibration.json: A100 on
 // Megatron-LM (2021) and llm-foundry (2023), H100 on Megatron-Core (2024) and llm-foundry. With them
 // the median absolute MFU error over those 45 rows is 1.6 points and the largest 7.7
-// (tests/engine/test_calibration.cpp; `traincalc validate` prints the table).
+// (tests/engine/test_speed.cpp; `traincalc validate` prints the table).
 
 // The fraction of the dense peak a large matmul sustains inside a training step, per family: below
 // the best-shape measurement (A100 0.87, H100 0.80: hardware.md sec. 0.7) because of clocks under a
@@ -42,9 +42,11 @@ constexpr double default_matmul_efficiency = 0.75;
 constexpr double gemm_half_rate_dimension = 112;
 // FlashAttention's forward+backward rate, of the 16-bit dense peak, counting the backward's
 // recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of width d:
-// family rate x d / (d + 64). The published runs reach less than FlashAttention-2's microbenchmarks
-// (50-73% of the A100's peak, 35% of the H100's; Dao 2023, sec. 4.1): llm-foundry's 2023 runs used
-// its Triton kernel. Elsewhere half the matmul efficiency (the calibrated families' 0.41 and 0.65).
+// family rate x d / (d + 64). The rates the published runs imply are below FlashAttention-2's
+// microbenchmarks (50-73% of the A100's peak, Dao 2023; on the H100 its forward pass at head width
+// 128 runs at 300-370 TFLOPS, 30-37% of the peak, and FlashAttention-3's at 520-650, Shah et al. 2024,
+// forward-speed benchmarks): they are what these runs reached, not a kernel measurement. Elsewhere half the matmul
+// efficiency (the calibrated families have 0.41 and 0.65).
 constexpr double ampere_flash_efficiency = 0.32;
 constexpr double hopper_flash_efficiency = 0.36;
 constexpr double flash_relative_rate = 0.5;
@@ -52,13 +54,13 @@ constexpr double flash_half_rate_head_dim = 64;
 // Memory-bound kernels (norms, activations, residual adds, the loss, the optimizer) stream at this
 // fraction of the HBM peak.
 constexpr double memory_efficiency = 0.90;
-// NCCL collectives reach this fraction of a link's per-direction bandwidth as bus bandwidth (nccl-tests
-// on DGX H100: ~380 of 450 GB/s).
+// NCCL collectives reach this fraction of a link's per-direction bandwidth as bus bandwidth
+// (calibrated with the rest; the upper end of what NCCL's all-reduce reaches on NVLink).
 constexpr double link_efficiency = 0.85;
 // Fixed cost per layer and pass (kernel launches, framework dispatch), seconds.
 constexpr double layer_overhead_seconds = 20e-6;
 // ZeRO-Offload: PCIe 4.0 x16 (~25 GB/s per direction) to the host and DeepSpeed's CPU Adam, about
-// 1e9 parameters per second per GPU's share of the host (the order of Ren et al. 2021, sec. 6).
+// 1e9 parameters per second per GPU's share of the host (the order Ren et al. 2021 report for it).
 // Assumptions, stated in a warning.
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
