@@ -324,6 +324,82 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('share and keep: copy the link, download the report and the comparison, print', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('#copy-link');
+    await page.waitForFunction(() => /Link copied/.test(document.querySelector('.tool-status').textContent));
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+    // The report as JSON: the scenario and the report the CLI gives.
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
+    assert.equal(json.suggestedFilename(), 'traincalc-report.json');
+    const doc = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    assert.equal(doc.report.time.gpu_hours, cliReport.time.gpu_hours);
+    assert.equal(doc.scenario.hardware.count, 64);
+    // The comparison as CSV: a header and a line per offer.
+    await page.locator('#compare summary').click();
+    await page.locator('#compare[data-state="ok"]').waitFor();
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);
+    const lines = readFileSync(await csv.path(), 'utf8').trim().split('\r\n');
+    assert.match(lines[0], /^provider,offer,date,gpu,price_per_gpu_hour/);
+    assert.equal(lines.length - 1, await page.locator('.compare-table tbody tr').count());
+    // Printed: the results without the form and the buttons.
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('#inputs').isVisible(), false);
+    assert.equal(await page.locator('#copy-link').isVisible(), false);
+    assert.equal(await page.locator('[data-report="time.gpu_hours"]').first().isVisible(), true);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('works under Content-Security-Policy: script-src \'self\' \'wasm-unsafe-eval\' sent as a header', async () => {
+    const strict = serveStatic(SITE, { headers: { 'Content-Security-Policy': "script-src 'self' 'wasm-unsafe-eval'" } });
+    await new Promise((ok) => strict.listen(0, '127.0.0.1', ok));
+    const { context, page, problems } = await openPage(`http://127.0.0.1:${strict.address().port}/#${HASH}&lang=en`);
+    const violations = [];
+    await page.exposeFunction('reportViolation', (text) => violations.push(text));
+    await page.evaluate(() => document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`)));
+    assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    assert.equal(await page.evaluate(async () => (await import('./js/engine.js')).engineThread()), 'worker');
+    assert.deepEqual(violations, []);
+    assert.deepEqual(problems, []);
+    await context.close();
+    strict.close();
+  });
+
+  for (const lang of ['en', 'zh']) {
+    test(`360 px wide (${lang}): no horizontal scrolling, results and charts in view`, async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${base}#model.preset=llama-2-70b&training.tokens=2e12&hardware.gpu=a100-80gb-sxm&hardware.count=1024&pricing.per_gpu_hour=1.8&lang=${lang}`);
+      await page.locator('#scaling[data-state="ok"]').waitFor();
+      await page.locator('#compare summary').click();
+      await page.locator('#compare[data-state="ok"]').waitFor();
+      const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      assert.ok(scrollWidth <= innerWidth, `${scrollWidth} > ${innerWidth}`);
+      await context.close();
+    });
+  }
+
+  test('accessibility: axe-core finds no serious or critical violation, in both languages', async () => {
+    const axeSource = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+    for (const lang of ['en', 'zh']) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${base}#${HASH}&pricing.per_gpu_hour=2&lang=${lang}`);
+      await page.locator('#scaling[data-state="ok"]').waitFor();
+      await page.locator('#compare summary').click();
+      await page.locator('#compare[data-state="ok"]').waitFor();
+      await page.evaluate(axeSource);  // through the debugger, not a <script>: the page's CSP stays as it is
+      const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], lang);
+      await context.close();
+    }
+  });
+
   test('nothing is requested from any other origin', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();

@@ -166,3 +166,31 @@ describe('speed in words', async () => {
   test('Chinese', () => assert.equal(layoutInWords(report, 'zh'),
     '并行方案：64 张 GPU = 张量并行 8 路 × 流水并行 2 路 × 数据并行 4 路；微批次 1（每步 8 个），ZeRO-1（切分优化器状态），选择性重计算。由规划器选出：在 120 个放得下的方案中最快（共评估 300 个）。'));
 });
+
+describe('export', async () => {
+  const { comparisonCsv, csvCell, reportDocument } = await js('export.js');
+  test('CSV cells are quoted when needed and never start a formula', () => {
+    assert.equal(csvCell('plain'), 'plain');
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('say "hi"'), '"say ""hi"""');
+    assert.equal(csvCell('=HYPERLINK("x")'), '"\'=HYPERLINK(""x"")"');
+    assert.equal(csvCell('+1'), "'+1");
+    assert.equal(csvCell(-3), '-3');  // a number stays a number
+    assert.equal(csvCell(undefined), '');
+  });
+  test('the comparison as CSV: one line per row, raw numbers, errors named', () => {
+    const ok = { errors: [], cost: { per_gpu_hour: 2, currency: 'USD', total: 1000 }, plan: { gpus: 8 }, time: { wall_clock_days: 12.5, gpu_hours: 500 }, memory: { per_gpu_bytes: { total: 6e10 }, fits: true } };
+    const bad = { errors: [{ field: 'budget.per_month', message: 'too small' }] };
+    const csv = comparisonCsv([
+      { offer: { provider: 'Cloud, Inc.', name: 'A100 x8', date: '2025-06' }, gpuName: 'A100', report: ok },
+      { offer: { provider: '=evil', name: 'T4' }, gpuName: 'T4', report: bad },
+    ]);
+    assert.equal(csv, 'provider,offer,date,gpu,price_per_gpu_hour,currency,gpus,days,gpu_hours,cost,memory_per_gpu_gb,fits,error\r\n'
+      + '"Cloud, Inc.",A100 x8,2025-06,A100,2,USD,8,12.5,500,1000,60,true,\r\n'
+      + "'=evil,T4,,T4,,,,,,,,,budget.per_month: too small\r\n");
+  });
+  test('the report document carries the scenario to re-run it', () => {
+    const doc = JSON.parse(reportDocument({ model: { params: 1 } }, { time: {} }, 'http://x/#a=1'));
+    assert.deepEqual(doc, { traincalc: 'report-v1', url: 'http://x/#a=1', scenario: { model: { params: 1 } }, report: { time: {} } });
+  });
+});

@@ -11,6 +11,7 @@ import { HfImport } from './widgets/hf-import.js';
 import { OfferPicker } from './widgets/offer-picker.js';
 import { Results } from './widgets/results.js';
 import { Scaling, scalingCounts } from './widgets/scaling.js';
+import { Share } from './widgets/share.js';
 import { Validation } from './widgets/validation.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
@@ -65,6 +66,8 @@ const offerPicker = new OfferPicker(document.querySelectorAll('#inputs fieldset'
 
 const compare = new Compare(document.getElementById('comparison'), { onOpen: () => recomputeComparison() });
 const scalingView = new Scaling(document.getElementById('scaling'));
+let shown = null;  // {scenario, report} of the estimate on screen
+const share = new Share(document.getElementById('share'), { current: () => shown });
 const validationView = new Validation(document.getElementById('validation-view'), {
   async onOpen() {
     if (validationView.data) return;
@@ -203,13 +206,27 @@ function applyImportedModel(result) {
 }
 document.getElementById('inputs').addEventListener('submit', (event) => event.preventDefault());
 
+// Printing shows every explanation: closed sections open for the page, and close again after.
+let openedForPrint = [];
+window.addEventListener('beforeprint', () => {
+  openedForPrint = [...document.querySelectorAll('#results details:not([open]), #scaling details:not([open])')];
+  for (const details of openedForPrint) details.open = true;
+});
+window.addEventListener('afterprint', () => {
+  for (const details of openedForPrint) details.open = false;
+  openedForPrint = [];
+});
+
 function applyLanguage() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t(state.lang, 'title');
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(state.lang, node.dataset.i18n);
   const toggle = document.getElementById('lang-toggle');
+  // The accessible name starts with the visible word (WCAG 2.5.3, label in name); the word is in the
+  // other language, so marked as such.
   toggle.textContent = t(state.lang, 'switch_lang');
-  toggle.setAttribute('aria-label', t(state.lang, 'switch_lang_label'));
+  toggle.setAttribute('lang', state.lang === 'zh' ? 'en' : 'zh-CN');
+  toggle.setAttribute('aria-label', `${t(state.lang, 'switch_lang')}: ${t(state.lang, 'switch_lang_label')}`);
 }
 
 function writeHash() {
@@ -244,6 +261,7 @@ async function recompute() {
   }
   else {
     results.render(report, state.lang, catalogData);
+    shown = { scenario, report };
     recomputeComparison();
     recomputeScaling(report);
     form.setPlaceholders({ 'training.seq_len': report.compute.seq_len, 'training.epochs': report.compute.epochs });
@@ -256,6 +274,7 @@ function changed() {
   compare.label(state.lang);
   scalingView.label(state.lang);
   validationView.label(state.lang);
+  share.label(state.lang);
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
   offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
@@ -287,6 +306,7 @@ hfImport.update(state.lang, state.modes.model === 'architecture');
 compare.label(state.lang);
 scalingView.label(state.lang);
 validationView.label(state.lang);
+share.label(state.lang);
 results.loading(state.lang);
 engineReady
   .then(async () => {

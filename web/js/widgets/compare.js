@@ -3,6 +3,7 @@
 // memory per GPU. Sortable, with a cost-against-time chart. Computed only while open.
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
+import { comparisonCsv, download } from '../export.js';
 import { errorText, t } from '../i18n.js';
 
 const COLUMNS = [
@@ -27,9 +28,11 @@ export class Compare {
     this.kindLabel = el('label', { for: 'compare-kind' });
     this.kindSelect.addEventListener('change', () => onOpen());
     this.table = el('table', { class: 'compare-table' });
+    this.csv = el('button', { type: 'button', class: 'tool', id: 'download-csv', hidden: true });
+    this.csv.addEventListener('click', () => download('traincalc-comparison.csv', comparisonCsv(this.sorted ?? []), 'text/csv'));
     this.chart = el('div', { class: 'chart', role: 'img' });
     this.root = el('details', { class: 'compare', id: 'compare' }, [
-      this.summary, this.note, el('div', { class: 'compare-kind' }, [this.kindLabel, this.kindSelect]),
+      this.summary, this.note, el('div', { class: 'compare-kind' }, [this.kindLabel, this.kindSelect, this.csv]),
       this.chart, el('div', { class: 'table-scroll' }, this.table),
     ]);
     this.root.addEventListener('toggle', () => { if (this.root.open) onOpen(); });
@@ -66,6 +69,8 @@ export class Compare {
     this.kindLabel.textContent = t(lang, 'compare_rows');
     this.kindSelect.options[0].textContent = t(lang, 'compare_rows_offers');
     this.kindSelect.options[1].textContent = t(lang, 'compare_rows_gpus');
+    this.csv.textContent = t(lang, 'compare_csv');
+    this.csv.hidden = false;
     this.draw();
   }
 
@@ -90,6 +95,7 @@ export class Compare {
       });
       return el('th', { scope: 'col', 'aria-sort': sorted ? (this.ascending ? 'ascending' : 'descending') : 'none' }, button);
     }));
+    this.sorted = rows;
     const body = rows.map((row) => this.row(row, lang));
     this.table.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
     this.chart.replaceChildren(costTimeChart(rows.filter((r) => !r.report.errors.length), lang));

@@ -1,0 +1,48 @@
+// Keeping and sharing a result: the report as a JSON file, the comparison as CSV, text as a download.
+// Pure functions (tested in node) plus one that hands a file to the browser.
+
+// A CSV cell: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is escaped so
+// that a spreadsheet never runs a catalog's text as a formula (OWASP, "CSV injection").
+export function csvCell(value) {
+  if (value === undefined || value === null) return '';
+  let text = String(value);
+  if (typeof value !== 'number' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_COLUMNS = ['provider', 'offer', 'date', 'gpu', 'price_per_gpu_hour', 'currency', 'gpus', 'days',
+  'gpu_hours', 'cost', 'memory_per_gpu_gb', 'fits', 'error'];
+
+// One line per compared row ({offer, gpuName, report}), raw numbers (not formatted), UTF-8.
+export function comparisonCsv(rows) {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const { offer, gpuName, report } of rows) {
+    const ok = !report.errors.length;
+    const cells = [
+      offer.provider, offer.name, offer.date, gpuName,
+      ok ? report.cost?.per_gpu_hour : undefined, ok ? report.cost?.currency : undefined,
+      ok ? report.plan.gpus : undefined, ok ? report.time.wall_clock_days : undefined,
+      ok ? report.time.gpu_hours : undefined, ok ? report.cost?.total : undefined,
+      ok ? report.memory.per_gpu_bytes.total / 1e9 : undefined, ok ? report.memory.fits : undefined,
+      ok ? undefined : report.errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+    ];
+    lines.push(cells.map(csvCell).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+// The scenario and its report, as one JSON document someone can re-run with the CLI.
+export function reportDocument(scenario, report, url) {
+  return `${JSON.stringify({ traincalc: 'report-v1', url, scenario, report }, null, 2)}\n`;
+}
+
+export function download(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
