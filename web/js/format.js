@@ -34,29 +34,41 @@ export function locale(lang) {
   return lang === 'zh' ? 'zh-CN' : 'en-US';
 }
 
+// Intl.NumberFormat is costly to build and cheap to use: one per language and options, kept.
+const formatters = new Map();
+function numberFormat(lang, options) {
+  const key = `${lang}|${JSON.stringify(options)}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale(lang), options);
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 // 64,693 / 6.47万 (Chinese readers count in 万 and 亿).
 export function count(x, lang, digits = 3) {
   if (!finite(x)) return '—';
   const options = Math.abs(x) >= 1e5
     ? { notation: 'compact', maximumSignificantDigits: digits }
     : { maximumSignificantDigits: Math.max(digits, String(Math.round(Math.abs(x))).length) };
-  return new Intl.NumberFormat(locale(lang), options).format(x);
+  return numberFormat(lang, options).format(x);
 }
 
 export function plain(x, lang, maximumFractionDigits = 2) {
   if (!finite(x)) return '—';
-  return new Intl.NumberFormat(locale(lang), { maximumFractionDigits }).format(x);
+  return numberFormat(lang, { maximumFractionDigits }).format(x);
 }
 
 export function percent(x, lang) {
   if (!finite(x)) return '—';
-  return new Intl.NumberFormat(locale(lang), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+  return numberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(x);
 }
 
 export function days(x, lang) {
   if (!finite(x)) return '—';
   const digits = x < 10 ? 2 : x < 1000 ? 1 : 0;
-  return new Intl.NumberFormat(locale(lang), { maximumFractionDigits: digits }).format(x);
+  return numberFormat(lang, { maximumFractionDigits: digits }).format(x);
 }
 
 // Money in the report's currency; unknown codes fall back to "1,234 XYZ".
@@ -64,7 +76,7 @@ export function money(x, currency, lang) {
   if (!finite(x)) return '—';
   const big = Math.abs(x) >= 1e6;
   try {
-    return new Intl.NumberFormat(locale(lang), {
+    return numberFormat(lang, {
       style: 'currency',
       currency,
       ...(big ? { notation: 'compact', maximumSignificantDigits: 3 } : { maximumFractionDigits: x < 100 ? 2 : 0 }),
