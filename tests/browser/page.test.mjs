@@ -324,6 +324,40 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('four ways in keep one state: pre-train, fine-tune, budget planner, compare GPUs', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await page.getAttribute('[data-way="pretrain"]', 'aria-pressed'), 'true');
+    await page.fill('#f-training-tokens', '1e12');
+    await page.click('[data-way="finetune"]');
+    await page.locator('#f-training-method').waitFor();
+    assert.equal(await page.getAttribute('[data-way="finetune"]', 'aria-pressed'), 'true');
+    await page.click('[data-way="budget"]');
+    await page.locator('#f-budget-per_month').waitFor();
+    assert.match(page.url(), /budget\.per_month=/);
+    await page.click('[data-way="compare"]');
+    await page.locator('#compare[data-state="ok"]').waitFor();
+    assert.equal(await page.locator('#compare-kind').inputValue(), 'gpus');
+    assert.match(page.url(), /view=compare/);
+    await page.click('[data-way="pretrain"]');
+    await page.locator('#results[data-state="ok"]').waitFor();
+    // What was typed is still there, and the link reopens the same estimate.
+    assert.equal(await page.inputValue('#f-training-tokens'), '1e12');
+    assert.equal(await reportValue(page, 'compute.tokens'), 1e12);
+    const link = page.url();
+    const again = await openPage(link);
+    assert.equal(await reportValue(again.page, 'compute.tokens'), 1e12);
+    await again.context.close();
+    // A link in the compare way opens the comparison.
+    const comparing = await openPage(`${base}#${HASH}&view=compare&lang=zh`);
+    await comparing.page.locator('#compare[data-state="ok"]').waitFor();
+    assert.equal(await comparing.page.getAttribute('[data-way="compare"]', 'aria-pressed'), 'true');
+    assert.equal(await comparing.page.locator('[data-way="compare"]').innerText(), '比较 GPU');
+    await comparing.context.close();
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('share and keep: copy the link, download the report and the comparison, print', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

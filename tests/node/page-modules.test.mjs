@@ -194,3 +194,32 @@ describe('export', async () => {
     assert.deepEqual(doc, { traincalc: 'report-v1', url: 'http://x/#a=1', scenario: { model: { params: 1 } }, report: { time: {} } });
   });
 });
+
+describe('four ways in, one state', async () => {
+  const { enterWay, wayOf } = await js('widgets/ways.js');
+  test('each way sets its inputs, and what was typed survives a round of switching', () => {
+    const state = stateFromHash('training.tokens=1e12&hardware.count=128');
+    assert.equal(wayOf(state), 'pretrain');
+    enterWay(state, 'finetune');
+    assert.equal(wayOf(state), 'finetune');
+    assert.equal(state.values.get('training.type'), 'finetune');
+    enterWay(state, 'budget');
+    assert.equal(wayOf(state), 'budget');
+    assert.equal(state.modes.gpus, 'per_month');
+    assert.equal(state.modes.price, 'per_gpu_month');
+    enterWay(state, 'compare');
+    assert.equal(wayOf(state), 'compare');
+    assert.match(hashFromState(state), /view=compare/);
+    enterWay(state, 'pretrain');
+    assert.equal(wayOf(state), 'pretrain');
+    assert.equal(state.modes.gpus, 'count');
+    assert.equal(state.values.get('training.tokens'), '1e12');
+    assert.equal(state.values.get('hardware.count'), '128');
+  });
+  test('the way survives the link', () => {
+    assert.equal(wayOf(stateFromHash('view=compare')), 'compare');
+    assert.equal(wayOf(stateFromHash('budget.deadline_days=30')), 'budget');
+    assert.equal(wayOf(stateFromHash('training.type=finetune')), 'finetune');
+    assert.equal(stateFromHash('view=<script>').view, null);
+  });
+});

@@ -13,6 +13,7 @@ import { Results } from './widgets/results.js';
 import { Scaling, scalingCounts } from './widgets/scaling.js';
 import { Share } from './widgets/share.js';
 import { Validation } from './widgets/validation.js';
+import { enterWay, Ways } from './widgets/ways.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
 
@@ -65,6 +66,16 @@ const offerPicker = new OfferPicker(document.querySelectorAll('#inputs fieldset'
 });
 
 const compare = new Compare(document.getElementById('comparison'), { onOpen: () => recomputeComparison() });
+const ways = new Ways(document.querySelector('main.layout'), {
+  onChoose(way) {
+    enterWay(state, way);
+    changed();
+    if (way === 'compare') {
+      compare.show('gpus');
+      document.getElementById('comparison').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    }
+  },
+});
 const scalingView = new Scaling(document.getElementById('scaling'));
 let shown = null;  // {scenario, report} of the estimate on screen
 const share = new Share(document.getElementById('share'), { current: () => shown });
@@ -270,6 +281,7 @@ async function recompute() {
 
 function changed() {
   form.update(state);
+  ways.update(state, state.lang);
   hfImport.update(state.lang, state.modes.model === 'architecture');
   compare.label(state.lang);
   scalingView.label(state.lang);
@@ -313,6 +325,7 @@ engineReady
     await loadCatalogs();
     form.setCatalog(catalogData, state.lang);
     changed();
+    if (state.view === 'compare') compare.show('gpus');
   })
   .catch((error) => {
     console.error(error);

@@ -12,6 +12,7 @@ export function initialState() {
     // to the engine as they are, so it uses them or names them in an error, and kept in the link.
     extra: new Map(),
     catalogUrl: '',  // a vendor's catalog to load (#catalog=URL)
+    view: null,  // 'compare' when the user came to compare GPUs (#view=compare); the other ways in follow from the inputs
     lang: null,
   };
 }
@@ -37,6 +38,7 @@ export function stateFromHash(hash) {
   for (const [key, value] of params) {
     if (key === 'lang') state.lang = value === 'zh' || value === 'en' ? value : null;
     else if (key === 'catalog') state.catalogUrl = value;
+    else if (key === 'view') state.view = value === 'compare' ? value : null;
     else if (key === 'training.tokens' && value === 'chinchilla') continue;
     else if (FIELD_BY_PATH.has(key)) state.values.set(key, value);
     else state.extra.set(key, value);
@@ -70,6 +72,7 @@ export function hashFromState(state) {
   if (state.modes.data === 'chinchilla') params.set('training.tokens', 'chinchilla');
   for (const [key, value] of state.extra) params.set(key, value);
   if (state.catalogUrl) params.set('catalog', state.catalogUrl);
+  if (state.view) params.set('view', state.view);
   if (state.lang) params.set('lang', state.lang);
   return params.toString().replace(/%2C/g, ',');
 }

@@ -26,6 +26,7 @@ export class Compare {
     // Rows: the cloud offers (with their prices), or every GPU (with the user's count, no price).
     this.kindSelect = el('select', { id: 'compare-kind' }, [el('option', { value: 'offers' }), el('option', { value: 'gpus' })]);
     this.kindLabel = el('label', { for: 'compare-kind' });
+    this.onOpen = onOpen;
     this.kindSelect.addEventListener('change', () => onOpen());
     this.table = el('table', { class: 'compare-table' });
     this.csv = el('button', { type: 'button', class: 'tool', id: 'download-csv', hidden: true });
@@ -41,6 +42,13 @@ export class Compare {
 
   get open() {
     return this.root.open;
+  }
+
+  // Opened on purpose (the "compare GPUs" way in): the rows of that kind.
+  show(kind) {
+    this.kindSelect.value = kind;
+    if (this.root.open) this.onOpen();
+    else this.root.open = true;  // the toggle event computes it
   }
 
   get kind() {

@@ -73,6 +73,10 @@ export class Results {
       cost ? [t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang))] : null),
       card(lang, 'plan.gpus', number(report, 'plan.gpus', format.plain(report.plan.gpus, lang, 0)),
         `${report.hardware.gpu_name}`),
+      card(lang, 'card_fits', el('span', {
+        class: `value ${report.memory.fits ? 'ok' : 'bad'}`, 'data-report': 'memory.fits', 'data-value': report.memory.fits,
+        text: t(lang, report.memory.fits ? 'card_fits_yes' : 'card_fits_no'),
+      }), t(lang, 'card_fits_detail', { total: format.bytes(report.memory.per_gpu_bytes.total, lang), capacity: format.bytes(report.memory.capacity_bytes, lang) })),
     ]);
 
     const memory = report.memory;

@@ -46,7 +46,7 @@ function chart(points, current, limit, lang, width) {
   const c1 = Math.max(...costs.filter((c, i) => ok[i].fits), ...(ok.some((p) => p.fits) ? [] : costs)) * 1.1;
   const sc = (c) => bottom - (c / c1) * (bottom - top);
   const currency = ok.find((p) => p.currency)?.currency;
-  const money = (c) => (currency ? format.money(c, currency, lang) : `${format.count(c, lang)} ${t(lang, 'unit_gpu_hours')}`);
+  const money = (c) => (currency ? format.money(c, currency, lang) : format.count(c, lang));  // the legend names GPU-hours
 
   node.append(svg('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }),
     svg('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }),
