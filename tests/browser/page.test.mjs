@@ -1,6 +1,7 @@
 // The page in Debian's Chromium: served over HTTP, and as the single file from file:// offline.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -432,6 +433,81 @@ describe('the served page', () => {
       assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], lang);
       await context.close();
     }
+  });
+
+  test('embed: compact and themed, a vendor catalog by postMessage from the named origin only, a link back', async () => {
+    const vendor = {
+      gpus: [{ id: 'vendor-x1', name: 'Vendor X1', memory_gb: 96, bf16_tflops: 700, memory_bandwidth_tbs: 3, source: 'test vendor' }],
+      offers: [{ id: 'vendor-x1-hourly', name: 'X1 on demand', provider: 'Vendor', gpu: 'vendor-x1', per_gpu_hour: 1.5, currency: 'USD', date: '2026-11', source: 'test vendor' }],
+    };
+    const embedOrigin = base.replace(/\/$/, '');
+    // A vendor page on another origin: sends its catalog when the calculator says it is ready.
+    const hostPage = (allowed) => `<!doctype html><title>vendor</title>
+      <iframe id="calc" width="900" height="900" src="${base}#embed=1&theme=aa3300&origin=${encodeURIComponent(allowed)}&model.preset=llama-2-7b&training.tokens=2e11&hardware.gpu=vendor-x1&hardware.count=16&pricing.offer=vendor-x1-hourly&lang=en"></iframe>
+      <script>
+        window.results = [];
+        addEventListener('message', (e) => {
+          if (e.origin !== ${JSON.stringify(embedOrigin)}) return;
+          if (e.data.type === 'traincalc-ready') document.getElementById('calc').contentWindow.postMessage({ type: 'traincalc-catalog', catalog: ${JSON.stringify(vendor)} }, ${JSON.stringify(embedOrigin)});
+          if (e.data.type === 'traincalc-catalog-result') window.results.push(e.data);
+        });
+        // The same catalog before the calculator is ready, to any origin: ignored without the ready handshake.
+      </script>`;
+    const hosts = [];
+    const serveHost = async (html) => {
+      const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html()));
+      await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+      hosts.push(server);
+      return `http://127.0.0.1:${server.address().port}`;
+    };
+    let hostOrigin = '';
+    hostOrigin = await serveHost(() => hostPage(hostOrigin));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${hostOrigin}/`);
+    await page.waitForFunction(() => window.results.length > 0);
+    assert.deepEqual(await page.evaluate(() => window.results), [{ type: 'traincalc-catalog-result', ok: true }]);
+    const frame = page.frames().find((f) => f.url().startsWith(base));
+    await frame.locator('#results[data-state="ok"] [data-report="plan.gpus"]').first().waitFor();
+    assert.match(await frame.locator('.cards').innerText(), /Vendor X1/);
+    assert.equal(Number(await frame.locator('[data-report="cost.total"]').first().getAttribute('data-value')) > 0, true);
+    assert.equal(await frame.evaluate(() => getComputedStyle(document.body).getPropertyValue('--accent').trim()), '#aa3300');
+    assert.equal(await frame.locator('#scaling').isVisible(), false);
+    assert.equal(await frame.locator('fieldset[data-section="section_layout"]').isVisible(), false);
+    const full = await frame.locator('#full-link').getAttribute('href');
+    assert.match(full, /hardware\.gpu=vendor-x1/);
+    assert.doesNotMatch(full, /embed=|theme=|origin=/);
+    await context.close();
+
+    // A page whose origin the link does not name: its catalog is ignored (no answer, GPU unknown).
+    const otherOrigin = await serveHost(() => hostPage('https://vendor.example'));
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await otherPage.goto(`${otherOrigin}/`);
+    const otherFrame = otherPage.frames().find((f) => f.url().startsWith(base));
+    await otherFrame.locator('[data-error-for="hardware.gpu"]:not(:empty)').first().waitFor();
+    await otherPage.evaluate((origin) => document.getElementById('calc').contentWindow.postMessage({ type: 'traincalc-catalog', catalog: {} }, origin), embedOrigin);
+    await otherPage.waitForTimeout(300);
+    assert.deepEqual(await otherPage.evaluate(() => window.results), []);
+    await other.close();
+    for (const server of hosts) server.close();
+  });
+
+  test('the snippet generator writes the iframe code for the current workload', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.locator('#embed-view summary').click();
+    await page.fill('#embed-origin', 'https://vendor.example');
+    await page.fill('#embed-catalog', 'https://vendor.example/catalog.json');
+    const code = await page.inputValue('#embed-code');
+    assert.match(code, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/#/);
+    assert.match(code, /embed=1/);
+    assert.match(code, /origin=https%3A%2F%2Fvendor\.example/);
+    assert.match(code, /catalog=https%3A%2F%2Fvendor\.example%2Fcatalog\.json/);
+    assert.match(code, /hardware\.count=64&amp;/);
+    assert.match(code, /title="traincalc"/);
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 
   test('nothing is requested from any other origin', async () => {

@@ -14,6 +14,7 @@ import { Scaling, scalingCounts } from './widgets/scaling.js';
 import { Share } from './widgets/share.js';
 import { Validation } from './widgets/validation.js';
 import { enterWay, Ways } from './widgets/ways.js';
+import { EmbedSnippet } from './widgets/embed-snippet.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
 
@@ -79,6 +80,7 @@ const ways = new Ways(document.querySelector('main.layout'), {
 const scalingView = new Scaling(document.getElementById('scaling'));
 let shown = null;  // {scenario, report} of the estimate on screen
 const share = new Share(document.getElementById('share'), { current: () => shown });
+const embedSnippet = new EmbedSnippet(document.getElementById('embed-view'));
 const validationView = new Validation(document.getElementById('validation-view'), {
   async onOpen() {
     if (validationView.data) return;
@@ -119,6 +121,55 @@ let vendorCatalog = '';  // a vendor's catalog (JSON text), once the engine has 
 let catalogData = null;  // the merged catalog the engine uses
 let catalogProblem = null;
 let catalogNotice = null;  // a vendor catalog in use is always said: it may redefine built-in rows
+
+// Embedded on a vendor's page (#embed=1): compact, in the vendor's colour, with a link to the full
+// calculator (the same scenario, without the embedding parameters).
+function applyEmbed() {
+  const { on, theme } = state.embed;
+  document.body.classList.toggle('embed', on);
+  if (theme) document.body.style.setProperty('--accent', `#${theme}`);
+  else document.body.style.removeProperty('--accent');
+  const full = document.getElementById('full-link');
+  full.hidden = !on;
+  if (on) {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    for (const key of ['embed', 'theme', 'origin']) params.delete(key);
+    const url = new URL(location.href);
+    url.hash = params.toString();
+    full.href = url.href;
+    full.textContent = t(state.lang, 'embed_full');
+  }
+}
+
+// A vendor's page may send its catalog by postMessage: only the page that embeds this one (the
+// parent window), only from the origin the embedding link names (#origin=...), at most 1 MB, and
+// validated by the engine like any catalog. The answer goes back to that origin only.
+const MAX_MESSAGE_CATALOG = 1 << 20;
+window.addEventListener('message', async (event) => {
+  const origin = state.embed.origin;
+  if (!origin || event.origin !== origin || event.source !== window.parent) return;
+  if (event.data?.type !== 'traincalc-catalog') return;
+  const catalogText = typeof event.data.catalog === 'string' ? event.data.catalog : JSON.stringify(event.data.catalog ?? null);
+  let answer;
+  if (catalogText.length > MAX_MESSAGE_CATALOG) {
+    answer = { ok: false, errors: [{ field: 'catalog', code: 'too_large', message: 'A catalog sent by postMessage is limited to 1 MB.' }] };
+  } else {
+    const merged = await catalog(catalogText);
+    answer = merged.errors ? { ok: false, errors: merged.errors } : { ok: true };
+    if (answer.ok) {
+      vendorCatalog = catalogText;
+      catalogData = merged;
+      catalogProblem = null;
+      const rows = JSON.parse(catalogText);
+      catalogNotice = t(state.lang, 'catalog_from_page', { origin, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0 });
+    } else {
+      catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_message_failed', { origin })} (${answer.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
+    }
+    form.setCatalog(catalogData, state.lang);
+    changed();
+  }
+  window.parent.postMessage({ type: 'traincalc-catalog-result', ...answer }, origin);
+});
 
 // #catalog=URL: a vendor's GPUs, offers and models over the built-in ones. The engine validates it;
 // if it cannot be used, the page says so and goes on with the built-in catalog.
@@ -287,6 +338,8 @@ function changed() {
   scalingView.label(state.lang);
   validationView.label(state.lang);
   share.label(state.lang);
+  embedSnippet.label(state.lang);
+  applyEmbed();
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
   offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
@@ -319,6 +372,8 @@ compare.label(state.lang);
 scalingView.label(state.lang);
 validationView.label(state.lang);
 share.label(state.lang);
+embedSnippet.label(state.lang);
+applyEmbed();
 results.loading(state.lang);
 engineReady
   .then(async () => {
@@ -326,6 +381,10 @@ engineReady
     form.setCatalog(catalogData, state.lang);
     changed();
     if (state.view === 'compare') compare.show('gpus');
+    // The embedding page may now send its catalog.
+    if (state.embed.on && state.embed.origin && window.parent !== window) {
+      window.parent.postMessage({ type: 'traincalc-ready' }, state.embed.origin);
+    }
   })
   .catch((error) => {
     console.error(error);

@@ -12,7 +12,10 @@ export function initialState() {
     // to the engine as they are, so it uses them or names them in an error, and kept in the link.
     extra: new Map(),
     catalogUrl: '',  // a vendor's catalog to load (#catalog=URL)
-    view: null,  // 'compare' when the user came to compare GPUs (#view=compare); the other ways in follow from the inputs
+    view: null,
+    // Embedded on another site (#embed=1): its theme colour (#theme=RRGGBB) and the one origin whose
+    // page may send a catalog by postMessage (#origin=https://vendor.example).
+    embed: { on: false, theme: null, origin: null },  // 'compare' when the user came to compare GPUs (#view=compare); the other ways in follow from the inputs
     lang: null,
   };
 }
@@ -39,6 +42,9 @@ export function stateFromHash(hash) {
     if (key === 'lang') state.lang = value === 'zh' || value === 'en' ? value : null;
     else if (key === 'catalog') state.catalogUrl = value;
     else if (key === 'view') state.view = value === 'compare' ? value : null;
+    else if (key === 'embed') state.embed.on = value === '1';
+    else if (key === 'theme') state.embed.theme = /^[0-9a-fA-F]{6}$/.test(value) ? value.toLowerCase() : null;
+    else if (key === 'origin') state.embed.origin = originOf(value);
     else if (key === 'training.tokens' && value === 'chinchilla') continue;
     else if (FIELD_BY_PATH.has(key)) state.values.set(key, value);
     else state.extra.set(key, value);
@@ -49,6 +55,16 @@ export function stateFromHash(hash) {
   // A monthly budget needs a monthly price; a link that has the one opens with the other's input.
   if (state.modes.gpus === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
   return state;
+}
+
+// An http(s) origin exactly as written ("https://vendor.example"), or null.
+export function originOf(text) {
+  try {
+    const url = new URL(text);
+    return ['http:', 'https:'].includes(url.protocol) && url.origin === text ? text : null;
+  } catch {
+    return null;
+  }
 }
 
 function isActive(field, state) {
@@ -73,6 +89,9 @@ export function hashFromState(state) {
   for (const [key, value] of state.extra) params.set(key, value);
   if (state.catalogUrl) params.set('catalog', state.catalogUrl);
   if (state.view) params.set('view', state.view);
+  if (state.embed.on) params.set('embed', '1');
+  if (state.embed.theme) params.set('theme', state.embed.theme);
+  if (state.embed.origin) params.set('origin', state.embed.origin);
   if (state.lang) params.set('lang', state.lang);
   return params.toString().replace(/%2C/g, ',');
 }

@@ -24,7 +24,7 @@ export class Form {
   build() {
     for (const section of SECTIONS) {
       const heading = el('h2', { 'data-i18n': section.key });
-      const fieldset = el('fieldset', { class: 'section' }, [el('legend', {}, heading)]);
+      const fieldset = el('fieldset', { class: 'section', 'data-section': section.key }, [el('legend', {}, heading)]);
       this.labels.push([heading, section.key]);
       const grid = el('div', { class: 'grid' });
       for (const field of section.fields.filter((f) => f.first)) grid.append(this.buildField(field));

@@ -1,0 +1,80 @@
+// "Embed on your site": writes the <iframe> code for a vendor's page: the current workload, the
+// vendor's theme colour, catalog URL, and the origin allowed to send a catalog by postMessage.
+import { el } from '../dom.js';
+import { t } from '../i18n.js';
+import { originOf } from '../state.js';
+
+const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+// The iframe code for a page at pageUrl (the calculator's own address) with the scenario's hash.
+export function iframeSnippet(pageUrl, hash, { theme, catalogUrl, origin, height }) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  for (const key of ['embed', 'theme', 'origin', 'catalog', 'view']) params.delete(key);
+  params.set('embed', '1');
+  if (/^#?[0-9a-fA-F]{6}$/.test(theme ?? '')) params.set('theme', theme.replace('#', '').toLowerCase());
+  if (catalogUrl) params.set('catalog', catalogUrl);
+  if (originOf(origin ?? '')) params.set('origin', origin);
+  const url = new URL(pageUrl);
+  url.hash = params.toString().replace(/%2C/g, ',');
+  const rows = Math.max(320, Math.min(4000, Math.round(Number(height) || 720)));
+  return `<iframe src="${escapeAttribute(url.href)}" title="traincalc" width="100%" height="${rows}" style="border:0" loading="lazy"></iframe>`;
+}
+
+export class EmbedSnippet {
+  constructor(container) {
+    this.summary = el('summary');
+    this.intro = el('p', { class: 'muted' });
+    const field = (id, type, extra = {}) => {
+      const input = el('input', { id, type, ...extra });
+      input.addEventListener('input', () => this.write());
+      const label = el('label', { for: id });
+      return { input, label, node: el('div', { class: 'field' }, [label, input]) };
+    };
+    this.theme = field('embed-theme', 'color', { value: '#0f6b5c' });
+    this.catalog = field('embed-catalog', 'text', { placeholder: 'https://vendor.example/traincalc-catalog.json', spellcheck: 'false' });
+    this.origin = field('embed-origin', 'text', { placeholder: 'https://vendor.example', spellcheck: 'false' });
+    this.height = field('embed-height', 'text', { value: '720', inputmode: 'numeric' });
+    this.output = el('textarea', { id: 'embed-code', readonly: true, rows: 4, spellcheck: 'false' });
+    this.outputLabel = el('label', { for: 'embed-code' });
+    this.copy = el('button', { type: 'button', class: 'tool', id: 'embed-copy' });
+    this.status = el('span', { class: 'tool-status', role: 'status' });
+    this.copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(this.output.value);
+        this.status.textContent = t(this.lang, 'share_copied');
+      } catch {
+        this.output.select();
+      }
+    });
+    this.details = el('details', { class: 'embed-snippet' }, [
+      this.summary, this.intro,
+      el('div', { class: 'grid' }, [this.theme.node, this.catalog.node, this.origin.node, this.height.node]),
+      this.outputLabel, this.output, el('div', { class: 'tools' }, [this.copy, this.status]),
+    ]);
+    this.details.addEventListener('toggle', () => this.write());
+    container.append(this.details);
+  }
+
+  label(lang) {
+    this.lang = lang;
+    this.summary.textContent = t(lang, 'embed_title');
+    this.intro.textContent = t(lang, 'embed_intro');
+    this.theme.label.textContent = t(lang, 'embed_theme');
+    this.catalog.label.textContent = t(lang, 'embed_catalog');
+    this.origin.label.textContent = t(lang, 'embed_origin');
+    this.height.label.textContent = t(lang, 'embed_height');
+    this.outputLabel.textContent = t(lang, 'embed_code');
+    this.copy.textContent = t(lang, 'embed_copy');
+    this.write();
+  }
+
+  write() {
+    if (!this.details.open) return;
+    const page = new URL(location.href);
+    page.hash = '';
+    this.output.value = iframeSnippet(page.href, location.hash, {
+      theme: this.theme.input.value, catalogUrl: this.catalog.input.value.trim(),
+      origin: this.origin.input.value.trim(), height: this.height.input.value,
+    });
+  }
+}
