@@ -75,10 +75,10 @@ describe('the served page', () => {
     const { context, page } = await openPage(`${base}#${HASH}&lang=zh`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-    assert.match(await page.locator('#results').innerText(), /训练天数/);
+    assert.match(await page.locator('#results').innerText(), /训练时长/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
-    assert.match(await page.locator('#results').innerText(), /Days/);
+    assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
     assert.match(page.url(), /lang=en/);
     await context.close();
   });

@@ -141,3 +141,15 @@ describe('the engine facade (page thread, as in node and the single file)', () =
     assert.equal((await newer).length, 1);
   });
 });
+
+describe('the comparison through the facade', () => {
+  test('many scenarios, one report each; a newer batch stops an older one', async () => {
+    const facade = await import(join(SITE, 'js', 'engine.js'));
+    const s = (count) => ({ model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'a100-80gb-sxm', count } });
+    const older = facade.estimateMany([8, 16, 32, 64, 128, 256, 512, 1024].map(s), '');
+    const newer = facade.estimateMany([s(8), s(16)], '');
+    assert.equal(await older, null);
+    const reports = await newer;
+    assert.deepEqual(reports.map((r) => r.plan.gpus), [8, 16]);
+  });
+});

@@ -223,3 +223,12 @@ describe('four ways in, one state', async () => {
     assert.equal(stateFromHash('view=<script>').view, null);
   });
 });
+
+describe('durations in the unit people would say', () => {
+  test('days, hours, minutes', () => {
+    assert.deepEqual(format.duration(35.83, 'en'), ['35.8', 'unit_days']);
+    assert.deepEqual(format.duration(0.5, 'en'), ['12', 'unit_hours']);
+    assert.deepEqual(format.duration(0.01, 'zh'), ['14.4', 'unit_minutes']);
+    assert.deepEqual(format.duration(Number.NaN, 'en'), ['—', 'unit_days']);
+  });
+});

@@ -1,6 +1,6 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
-import { catalog, estimate, importHfConfig, loadEngine, scaling, validation } from './engine.js';
+import { catalog, estimate, estimateMany, importHfConfig, loadEngine, scaling, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
@@ -238,12 +238,12 @@ async function recomputeComparison() {
     : catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
   let reports;
   try {
-    reports = await estimate(runs.map((r) => r.scenario), vendorCatalog);
+    reports = await estimateMany(runs.map((r) => r.scenario), vendorCatalog);
   } catch (error) {
     console.error(error);
     return;
   }
-  if (id !== comparisonId) return;
+  if (reports === null || id !== comparisonId) return;  // a newer input superseded it
   compare.render(runs.map((r, i) => ({ offer: r.offer, gpuName: r.gpuName, report: reports[i] })), state.lang);
 }
 

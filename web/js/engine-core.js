@@ -17,6 +17,22 @@ export const METHODS = {
 
 const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
+// Many scenarios (the comparison's rows), a few at a time, letting newer requests in between; stops
+// (returning null) as soon as `cancelled()` says a newer request came.
+export async function estimateMany(module, { scenarios, catalog }, { progress, cancelled }) {
+  const reports = [];
+  for (const [i, scenario] of scenarios.entries()) {
+    if (cancelled()) return null;
+    reports.push(parse(module.estimate(JSON.stringify(scenario), catalog ?? '')));
+    progress(i + 1, scenarios.length);
+    if (i % 4 === 3) await nextTurn();
+  }
+  return reports;
+}
+
+// The requests a newer one of the same kind supersedes.
+export const LONG_RUNNING = { scaling, estimateMany };
+
 // The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time,
 // saying how far it got; stops (returning null) as soon as `cancelled()` says a newer request came.
 export async function scaling(module, { scenario, catalog, counts }, { progress, cancelled }) {

@@ -2,7 +2,7 @@
 // It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
 // start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
 // Values cross as JSON; nothing here computes an estimate.
-import { createModule, METHODS, scaling as scalingOn } from './engine-core.js';
+import { createModule, LONG_RUNNING, METHODS } from './engine-core.js';
 
 let ready = null;  // Promise of {where, call(method, args, onProgress)}
 
@@ -18,13 +18,15 @@ function embeddedWasm() {
 
 function onThisThread(wasmBinary) {
   return createModule(wasmBinary).then((module) => {
-    let latest = 0;
+    const latest = {};
+    let next = 0;
     return {
       where: 'page',
       async call(method, args, onProgress) {
-        if (method !== 'scaling') return METHODS[method](module, args);
-        const id = ++latest;
-        return scalingOn(module, args, { progress: onProgress ?? (() => {}), cancelled: () => latest !== id });
+        if (!LONG_RUNNING[method]) return METHODS[method](module, args);
+        const id = ++next;
+        latest[method] = id;
+        return LONG_RUNNING[method](module, args, { progress: onProgress ?? (() => {}), cancelled: () => latest[method] !== id });
       },
     };
   });
@@ -105,6 +107,12 @@ export async function importHfConfig(configText) {
 // The engine against published runs (planner: also the planner's layout for each).
 export async function validation(planner = false) {
   return (await loadEngine()).call('validation', { planner });
+}
+
+// Many scenarios (the comparison), one report each; a newer call supersedes an older one, which then
+// resolves to null.
+export async function estimateMany(scenarios, catalogJson = '', onProgress) {
+  return (await loadEngine()).call('estimateMany', { scenarios, catalog: catalogJson }, onProgress);
 }
 
 // Estimates at each GPU count; onProgress(done, total). A newer call supersedes (and stops) an older

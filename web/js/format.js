@@ -71,6 +71,16 @@ export function days(x, lang) {
   return numberFormat(lang, { maximumFractionDigits: digits }).format(x);
 }
 
+// A wall-clock time given in days, in the unit people would say: minutes, hours, days (and years
+// beside days from a year on). Returns [number text, unit key].
+export function duration(days, lang) {
+  if (!finite(days)) return ['—', 'unit_days'];
+  if (days >= 1) return [plain(days, lang, days < 10 ? 2 : days < 1000 ? 1 : 0), 'unit_days'];
+  const hours = days * 24;
+  if (hours >= 1) return [plain(hours, lang, hours < 10 ? 2 : 1), 'unit_hours'];
+  return [plain(hours * 60, lang, 1), 'unit_minutes'];
+}
+
 // Money in the report's currency; unknown codes fall back to "1,234 XYZ".
 export function money(x, currency, lang) {
   if (!finite(x)) return '—';

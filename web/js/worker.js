@@ -1,10 +1,10 @@
 // The engine in a Web Worker: a long search (the planner at many GPU counts) never blocks typing.
-// Messages in: {id, method, args}; out: {id, result} | {id, error} | {id, progress}. A scaling request
-// stops (result null) when a newer one arrives.
-import { createModule, METHODS, scaling } from './engine-core.js';
+// Messages in: {id, method, args}; out: {id, result} | {id, error} | {id, progress}. A long request
+// (scaling, estimateMany) stops (result null) when a newer one of its kind arrives.
+import { createModule, LONG_RUNNING, METHODS } from './engine-core.js';
 
 let modulePromise = null;
-let latestScaling = 0;
+const latest = {};  // per long-running kind, the newest request's id
 
 self.addEventListener('message', async ({ data }) => {
   const { id, method, args } = data;
@@ -16,11 +16,11 @@ self.addEventListener('message', async ({ data }) => {
       return;
     }
     const module = await modulePromise;
-    if (method === 'scaling') {
-      latestScaling = id;  // a newer scaling request supersedes this one
-      const result = await scaling(module, args, {
+    if (LONG_RUNNING[method]) {
+      latest[method] = id;  // a newer request of the same kind supersedes this one
+      const result = await LONG_RUNNING[method](module, args, {
         progress: (done, total) => self.postMessage({ id, progress: { done, total } }),
-        cancelled: () => latestScaling !== id,
+        cancelled: () => latest[method] !== id,
       });
       self.postMessage({ id, result });
       return;

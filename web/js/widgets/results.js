@@ -64,7 +64,7 @@ export class Results {
     const cost = report.cost;
     const days = report.time.wall_clock_days;
     const cards = el('div', { class: 'cards' }, [
-      card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', `${format.days(days, lang)} ${t(lang, 'unit_days')}`),
+      card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', durationText(days, lang)),
         days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null),
       card(lang, 'time.gpu_hours', number(report, 'time.gpu_hours', format.count(report.time.gpu_hours, lang))),
       card(lang, 'cost.total', cost
@@ -97,7 +97,7 @@ export class Results {
 
     // On a phone the results sit below the form; a bar keeps the headline in view while typing.
     const bar = el('div', { class: 'summary-bar', 'aria-hidden': 'true' }, [
-      el('span', { text: `${format.days(days, lang)} ${t(lang, 'unit_days')}` }),
+      el('span', { text: durationText(days, lang) }),
       el('span', { text: `${format.count(report.time.gpu_hours, lang)} ${t(lang, 'unit_gpu_hours')}` }),
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
@@ -150,6 +150,11 @@ export class Results {
       el('ol', {}, lines.map((line) => el('li', { text: line }))),
     ]);
   }
+}
+
+function durationText(days, lang) {
+  const [value, unit] = format.duration(days, lang);
+  return `${value} ${t(lang, unit)}`;
 }
 
 function row(lang, key, valueNodes) {
