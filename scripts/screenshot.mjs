@@ -14,14 +14,14 @@ await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launch();
 try {
-  for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['mobile', { width: 375, height: 1400 }]]) {
+  for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['mobile', { width: 375, height: 812 }]]) {
     for (const lang of ['en', 'zh']) {
       const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
       await page.goto(`${base}#${hash}&lang=${lang}`);
       await page.waitForSelector('[data-report="time.gpu_hours"]');
       await page.locator('#results > .results-body > details.math').evaluate((d) => { d.open = true; });
       const file = join(outDir, `screenshot-${lang}-${name}.png`);
-      await page.screenshot({ path: file, fullPage: name === 'mobile' });
+      await page.screenshot({ path: file, fullPage: false });
       console.log(`screenshot: ${file}`);
       await page.close();
     }
