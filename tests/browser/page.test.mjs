@@ -76,6 +76,9 @@ describe('the served page', () => {
     await page.locator('[data-report="time.gpu_hours"]').waitFor();
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.match(await page.locator('#results').innerText(), /训练时长/);
+    // The math names its sources: the model preset's and the GPU's.
+    await page.locator('#results .math summary').first().click();
+    assert.match(await page.locator('#results .math').first().innerText(), /Llama 2 7B 的结构来源：[\s\S]*NVIDIA H100[^\n]*来源：/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
@@ -376,6 +379,8 @@ describe('the served page', () => {
     await page.locator('#compare summary').click();
     await page.locator('#compare[data-state="ok"]').waitFor();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);
+    // The cost-against-days chart: a point per priced offer in the main currency.
+    assert.ok(await page.locator('#compare .chart-svg circle').count() >= 5);
     const lines = readFileSync(await csv.path(), 'utf8').trim().split('\r\n');
     assert.match(lines[0], /^provider,offer,date,gpu,price_per_gpu_hour/);
     assert.equal(lines.length - 1, await page.locator('.compare-table tbody tr').count());

@@ -102,10 +102,10 @@ export class Results {
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, this.math(report, lang), speedSection(report, lang), memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), speedSection(report, lang), memorySummary, warnings ?? '', bar);
   }
 
-  math(report, lang) {
+  math(report, lang, catalog) {
     const c = report.compute;
     const time = report.time;
     const sci = format.scientific;
@@ -145,6 +145,13 @@ export class Results {
       }));
     }
     lines.push(t(lang, 'math_assumption'));
+    // Where the catalog numbers come from (the model preset, the GPU, the price snapshot).
+    const model = report.model.preset && catalog?.models?.find((m) => m.id === report.model.preset);
+    const gpu = report.hardware.gpu && catalog?.gpus?.find((g) => g.id === report.hardware.gpu);
+    const offer = report.cost?.offer && catalog?.offers?.find((o) => o.id === report.cost.offer);
+    if (model?.source) lines.push(t(lang, 'math_source_model', { name: model.name, source: model.source }));
+    if (gpu?.source) lines.push(t(lang, 'math_source_gpu', { name: gpu.name, source: gpu.source }));
+    if (offer?.source) lines.push(t(lang, 'math_source_offer', { name: `${offer.provider} ${offer.name}`, date: offer.date ?? '', source: offer.source }));
     return el('details', { class: 'math' }, [
       el('summary', { text: t(lang, 'math') }),
       el('ol', {}, lines.map((line) => el('li', { text: line }))),
