@@ -515,11 +515,22 @@ describe('the served page', () => {
     await context.close();
   });
 
-  test('nothing is requested from any other origin', async () => {
+  test('nothing is requested from any other origin, in any way in or embedded', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
-    await page.locator('[data-report="time.gpu_hours"]').waitFor();
-    const foreign = requests.filter((url) => !url.startsWith(base));
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    for (const way of ['finetune', 'budget', 'compare', 'pretrain']) {
+      await page.click(`[data-way="${way}"]`);
+      await page.waitForTimeout(200);
+    }
+    await page.locator('#compare[data-state="ok"]').waitFor();
+    await page.locator('#validation-view summary').click();
+    await page.locator('#validation-view[data-state="ok"]').waitFor();
+    await page.locator('#embed-view summary').click();
+    const embedded = await openPage(`${base}#${HASH}&embed=1&theme=aa3300&origin=https%3A%2F%2Fvendor.example`);
+    await embedded.page.locator('#results[data-state="ok"]').waitFor();
+    const foreign = [...requests, ...embedded.requests].filter((url) => !url.startsWith(base));
     assert.deepEqual(foreign, []);
+    await embedded.context.close();
     await context.close();
   });
 });
