@@ -201,6 +201,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
   r.cost = estimate_cost(s, r.time, gpus);
+  r.energy = estimate_energy(s, r.time, gpus, r.warnings);
 
   if (r.plan.deadline_days) r.plan.meets_deadline = r.time.wall_clock_days <= *r.plan.deadline_days * (1 + 1e-12);
   if (r.plan.budget_total && r.cost) r.plan.within_budget = r.cost->total <= *r.plan.budget_total;
@@ -415,6 +416,20 @@ json report_json_value(const Report& r) {
                    {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},
                    {"per_month", r.cost->per_month},       {"months", r.cost->months}};
     if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;
+  }
+  if (r.energy) {
+    const EnergyReport& e = *r.energy;
+    out["energy"] = {{"gpu_tdp_w", e.gpu_tdp_w},
+                     {"gpu_power_fraction", e.gpu_power_fraction},
+                     {"gpu_power_from", e.gpu_power_from},
+                     {"host_power_fraction", e.host_power_fraction},
+                     {"pue", e.pue},
+                     {"facility_kw", e.facility_kw},
+                     {"kwh", e.kwh},
+                     {"grid", e.grid},
+                     {"grid_kg_co2_per_kwh", e.grid_kg_co2_per_kwh},
+                     {"grid_source", e.grid_source},
+                     {"co2_kg", e.co2_kg}};
   }
   out["warnings"] = issues_json(r.warnings);
   out["errors"] = issues_json(r.errors);

@@ -84,6 +84,11 @@ struct LayoutSearchResult {
 // needs an architecture.
 LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, const ComputeReport& compute,
                                const HardwareReport& hardware, double gpus, double global_batch);
+// The built-in grids' carbon intensity (kg CO2 per kWh) by region ID, and their IDs for messages.
+std::optional<double> grid_intensity(std::string_view region);
+std::string grid_region_list();
+// Energy and CO2 of the run (nullopt when the GPU's power is unknown, said in a warning).
+std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport& time, double gpus, Issues& warnings);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);
 std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);

@@ -3,6 +3,7 @@
 // says what to change. Nothing here estimates anything.
 #include <cmath>
 
+#include "estimators.hpp"
 #include "json_fields.hpp"
 #include "limits.hpp"
 #include "specs.hpp"
@@ -317,8 +318,20 @@ void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings)
   Fields f(value, "energy", errors);
   e.pue = f.number("pue", NumberRule{1, false, 5, false});
   e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh", NumberRule{0, false, 5, false});
-  note_unused(f, "pue", "is accepted but energy is not estimated yet.", warnings);
-  note_unused(f, "grid_kg_co2_per_kwh", "is accepted but carbon is not estimated yet.", warnings);
+  e.gpu_power_fraction = f.number("gpu_power_fraction", NumberRule{0.01, false, 1.5, false});
+  e.host_power_fraction = f.number("host_power_fraction", NumberRule{0, false, 5, false});
+  if (auto region = f.text("region")) {
+    if (detail::grid_intensity(*region)) {
+      e.region = *region;
+    } else {
+      f.error("region", "unknown_choice",
+              "energy.region must be one of " + detail::grid_region_list() +
+                  ", or give energy.grid_kg_co2_per_kwh for another grid.");
+    }
+  }
+  if (f.has("region") && f.has("grid_kg_co2_per_kwh"))
+    f.error("grid_kg_co2_per_kwh", "conflict", "Give energy.region or energy.grid_kg_co2_per_kwh, not both.");
+  (void)warnings;
   f.reject_unknown();
 }
 

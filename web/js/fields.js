@@ -130,6 +130,16 @@ export const SECTIONS = [
       { path: 'strategy.flash_attention', kind: 'check', default: 'true', active: always },
     ],
   },
+  {
+    key: 'section_energy',
+    fields: [
+      {
+        path: 'energy.region', kind: 'select', options: ['', 'world', 'us', 'china', 'eu', 'germany', 'france', 'india', 'canada', 'brazil', 'australia'],
+        optionPrefix: 'region_', optionLabels: { '': 'region_default' }, default: '', active: always,
+      },
+      { path: 'energy.pue', kind: 'number', default: '', hint: 'hint_pue', active: always },
+    ],
+  },
 ];
 
 export const FIELDS = SECTIONS.flatMap((section) => section.fields);

@@ -81,6 +81,21 @@ export function duration(days, lang) {
   return [plain(hours * 60, lang, 1), 'unit_minutes'];
 }
 
+// Energy in kWh, MWh or GWh.
+export function energy(kwh, lang) {
+  if (!finite(kwh)) return '—';
+  if (kwh >= 1e6) return `${plain(kwh / 1e6, lang, 2)} GWh`;
+  if (kwh >= 1e3) return `${plain(kwh / 1e3, lang, kwh >= 1e5 ? 0 : 1)} MWh`;
+  return `${plain(kwh, lang, kwh >= 100 ? 0 : 1)} kWh`;
+}
+
+// A mass of CO2 in kg or tonnes.
+export function mass(kg, lang) {
+  if (!finite(kg)) return '—';
+  if (kg >= 1e3) return `${plain(kg / 1e3, lang, kg >= 1e5 ? 0 : 1)} t`;
+  return `${plain(kg, lang, kg >= 100 ? 0 : 1)} kg`;
+}
+
 // Money in the report's currency; unknown codes fall back to "1,234 XYZ".
 export function money(x, currency, lang) {
   if (!finite(x)) return '—';

@@ -180,6 +180,22 @@ struct CostReport {
   std::string offer;
 };
 
+// Energy and carbon of the run: the GPUs' average draw plus the host's share, times the facility's
+// PUE, over the wall-clock time; CO2 from the grid's intensity.
+struct EnergyReport {
+  double gpu_tdp_w = 0;
+  double gpu_power_fraction = 0;
+  std::string gpu_power_from;  // "given" or "utilisation"
+  double host_power_fraction = 0;
+  double pue = 0;
+  double facility_kw = 0;  // the whole run's draw at the meter
+  double kwh = 0;
+  double grid_kg_co2_per_kwh = 0;
+  std::string grid;  // region ID, "given", or "world" (the default)
+  std::string grid_source;
+  double co2_kg = 0;
+};
+
 struct PlanReport {
   double gpus = 0;
   double nodes = 0;
@@ -199,6 +215,7 @@ struct Report {
   MemoryReport memory;
   ParallelismReport parallelism;
   std::optional<CostReport> cost;
+  std::optional<EnergyReport> energy;
   PlanReport plan;
   Issues warnings;
   Issues errors;

@@ -86,6 +86,10 @@ export class Results {
       ...row(lang, 'compute.tokens', number(report, 'compute.tokens', format.count(report.compute.tokens, lang))),
       ...row(lang, 'time.tokens_per_second', number(report, 'time.tokens_per_second', format.count(report.time.tokens_per_second, lang))),
       ...row(lang, 'memory.per_gpu_bytes.total', number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang))),
+      ...(report.energy ? row(lang, 'energy_figure', [
+        number(report, 'energy.kwh', format.energy(report.energy.kwh, lang)), ' · ',
+        number(report, 'energy.co2_kg', `${format.mass(report.energy.co2_kg, lang)} CO₂`),
+      ]) : []),
     ]);
 
     const warnings = report.warnings.length
@@ -102,7 +106,7 @@ export class Results {
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), speedSection(report, lang), memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', speedSection(report, lang), memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {
@@ -158,6 +162,22 @@ export class Results {
     ]);
   }
 }
+
+Results.prototype.energyMath = function energyMath(report, lang) {
+  const e = report.energy;
+  if (!e) return null;
+  const f = format.percent(e.gpu_power_fraction, lang);
+  const hfu = report.time.hfu ?? report.time.mfu;
+  return el('details', { class: 'math' }, [
+    el('summary', { text: t(lang, 'math_energy_title') }),
+    el('ol', {}, [
+      el('li', { text: t(lang, 'math_energy_power', { g: format.plain(report.plan.gpus, lang, 0), tdp: e.gpu_tdp_w, f, host: format.plain(e.host_power_fraction, lang), pue: format.plain(e.pue, lang), kw: format.plain(e.facility_kw, lang, 1) }) }),
+      el('li', { text: e.gpu_power_from === 'given' ? t(lang, 'math_energy_draw_given', { f }) : t(lang, 'math_energy_draw_utilisation', { f, u: format.percent(hfu, lang) }) }),
+      el('li', { text: t(lang, 'math_energy_kwh', { kw: format.plain(e.facility_kw, lang, 1), h: format.plain(report.time.wall_clock_hours, lang, 0), kwh: format.energy(e.kwh, lang) }) }),
+      el('li', { text: t(lang, 'math_energy_co2', { kwh: format.energy(e.kwh, lang), grid: e.grid_kg_co2_per_kwh, co2: format.mass(e.co2_kg, lang), source: e.grid_source }) }),
+    ]),
+  ]);
+};
 
 function durationText(days, lang) {
   const [value, unit] = format.duration(days, lang);

@@ -1,0 +1,104 @@
+// Energy and carbon: the GPUs' average draw (a fraction of TDP that grows with utilisation, or given),
+// the host's share (CPUs, memory, NICs, fans), the facility's PUE, over the wall-clock time; CO2 from
+// the grid's carbon intensity. Defaults and grids from shared/reference/hardware.md, sec. 4.
+#include <algorithm>
+#include <array>
+
+#include "estimators.hpp"
+#include "json_fields.hpp"
+
+namespace traincalc::detail {
+
+namespace {
+
+struct Grid {
+  const char* id;
+  double kg_co2_per_kwh;
+  const char* source;
+};
+
+// Location-based average intensity of each grid (market-based accounting with renewable contracts
+// can be far lower).
+constexpr std::array<Grid, 10> grids = {{
+    {"world", 0.436, "Ember Global Electricity Review 2023: world average 436 gCO2/kWh in 2022"},
+    {"us", 0.367, "US EIA FAQ 74: 0.81 lb CO2/kWh from utility-scale generation in 2023"},
+    {"china", 0.5306,
+     "China MEE & NBS, 2023 national grid average electricity CO2 emission factor (announced Jan 2026)"},
+    {"eu", 0.281, "European Environment Agency, GHG intensity of EU-27 electricity generation in 2018 (older)"},
+    {"germany", 0.381, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
+    {"france", 0.056, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
+    {"india", 0.713, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
+    {"canada", 0.17, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
+    {"brazil", 0.098, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
+    {"australia", 0.549, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
+}};
+
+// PUE of a new large facility, "1.3 or better" (Uptime Institute, 14th annual survey, 2024); the
+// industry average is 1.56-1.58 and hyperscale fleets about 1.1 (hardware.md sec. 4).
+constexpr double default_pue = 1.3;
+// A full 8-GPU server draws 30-50% beyond its GPUs (hardware.md sec. 4): the middle.
+constexpr double default_host_power_fraction = 0.4;
+// Average GPU draw against utilisation: about 30% of TDP when barely busy, all of it from 50% HFU
+// on. An assumption of this calculator (the report says so); energy.gpu_power_fraction overrides it.
+constexpr double idle_power_fraction = 0.3;
+constexpr double full_power_hfu = 0.5;
+
+}  // namespace
+
+const Grid* find_grid(std::string_view id) {
+  const auto it = std::find_if(grids.begin(), grids.end(), [&](const Grid& g) { return id == g.id; });
+  return it == grids.end() ? nullptr : &*it;
+}
+
+std::optional<double> grid_intensity(std::string_view region) {
+  const Grid* grid = find_grid(region);
+  return grid ? std::optional<double>(grid->kg_co2_per_kwh) : std::nullopt;
+}
+
+std::string grid_region_list() {
+  std::string out;
+  for (std::size_t i = 0; i < grids.size(); ++i) out += (i ? ", \"" : "\"") + std::string(grids[i].id) + "\"";
+  return out;
+}
+
+std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport& time, double gpus, Issues& warnings) {
+  const Energy& e = s.energy;
+  if (!s.hardware.gpu.tdp_w) {
+    warnings.push_back({"hardware.gpu", "energy_unknown",
+                        "Energy needs the GPU's power (tdp_w), which " + s.hardware.gpu.name +
+                            " does not list; give energy.gpu_power_fraction with an inline GPU's tdp_w."});
+    return std::nullopt;
+  }
+  EnergyReport r;
+  r.gpu_tdp_w = *s.hardware.gpu.tdp_w;
+  // Hardware FLOPs utilisation (recomputation counts: the GPU is busy with it).
+  const double hfu = time.step && time.mfu_source == "predicted" ? time.step->hfu : time.mfu;
+  r.gpu_power_fraction =
+      e.gpu_power_fraction.value_or(idle_power_fraction +
+                                    (1 - idle_power_fraction) * std::min(1.0, hfu / full_power_hfu));
+  r.gpu_power_from = e.gpu_power_fraction ? "given" : "utilisation";
+  r.host_power_fraction = e.host_power_fraction.value_or(default_host_power_fraction);
+  r.pue = e.pue.value_or(default_pue);
+  r.facility_kw = gpus * r.gpu_tdp_w * r.gpu_power_fraction * (1 + r.host_power_fraction) * r.pue / 1000;
+  r.kwh = r.facility_kw * time.wall_clock_hours;
+  const Grid* grid = find_grid(e.region.empty() ? "world" : e.region);
+  if (e.grid_kg_co2_per_kwh) {
+    r.grid_kg_co2_per_kwh = *e.grid_kg_co2_per_kwh;
+    r.grid = "given";
+    r.grid_source = "given";
+  } else {
+    r.grid_kg_co2_per_kwh = grid->kg_co2_per_kwh;
+    r.grid = grid->id;
+    r.grid_source = grid->source;
+  }
+  r.co2_kg = r.kwh * r.grid_kg_co2_per_kwh;
+  if (!e.pue || (!e.grid_kg_co2_per_kwh && e.region.empty()))
+    warnings.push_back({"energy", "energy_assumed",
+                        "Energy assumes a PUE of " + format_number(r.pue) + ", hosts drawing " +
+                            format_number(r.host_power_fraction * 100) + "% on top of the GPUs and, for CO2, the " +
+                            std::string(grid->id) + " grid (" + format_number(r.grid_kg_co2_per_kwh) +
+                            " kg/kWh); set energy.pue and energy.region (or grid_kg_co2_per_kwh) for yours."});
+  return r;
+}
+
+}  // namespace traincalc::detail

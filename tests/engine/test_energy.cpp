@@ -1,0 +1,61 @@
+// Energy and carbon: GPUs' draw, the host's share, PUE, hours; CO2 from the grid.
+#include "helpers.hpp"
+
+using test::json;
+using test::run;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+json seed001_7b_on_a100(json energy) {
+  // Seed 001's 7B at 20 tokens per parameter on 8 A100-80GB at 40% MFU (68 days).
+  return {{"model", {{"params", 7e9}}},
+          {"training", {{"type", "pretrain"}, {"tokens", 1.4e11}}},
+          {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
+          {"strategy", {{"precision", "bf16"}, {"mfu", 0.4}}},
+          {"energy", energy}};
+}
+
+}  // namespace
+
+TEST_CASE("Energy of a stated run matches the hand calculation", "[energy]") {
+  const traincalc::Report r = run(seed001_7b_on_a100({{"pue", 1.2}, {"region", "china"}}));
+  REQUIRE(r.energy);
+  const double hours = r.time.wall_clock_hours;
+  // By hand: 8 GPUs x 400 W (A100 SXM TDP, catalog) x (0.3 + 0.7 x 0.4/0.5 = 0.86 of TDP at 40%
+  // utilisation) x 1.4 (host) x 1.2 (PUE) = 4,623.36 W, for the run's hours.
+  CHECK_THAT(r.energy->gpu_power_fraction, WithinRel(0.86, 1e-12));
+  CHECK_THAT(r.energy->facility_kw, WithinRel(4.62336, 1e-12));
+  CHECK_THAT(r.energy->kwh, WithinRel(4.62336 * hours, 1e-12));
+  // China's 2023 grid factor, 0.5306 kg CO2 per kWh (MEE): about 3.9 t for 68 days.
+  CHECK_THAT(r.energy->co2_kg, WithinRel(4.62336 * hours * 0.5306, 1e-12));
+  CHECK(r.energy->co2_kg > 3.8e3);
+  CHECK(r.energy->co2_kg < 4.1e3);
+  CHECK_FALSE(test::has_warning(r, "energy_assumed"));
+}
+
+TEST_CASE("Energy inputs override the assumptions, and unknown grids are refused", "[energy]") {
+  const traincalc::Report r = run(seed001_7b_on_a100(
+      {{"pue", 1.1}, {"grid_kg_co2_per_kwh", 0.1}, {"gpu_power_fraction", 0.75}, {"host_power_fraction", 0.3}}));
+  CHECK_THAT(r.energy->facility_kw, WithinRel(8 * 400 * 0.75 * 1.3 * 1.1 / 1000, 1e-12));
+  CHECK_THAT(r.energy->co2_kg, WithinRel(r.energy->kwh * 0.1, 1e-12));
+  CHECK(r.energy->gpu_power_from == "given");
+  // Without them: PUE 1.3, the world grid, and a warning that says so.
+  const traincalc::Report d = run(seed001_7b_on_a100(json::object()));
+  CHECK(d.energy->pue == 1.3);
+  CHECK(d.energy->grid == "world");
+  CHECK(d.energy->grid_kg_co2_per_kwh == 0.436);
+  CHECK(test::has_warning(d, "energy_assumed"));
+  const json bad = test::report_json(seed001_7b_on_a100({{"region", "mars"}}));
+  CHECK(test::has_error(bad, "energy.region", "unknown_choice"));
+  const json both = test::report_json(seed001_7b_on_a100({{"region", "us"}, {"grid_kg_co2_per_kwh", 0.3}}));
+  CHECK(test::has_error(both, "energy.grid_kg_co2_per_kwh", "conflict"));
+}
+
+TEST_CASE("Without the GPU's power, energy is left out and said so", "[energy]") {
+  json s = seed001_7b_on_a100(json::object());
+  s["hardware"]["gpu"] = {{"name", "Mystery"}, {"memory_gb", 80}, {"bf16_tflops", 500}};
+  const traincalc::Report r = run(s);
+  CHECK_FALSE(r.energy);
+  CHECK(test::has_warning(r, "energy_unknown"));
+}
