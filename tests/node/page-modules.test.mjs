@@ -232,3 +232,33 @@ describe('durations in the unit people would say', () => {
     assert.deepEqual(format.duration(Number.NaN, 'en'), ['—', 'unit_days']);
   });
 });
+
+describe('embedding parameters', async () => {
+  const { originOf } = await js('state.js');
+  const { iframeSnippet } = await js('widgets/embed-snippet.js');
+  test('an origin is a scheme and host, normalised; anything else is refused', () => {
+    assert.equal(originOf('https://vendor.example'), 'https://vendor.example');
+    assert.equal(originOf('https://vendor.example/'), 'https://vendor.example');
+    assert.equal(originOf('https://vendor.example:443'), 'https://vendor.example');
+    assert.equal(originOf('https://vendor.example/path'), null);
+    assert.equal(originOf('https://user:pw@vendor.example'), null);
+    assert.equal(originOf('javascript:alert(1)'), null);
+    assert.equal(originOf('*'), null);
+  });
+  test('embed, theme and origin survive the link; bad ones are dropped', () => {
+    const state = stateFromHash('embed=1&theme=AA3300&origin=https%3A%2F%2Fvendor.example&hardware.count=8');
+    assert.deepEqual(state.embed, { on: true, theme: 'aa3300', origin: 'https://vendor.example' });
+    assert.match(hashFromState(state), /embed=1&theme=aa3300&origin=https%3A%2F%2Fvendor\.example/);
+    assert.deepEqual(stateFromHash('embed=yes&theme=red;&origin=https://x.example/a').embed, { on: false, theme: null, origin: null });
+  });
+  test('the iframe code escapes what it quotes and keeps the height sensible', () => {
+    const code = iframeSnippet('https://calc.example/', '#model.preset=a"b&hardware.count=8&embed=0', {
+      theme: '#AA3300', catalogUrl: 'https://v.example/c.json?x="><script>', origin: 'https://v.example/', height: '99999',
+    });
+    assert.ok(!code.includes('<script>'));
+    assert.equal(code.split('"').length - 1, 12, code);  // six attributes, none broken out of
+    assert.match(code, /embed=1&amp;theme=aa3300&amp;catalog=https%3A%2F%2Fv\.example%2Fc\.json%3Fx%3D%22%3E%3Cscript%3E&amp;origin=https%3A%2F%2Fv\.example/);
+    assert.match(code, /height="4000"/);
+    assert.doesNotMatch(code, /embed=0/);
+  });
+});

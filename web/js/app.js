@@ -1,5 +1,6 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
+import { el } from './dom.js';
 import { catalog, estimate, estimateMany, importHfConfig, loadEngine, scaling, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
@@ -69,11 +70,16 @@ const offerPicker = new OfferPicker(document.querySelectorAll('#inputs fieldset'
 const compare = new Compare(document.getElementById('comparison'), { onOpen: () => recomputeComparison() });
 const ways = new Ways(document.querySelector('main.layout'), {
   onChoose(way) {
+    // Planning by budget starts from what the estimate on screen costs a month, for the user to change.
+    if (way === 'budget' && !state.values.get('budget.per_month') && shown?.report.cost) {
+      state.values.set('budget.per_month', String(Math.ceil(shown.report.cost.per_month)));
+    }
     enterWay(state, way);
     changed();
     if (way === 'compare') {
       compare.show('gpus');
-      document.getElementById('comparison').scrollIntoView({ behavior: 'smooth', block: 'start' });
+      const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      document.getElementById('comparison').scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
     }
   },
 });
@@ -120,55 +126,117 @@ async function recomputeScaling(report) {
 let vendorCatalog = '';  // a vendor's catalog (JSON text), once the engine has accepted it
 let catalogData = null;  // the merged catalog the engine uses
 let catalogProblem = null;
-let catalogNotice = null;  // a vendor catalog in use is always said: it may redefine built-in rows
+// A vendor catalog in use is always said (it may redefine built-in rows), in the page's language:
+// kept as a message key and its values.
+let catalogNotice = null;
+let catalogFromMessage = false;  // the catalog came from the embedding page (its IDs mean nothing elsewhere)
+let catalogsLoaded = null;  // resolves once the built-in (and any #catalog=URL) catalog is in place
+let builtinIds = new Set();  // IDs of the built-in catalog's GPUs, offers and models
+
+// WCAG relative luminance and contrast of #rrggbb colours.
+function luminance(hex) {
+  const channel = (i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+}
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+// The vendor's colour, darkened (light mode) or lightened (dark mode) just enough to read as text on
+// the page's background and panels (contrast 4.5:1, WCAG AA), and black or white text for use on it
+// as a background.
+function themeColours(theme, dark) {
+  const surfaces = dark ? ['1e2227', '15181c'] : ['ffffff', 'f7f7f4'];  // --panel and --bg (style.css)
+  const readable = (c) => surfaces.every((surface) => contrast(c, surface) >= 4.5);
+  const towards = dark ? 255 : 0;
+  let colour = theme;
+  for (let step = 1; step <= 20 && !readable(colour); step += 1) {
+    colour = [0, 2, 4].map((i) => {
+      const c = parseInt(theme.slice(i, i + 2), 16);
+      return Math.round(c + (towards - c) * (step / 20)).toString(16).padStart(2, '0');
+    }).join('');
+  }
+  return { accent: `#${colour}`, onAccent: contrast(colour, '000000') > contrast(colour, 'ffffff') ? '#000' : '#fff' };
+}
+const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
+darkScheme.addEventListener('change', () => applyEmbed());
 
 // Embedded on a vendor's page (#embed=1): compact, in the vendor's colour, with a link to the full
 // calculator (the same scenario, without the embedding parameters).
 function applyEmbed() {
   const { on, theme } = state.embed;
   document.body.classList.toggle('embed', on);
-  if (theme) document.body.style.setProperty('--accent', `#${theme}`);
-  else document.body.style.removeProperty('--accent');
+  if (on && theme) {
+    const colours = themeColours(theme, darkScheme.matches);
+    document.body.style.setProperty('--accent', colours.accent);
+    document.body.style.setProperty('--on-accent', colours.onAccent);
+  } else {
+    document.body.style.removeProperty('--accent');
+    document.body.style.removeProperty('--on-accent');
+  }
   const full = document.getElementById('full-link');
   full.hidden = !on;
   if (on) {
     const params = new URLSearchParams(location.hash.replace(/^#/, ''));
     for (const key of ['embed', 'theme', 'origin']) params.delete(key);
+    // GPUs, offers and models from the embedding page's own catalog do not exist on the full page.
+    if (catalogFromMessage) {
+      for (const key of ['hardware.gpu', 'pricing.offer', 'model.preset']) {
+        if (params.has(key) && !builtinIds.has(params.get(key))) params.delete(key);
+      }
+    }
     const url = new URL(location.href);
     url.hash = params.toString();
     full.href = url.href;
     full.textContent = t(state.lang, 'embed_full');
+    full.title = t(state.lang, 'new_tab');
   }
 }
 
-// A vendor's page may send its catalog by postMessage: only the page that embeds this one (the
-// parent window), only from the origin the embedding link names (#origin=...), at most 1 MB, and
-// validated by the engine like any catalog. The answer goes back to that origin only.
+// A vendor's page may send its catalog by postMessage: only while embedded, only the page that
+// embeds this one (the parent window), only from the origin the embedding link names (#origin=...),
+// at most 1 MB, and validated by the engine like any catalog. Answers go to that origin only.
 const MAX_MESSAGE_CATALOG = 1 << 20;
+function tellParent(message) {
+  if (state.embed.on && state.embed.origin && window.parent !== window) window.parent.postMessage(message, state.embed.origin);
+}
 window.addEventListener('message', async (event) => {
   const origin = state.embed.origin;
-  if (!origin || event.origin !== origin || event.source !== window.parent) return;
-  if (event.data?.type !== 'traincalc-catalog') return;
-  const catalogText = typeof event.data.catalog === 'string' ? event.data.catalog : JSON.stringify(event.data.catalog ?? null);
-  let answer;
-  if (catalogText.length > MAX_MESSAGE_CATALOG) {
-    answer = { ok: false, errors: [{ field: 'catalog', code: 'too_large', message: 'A catalog sent by postMessage is limited to 1 MB.' }] };
-  } else {
-    const merged = await catalog(catalogText);
-    answer = merged.errors ? { ok: false, errors: merged.errors } : { ok: true };
-    if (answer.ok) {
-      vendorCatalog = catalogText;
-      catalogData = merged;
-      catalogProblem = null;
-      const rows = JSON.parse(catalogText);
-      catalogNotice = t(state.lang, 'catalog_from_page', { origin, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0 });
-    } else {
-      catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_message_failed', { origin })} (${answer.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
-    }
-    form.setCatalog(catalogData, state.lang);
-    changed();
+  if (!state.embed.on || !origin || event.origin !== origin || event.source !== window.parent) return;
+  if (event.data?.type === 'traincalc-hello') {  // a parent that started listening late
+    if (catalogData) tellParent({ type: 'traincalc-ready' });
+    return;
   }
-  window.parent.postMessage({ type: 'traincalc-catalog-result', ...answer }, origin);
+  if (event.data?.type !== 'traincalc-catalog') return;
+  await catalogsLoaded;  // a catalog from a link loads first, so a message catalog is not overwritten
+  let answer;
+  try {
+    const catalogText = typeof event.data.catalog === 'string' ? event.data.catalog : JSON.stringify(event.data.catalog ?? null);
+    if (catalogText.length > MAX_MESSAGE_CATALOG) {
+      answer = { ok: false, errors: [{ field: 'catalog', code: 'too_large', message: 'A catalog sent by postMessage is limited to 1 MB.' }] };
+    } else {
+      const merged = await catalog(catalogText);
+      answer = merged.errors ? { ok: false, errors: merged.errors } : { ok: true };
+      if (answer.ok) {
+        vendorCatalog = catalogText;
+        catalogData = merged;
+        catalogProblem = null;
+        catalogFromMessage = true;
+        const rows = JSON.parse(catalogText);
+        catalogNotice = ['catalog_from_page', { origin, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0 }];
+      } else {
+        catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_message_failed', { origin })} (${answer.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
+      }
+      form.setCatalog(catalogData, state.lang);
+      changed();
+    }
+  } catch (error) {
+    answer = { ok: false, errors: [{ field: 'catalog', code: 'parse_error', message: String(error?.message ?? error) }] };
+  }
+  tellParent({ type: 'traincalc-catalog-result', ...answer });
 });
 
 // #catalog=URL: a vendor's GPUs, offers and models over the built-in ones. The engine validates it;
@@ -177,7 +245,9 @@ async function loadCatalogs() {
   vendorCatalog = '';
   catalogProblem = null;
   catalogNotice = null;
+  catalogFromMessage = false;
   catalogData = await catalog();
+  builtinIds = new Set([...catalogData.gpus, ...catalogData.offers, ...catalogData.models].map((row) => row.id));
   if (!state.catalogUrl) return;
   try {
     const url = new URL(state.catalogUrl, location.href);
@@ -189,9 +259,9 @@ async function loadCatalogs() {
     if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
     vendorCatalog = text;
     const rows = JSON.parse(text);
-    catalogNotice = t(state.lang, 'catalog_loaded', {
+    catalogNotice = ['catalog_loaded', {
       url: state.catalogUrl, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0,
-    });
+    }];
     catalogData = merged;
   } catch (error) {
     catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_failed', { url: state.catalogUrl })} (${error.message})` };
@@ -216,7 +286,8 @@ function offerScenario(base, offer) {
 // The current scenario on another GPU, with the user's GPU count (a price is for one GPU, so none).
 function gpuScenario(base, gpu) {
   const s = structuredClone(base);
-  s.hardware = { ...s.hardware, gpu: gpu.id };
+  // Without a count (a budget or deadline chose it), the count the estimate on screen uses.
+  s.hardware = { count: shown?.report.plan.gpus ?? 8, ...s.hardware, gpu: gpu.id };
   delete s.pricing;
   if (s.budget) {
     delete s.budget.per_month;
@@ -286,8 +357,7 @@ function applyLanguage() {
   const toggle = document.getElementById('lang-toggle');
   // The accessible name starts with the visible word (WCAG 2.5.3, label in name); the word is in the
   // other language, so marked as such.
-  toggle.textContent = t(state.lang, 'switch_lang');
-  toggle.setAttribute('lang', state.lang === 'zh' ? 'en' : 'zh-CN');
+  toggle.replaceChildren(el('span', { lang: state.lang === 'zh' ? 'en' : 'zh-CN', text: t(state.lang, 'switch_lang') }));
   toggle.setAttribute('aria-label', `${t(state.lang, 'switch_lang')}: ${t(state.lang, 'switch_lang_label')}`);
 }
 
@@ -314,12 +384,14 @@ async function recompute() {
   ];
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
   form.showErrors(catalogProblem ? [catalogProblem, ...errors] : errors, state.lang);
-  form.showNotice(catalogNotice);
+  form.showNotice(catalogNotice ? t(state.lang, ...catalogNotice) : null);
   if (errors.length) {
     results.invalid(state.lang);
     compare.markStale();
-    scalingId += 1;  // a search still running for an older input must not draw over this one
+    comparisonId += 1;  // searches still running for an older input must not draw over this one
+    scalingId += 1;
     scalingView.stale();
+    shown = null;
   }
   else {
     results.render(report, state.lang, catalogData);
@@ -363,28 +435,27 @@ window.addEventListener('hashchange', async () => {
     form.setCatalog(catalogData, state.lang);
   }
   changed();
+  if (state.view === 'compare') compare.show('gpus');
 });
 
 applyLanguage();
 form.update(state);
 hfImport.update(state.lang, state.modes.model === 'architecture');
 compare.label(state.lang);
+ways.update(state, state.lang);
 scalingView.label(state.lang);
 validationView.label(state.lang);
 share.label(state.lang);
 embedSnippet.label(state.lang);
 applyEmbed();
 results.loading(state.lang);
-engineReady
+catalogsLoaded = engineReady
   .then(async () => {
     await loadCatalogs();
     form.setCatalog(catalogData, state.lang);
     changed();
     if (state.view === 'compare') compare.show('gpus');
-    // The embedding page may now send its catalog.
-    if (state.embed.on && state.embed.origin && window.parent !== window) {
-      window.parent.postMessage({ type: 'traincalc-ready' }, state.embed.origin);
-    }
+    tellParent({ type: 'traincalc-ready' });  // the embedding page may now send its catalog
   })
   .catch((error) => {
     console.error(error);

@@ -12,10 +12,11 @@ export function initialState() {
     // to the engine as they are, so it uses them or names them in an error, and kept in the link.
     extra: new Map(),
     catalogUrl: '',  // a vendor's catalog to load (#catalog=URL)
+    // 'compare' when the user came to compare GPUs (#view=compare); the other ways in follow from the inputs.
     view: null,
     // Embedded on another site (#embed=1): its theme colour (#theme=RRGGBB) and the one origin whose
     // page may send a catalog by postMessage (#origin=https://vendor.example).
-    embed: { on: false, theme: null, origin: null },  // 'compare' when the user came to compare GPUs (#view=compare); the other ways in follow from the inputs
+    embed: { on: false, theme: null, origin: null },
     lang: null,
   };
 }
@@ -57,11 +58,13 @@ export function stateFromHash(hash) {
   return state;
 }
 
-// An http(s) origin exactly as written ("https://vendor.example"), or null.
+// An http(s) origin ("https://vendor.example"; a trailing slash or default port is normalised), or
+// null for anything else (a path, credentials, a query, another scheme).
 export function originOf(text) {
   try {
     const url = new URL(text);
-    return ['http:', 'https:'].includes(url.protocol) && url.origin === text ? text : null;
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    return ['http:', 'https:'].includes(url.protocol) && bare ? url.origin : null;
   } catch {
     return null;
   }

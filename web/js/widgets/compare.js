@@ -30,7 +30,8 @@ export class Compare {
     this.kindSelect.addEventListener('change', () => onOpen());
     this.table = el('table', { class: 'compare-table' });
     this.csv = el('button', { type: 'button', class: 'tool', id: 'download-csv', hidden: true });
-    this.csv.addEventListener('click', () => download('traincalc-comparison.csv', comparisonCsv(this.sorted ?? []), 'text/csv'));
+    // With a byte-order mark, so that spreadsheets read CJK names as UTF-8.
+    this.csv.addEventListener('click', () => download('traincalc-comparison.csv', `\uFEFF${comparisonCsv(this.sorted ?? [])}`, 'text/csv;charset=utf-8'));
     this.chart = el('div', { class: 'chart', role: 'img' });
     this.root = el('details', { class: 'compare', id: 'compare' }, [
       this.summary, this.note, el('div', { class: 'compare-kind' }, [this.kindLabel, this.kindSelect, this.csv]),

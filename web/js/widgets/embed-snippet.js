@@ -13,7 +13,7 @@ export function iframeSnippet(pageUrl, hash, { theme, catalogUrl, origin, height
   params.set('embed', '1');
   if (/^#?[0-9a-fA-F]{6}$/.test(theme ?? '')) params.set('theme', theme.replace('#', '').toLowerCase());
   if (catalogUrl) params.set('catalog', catalogUrl);
-  if (originOf(origin ?? '')) params.set('origin', origin);
+  if (originOf(origin ?? '')) params.set('origin', originOf(origin));
   const url = new URL(pageUrl);
   url.hash = params.toString().replace(/%2C/g, ',');
   const rows = Math.max(320, Math.min(4000, Math.round(Number(height) || 720)));
@@ -33,6 +33,8 @@ export class EmbedSnippet {
     this.theme = field('embed-theme', 'color', { value: '#0f6b5c' });
     this.catalog = field('embed-catalog', 'text', { placeholder: 'https://vendor.example/traincalc-catalog.json', spellcheck: 'false' });
     this.origin = field('embed-origin', 'text', { placeholder: 'https://vendor.example', spellcheck: 'false' });
+    this.originHint = el('span', { class: 'hint' });
+    this.origin.node.append(this.originHint);
     this.height = field('embed-height', 'text', { value: '720', inputmode: 'numeric' });
     this.output = el('textarea', { id: 'embed-code', readonly: true, rows: 4, spellcheck: 'false' });
     this.outputLabel = el('label', { for: 'embed-code' });
@@ -41,7 +43,7 @@ export class EmbedSnippet {
     this.copy.addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(this.output.value);
-        this.status.textContent = t(this.lang, 'share_copied');
+        this.status.textContent = t(this.lang, 'embed_copied');
       } catch {
         this.output.select();
       }
@@ -70,6 +72,8 @@ export class EmbedSnippet {
 
   write() {
     if (!this.details.open) return;
+    const origin = this.origin.input.value.trim();
+    this.originHint.textContent = origin && !originOf(origin) ? t(this.lang, 'embed_origin_invalid') : '';
     const page = new URL(location.href);
     page.hash = '';
     this.output.value = iframeSnippet(page.href, location.hash, {

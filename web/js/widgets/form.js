@@ -193,7 +193,11 @@ export class Form {
   // The engine names one field where the page may show another: "no price" is reported on
   // per_gpu_hour, but the user may be looking at the monthly price input.
   visiblePathFor(field) {
-    const alternatives = { 'pricing.per_gpu_hour': ['pricing.per_gpu_month'] }[field] ?? [];
+    // "A count is required" means, when a budget or deadline decides the count, that it is missing.
+    const alternatives = {
+      'pricing.per_gpu_hour': ['pricing.per_gpu_month'],
+      'hardware.count': ['budget.per_month', 'budget.deadline_days'],
+    }[field] ?? [];
     for (const path of [field, ...alternatives]) {
       const wrapper = this.wrappers.get(path);
       if (wrapper && !wrapper.hidden) return path;

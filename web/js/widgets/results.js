@@ -155,7 +155,10 @@ export class Results {
     const offer = report.cost?.offer && catalog?.offers?.find((o) => o.id === report.cost.offer);
     if (model?.source) lines.push(t(lang, 'math_source_model', { name: model.name, source: model.source }));
     if (gpu?.source) lines.push(t(lang, 'math_source_gpu', { name: gpu.name, source: gpu.source }));
-    if (offer?.source) lines.push(t(lang, 'math_source_offer', { name: `${offer.provider} ${offer.name}`, date: offer.date ?? '', source: offer.source }));
+    if (offer?.source) {
+      const date = offer.date ? t(lang, 'math_source_offer_date', { date: offer.date }) : '';
+      lines.push(t(lang, 'math_source_offer', { name: `${offer.provider} ${offer.name}`, date, source: offer.source }));
+    }
     return el('details', { class: 'math' }, [
       el('summary', { text: t(lang, 'math') }),
       el('ol', {}, lines.map((line) => el('li', { text: line }))),

@@ -16,12 +16,16 @@ export function wayOf(state) {
 // The state changes a way makes (in place).
 export function enterWay(state, way) {
   state.view = way === 'compare' ? 'compare' : null;
+  // Comparing needs a GPU count: a budget or deadline not filled in gives way to one.
+  const decider = { per_month: 'budget.per_month', deadline: 'budget.deadline_days' }[state.modes.gpus];
+  if (way === 'compare' && decider && !state.values.get(decider)) state.modes.gpus = 'count';
   if (way === 'pretrain' || way === 'finetune') {
     state.values.set('training.type', way);
     if (state.modes.gpus !== 'count') state.modes.gpus = 'count';
-    // A monthly price the budget opened and nobody filled in closes with it.
-    if (state.modes.price === 'per_gpu_month' && !state.values.get('pricing.per_gpu_month')) state.modes.price = 'none';
   }
+  // A monthly price the budget opened and nobody filled in closes when leaving it.
+  const monthlyPriceEmpty = state.modes.price === 'per_gpu_month' && !state.values.get('pricing.per_gpu_month');
+  if (way !== 'budget' && state.modes.gpus === 'count' && monthlyPriceEmpty) state.modes.price = 'none';
   if (way === 'budget') {
     if (state.modes.gpus === 'count') state.modes.gpus = 'per_month';
     if (state.modes.gpus === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
@@ -35,7 +39,7 @@ export class Ways {
       button.addEventListener('click', () => onChoose(way));
       return button;
     });
-    this.nav = el('nav', { class: 'ways' }, this.buttons);
+    this.nav = el('div', { class: 'ways', role: 'group' }, this.buttons);
     container.prepend(this.nav);
   }
 
