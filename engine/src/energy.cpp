@@ -73,9 +73,8 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
   r.gpu_tdp_w = *s.hardware.gpu.tdp_w;
   // Hardware FLOPs utilisation (recomputation counts: the GPU is busy with it).
   const double hfu = time.step && time.mfu_source == "predicted" ? time.step->hfu : time.mfu;
-  r.gpu_power_fraction =
-      e.gpu_power_fraction.value_or(idle_power_fraction +
-                                    (1 - idle_power_fraction) * std::min(1.0, hfu / full_power_hfu));
+  r.gpu_power_fraction = e.gpu_power_fraction.value_or(idle_power_fraction +
+                                                       (1 - idle_power_fraction) * std::min(1.0, hfu / full_power_hfu));
   r.gpu_power_from = e.gpu_power_fraction ? "given" : "utilisation";
   r.host_power_fraction = e.host_power_fraction.value_or(default_host_power_fraction);
   r.pue = e.pue.value_or(default_pue);

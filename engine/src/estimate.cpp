@@ -202,6 +202,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
   r.cost = estimate_cost(s, r.time, gpus);
   r.energy = estimate_energy(s, r.time, gpus, r.warnings);
+  r.scaling_law = estimate_scaling_law(s, r.compute, r.hardware, r.time);
 
   if (r.plan.deadline_days) r.plan.meets_deadline = r.time.wall_clock_days <= *r.plan.deadline_days * (1 + 1e-12);
   if (r.plan.budget_total && r.cost) r.plan.within_budget = r.cost->total <= *r.plan.budget_total;
@@ -430,6 +431,22 @@ json report_json_value(const Report& r) {
                      {"grid_kg_co2_per_kwh", e.grid_kg_co2_per_kwh},
                      {"grid_source", e.grid_source},
                      {"co2_kg", e.co2_kg}};
+  }
+  if (r.scaling_law) {
+    const ScalingLawReport& l = *r.scaling_law;
+    out["scaling_law"] = {
+        {"params", l.params},
+        {"tokens", l.tokens},
+        {"compute_flops", l.compute_flops},
+        {"tokens_per_param", l.tokens_per_param},
+        {"loss", l.loss},
+        {"rule_20_tokens_per_param", {{"params", l.rule_params}, {"tokens", l.rule_tokens}, {"loss", l.rule_loss}}},
+        {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}}};
+    if (l.budget_compute_flops)
+      out["scaling_law"]["budget"] = {
+          {"compute_flops", *l.budget_compute_flops},
+          {"rule_20_tokens_per_param", {{"params", l.budget_rule_params}, {"tokens", l.budget_rule_tokens}}},
+          {"fitted_loss_optimum", {{"params", l.budget_fitted_params}, {"tokens", l.budget_fitted_tokens}}}};
   }
   out["warnings"] = issues_json(r.warnings);
   out["errors"] = issues_json(r.errors);

@@ -89,6 +89,9 @@ std::optional<double> grid_intensity(std::string_view region);
 std::string grid_region_list();
 // Energy and CO2 of the run (nullopt when the GPU's power is unknown, said in a warning).
 std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport& time, double gpus, Issues& warnings);
+// Chinchilla's compute-optimal splits and fitted loss for a dense language model's pre-training.
+std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const ComputeReport& compute,
+                                                     const HardwareReport& hardware, const TimeReport& time);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);
 std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);

@@ -364,6 +364,23 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('energy, carbon and the scaling law, in both languages', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&energy.region=china&energy.pue=1.2&lang=en`);
+    const expected = JSON.parse(execFileSync(CLI, ['estimate', '-'], {
+      input: JSON.stringify({ ...SCENARIO, energy: { region: 'china', pue: 1.2 } }), encoding: 'utf8' }));
+    assert.equal(await reportValue(page, 'energy.kwh'), expected.energy.kwh);
+    assert.equal(await reportValue(page, 'energy.co2_kg'), expected.energy.co2_kg);
+    await page.locator('[data-section="scaling-law"] summary').click();
+    assert.match(await page.locator('[data-section="scaling-law"]').innerText(), /20-tokens-per-parameter[\s\S]*fitted law[\s\S]*disagree/);
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.match(await page.locator('#results').innerText(), /能耗[\s\S]*CO₂/);
+    assert.match(await page.locator('[data-section="scaling-law"] summary').innerText(), /缩放定律/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('share and keep: copy the link, download the report and the comparison, print', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

@@ -196,6 +196,17 @@ struct EnergyReport {
   double co2_kg = 0;
 };
 
+// Compute-optimal training for the run's compute (Chinchilla): the 20-tokens-per-parameter rule and the
+// optimum of the fitted loss L(N, D), with the predicted loss of each and of the run.
+struct ScalingLawReport {
+  double params = 0, tokens = 0, compute_flops = 0, tokens_per_param = 0, loss = 0;
+  double rule_params = 0, rule_tokens = 0, rule_loss = 0;
+  double fitted_params = 0, fitted_tokens = 0, fitted_loss = 0;
+  // What a total money budget buys (budget.total with a price), and its compute-optimal splits.
+  std::optional<double> budget_compute_flops;
+  double budget_rule_params = 0, budget_rule_tokens = 0, budget_fitted_params = 0, budget_fitted_tokens = 0;
+};
+
 struct PlanReport {
   double gpus = 0;
   double nodes = 0;
@@ -216,6 +227,7 @@ struct Report {
   ParallelismReport parallelism;
   std::optional<CostReport> cost;
   std::optional<EnergyReport> energy;
+  std::optional<ScalingLawReport> scaling_law;
   PlanReport plan;
   Issues warnings;
   Issues errors;

@@ -64,9 +64,9 @@ struct Budget {
 struct Energy {
   std::optional<double> pue;
   std::optional<double> grid_kg_co2_per_kwh;
-  std::string region;                          // a grid in the built-in table ("us", "china", ...), or empty
-  std::optional<double> gpu_power_fraction;    // average draw as a fraction of TDP; nullopt: from utilisation
-  std::optional<double> host_power_fraction;   // CPUs, memory, network, per GPU watt
+  std::string region;                         // a grid in the built-in table ("us", "china", ...), or empty
+  std::optional<double> gpu_power_fraction;   // average draw as a fraction of TDP; nullopt: from utilisation
+  std::optional<double> host_power_fraction;  // CPUs, memory, network, per GPU watt
 };
 
 // Overrides of the memory model's runtime allowances (defaults documented in memory.cpp).

@@ -106,7 +106,7 @@ export class Results {
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', speedSection(report, lang), memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {
@@ -165,6 +165,29 @@ export class Results {
     ]);
   }
 }
+
+// Compute-optimal? Chinchilla's rule and fitted loss for the run's compute (and for a money budget).
+Results.prototype.scalingLaw = function scalingLaw(report, lang) {
+  const l = report.scaling_law;
+  if (!l) return null;
+  const n = (x) => format.count(x, lang);
+  const rule = l.rule_20_tokens_per_param;
+  const fit = l.fitted_loss_optimum;
+  const lines = [
+    t(lang, 'law_run', { n: n(l.params), d: n(l.tokens), r: format.plain(l.tokens_per_param, lang, 0), c: format.scientific(l.compute_flops), loss: format.plain(l.loss, lang, 3) }),
+    t(lang, 'law_rule', { n: n(rule.params), d: n(rule.tokens), loss: format.plain(rule.loss, lang, 3) }),
+    t(lang, 'law_fitted', { n: n(fit.params), d: n(fit.tokens), loss: format.plain(fit.loss, lang, 3) }),
+    t(lang, l.tokens_per_param > 40 ? 'law_overtrained' : l.tokens_per_param < 10 ? 'law_undertrained' : 'law_near_optimal', { x: format.plain(l.tokens_per_param / 20, lang, 1) }),
+    t(lang, 'law_disagree'),
+  ];
+  if (l.budget) {
+    lines.push(t(lang, 'law_budget', { c: format.scientific(l.budget.compute_flops), n: n(l.budget.rule_20_tokens_per_param.params), d: n(l.budget.rule_20_tokens_per_param.tokens), nf: n(l.budget.fitted_loss_optimum.params), df: n(l.budget.fitted_loss_optimum.tokens) }));
+  }
+  return el('details', { class: 'math', 'data-section': 'scaling-law' }, [
+    el('summary', { text: t(lang, 'law_title') }),
+    el('ol', {}, lines.map((line) => el('li', { text: line }))),
+  ]);
+};
 
 Results.prototype.energyMath = function energyMath(report, lang) {
   const e = report.energy;
