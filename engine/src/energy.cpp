@@ -3,6 +3,8 @@
 // the grid's carbon intensity. Defaults and grids from shared/reference/hardware.md, sec. 4.
 #include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -66,13 +68,14 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
   if (!s.hardware.gpu.tdp_w) {
     warnings.push_back({"hardware.gpu", "energy_unknown",
                         "Energy needs the GPU's power (tdp_w), which " + s.hardware.gpu.name +
-                            " does not list; give energy.gpu_power_fraction with an inline GPU's tdp_w."});
+                            " does not list; give the GPU inline with its tdp_w."});
     return std::nullopt;
   }
   EnergyReport r;
   r.gpu_tdp_w = *s.hardware.gpu.tdp_w;
-  // Hardware FLOPs utilisation (recomputation counts: the GPU is busy with it).
-  const double hfu = time.step && time.mfu_source == "predicted" ? time.step->hfu : time.mfu;
+  // Hardware FLOPs utilisation (recomputation counts: the GPU is busy with it): predicted, or the given
+  // MFU scaled by the predicted HFU/MFU ratio of the layout.
+  const double hfu = time.step && time.step->mfu > 0 ? time.mfu * time.step->hfu / time.step->mfu : time.mfu;
   r.gpu_power_fraction = e.gpu_power_fraction.value_or(idle_power_fraction +
                                                        (1 - idle_power_fraction) * std::min(1.0, hfu / full_power_hfu));
   r.gpu_power_from = e.gpu_power_fraction ? "given" : "utilisation";
@@ -91,12 +94,20 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
     r.grid_source = grid->source;
   }
   r.co2_kg = r.kwh * r.grid_kg_co2_per_kwh;
-  if (!e.pue || (!e.grid_kg_co2_per_kwh && e.region.empty()))
-    warnings.push_back({"energy", "energy_assumed",
-                        "Energy assumes a PUE of " + format_number(r.pue) + ", hosts drawing " +
-                            format_number(r.host_power_fraction * 100) + "% on top of the GPUs and, for CO2, the " +
-                            std::string(grid->id) + " grid (" + format_number(r.grid_kg_co2_per_kwh) +
-                            " kg/kWh); set energy.pue and energy.region (or grid_kg_co2_per_kwh) for yours."});
+  // Only what was not given is said to be assumed.
+  std::vector<std::string> assumed;
+  if (!e.pue) assumed.push_back("a PUE of " + format_number(r.pue) + " (energy.pue)");
+  if (!e.host_power_fraction)
+    assumed.push_back("hosts drawing " + format_number(r.host_power_fraction * 100) +
+                      "% on top of the GPUs (energy.host_power_fraction)");
+  if (!e.grid_kg_co2_per_kwh && e.region.empty())
+    assumed.push_back("the world-average grid, " + format_number(r.grid_kg_co2_per_kwh) +
+                      " kg CO2 per kWh (energy.region)");
+  if (!assumed.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < assumed.size(); ++i) list += (i ? "; " : "") + assumed[i];
+    warnings.push_back({"energy", "energy_assumed", "Energy assumes " + list + ": set yours to replace them."});
+  }
   return r;
 }
 

@@ -46,7 +46,8 @@ std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const Co
   ScalingLawReport r;
   r.params = s.model.params;
   r.tokens = compute.tokens;
-  r.compute_flops = compute.total_flops;
+  // Chinchilla's compute is C = 6ND (its sec. 3), not the detailed count with attention and logits.
+  r.compute_flops = 6 * r.params * r.tokens;
   r.tokens_per_param = r.tokens / r.params;
   r.loss = loss(r.params, r.tokens);
   const Split rule = rule_optimum(r.compute_flops), fitted = fitted_optimum(r.compute_flops);
@@ -59,7 +60,9 @@ std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const Co
   // A money budget buys compute: budget / price per GPU-hour x the FLOPs one GPU-hour delivers here.
   if (s.budget && s.budget->total && s.pricing) {
     const double gpu_hours = *s.budget->total / hourly_price(*s.pricing);
-    r.budget_compute_flops = gpu_hours * 3600 * units::tflops_to_flops(hardware.peak_tflops) * time.mfu;
+    // Model FLOPs those GPU-hours deliver, in Chinchilla's 6N per token.
+    r.budget_compute_flops = gpu_hours * 3600 * units::tflops_to_flops(hardware.peak_tflops) * time.mfu *
+                             (6 * s.model.params / compute.flops_per_token);
     const Split br = rule_optimum(*r.budget_compute_flops), bf = fitted_optimum(*r.budget_compute_flops);
     r.budget_rule_params = br.params;
     r.budget_rule_tokens = br.tokens;

@@ -318,7 +318,7 @@ void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings)
   Fields f(value, "energy", errors);
   e.pue = f.number("pue", NumberRule{1, false, 5, false});
   e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh", NumberRule{0, false, 5, false});
-  e.gpu_power_fraction = f.number("gpu_power_fraction", NumberRule{0.01, false, 1.5, false});
+  e.gpu_power_fraction = f.number("gpu_power_fraction", NumberRule{0.01, false, 1, false});  // of TDP
   e.host_power_fraction = f.number("host_power_fraction", NumberRule{0, false, 5, false});
   if (auto region = f.text("region")) {
     if (detail::grid_intensity(*region)) {

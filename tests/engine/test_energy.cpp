@@ -1,9 +1,11 @@
 // Energy and carbon: GPUs' draw, the host's share, PUE, hours; CO2 from the grid.
+#include <algorithm>
+
 #include "helpers.hpp"
 
+using Catch::Matchers::WithinRel;
 using test::json;
 using test::run;
-using Catch::Matchers::WithinRel;
 
 namespace {
 
@@ -31,7 +33,26 @@ TEST_CASE("Energy of a stated run matches the hand calculation", "[energy]") {
   CHECK_THAT(r.energy->co2_kg, WithinRel(4.62336 * hours * 0.5306, 1e-12));
   CHECK(r.energy->co2_kg > 3.8e3);
   CHECK(r.energy->co2_kg < 4.1e3);
-  CHECK_FALSE(test::has_warning(r, "energy_assumed"));
+  // The host share was not given: the warning says so, and only that.
+  const auto warning =
+      std::find_if(r.warnings.begin(), r.warnings.end(), [](const auto& w) { return w.code == "energy_assumed"; });
+  REQUIRE(warning != r.warnings.end());
+  CHECK(warning->message.find("host") != std::string::npos);
+  CHECK(warning->message.find("PUE") == std::string::npos);
+  CHECK(warning->message.find("grid") == std::string::npos);
+}
+
+TEST_CASE("With a given MFU the draw follows the layout's hardware utilisation (recomputation counts)", "[energy]") {
+  // Llama 3.1 8B with full recomputation: HFU = MFU x the predicted HFU/MFU ratio (about 4/3).
+  const traincalc::Report r = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                                   {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+                                   {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}},
+                                   {"strategy", {{"mfu", 0.3}, {"tp", 1}, {"pp", 1}, {"recompute", "full"}}},
+                                   {"energy", {{"pue", 1.2}, {"region", "us"}, {"host_power_fraction", 0.4}}}});
+  REQUIRE(r.time.step);
+  const double hfu = 0.3 * r.time.step->hfu / r.time.step->mfu;
+  CHECK(hfu > 0.38);
+  CHECK_THAT(r.energy->gpu_power_fraction, WithinRel(0.3 + 0.7 * std::min(1.0, hfu / 0.5), 1e-12));
 }
 
 TEST_CASE("Energy inputs override the assumptions, and unknown grids are refused", "[energy]") {

@@ -177,8 +177,13 @@ Results.prototype.scalingLaw = function scalingLaw(report, lang) {
     t(lang, 'law_run', { n: n(l.params), d: n(l.tokens), r: format.plain(l.tokens_per_param, lang, 0), c: format.scientific(l.compute_flops), loss: format.plain(l.loss, lang, 3) }),
     t(lang, 'law_rule', { n: n(rule.params), d: n(rule.tokens), loss: format.plain(rule.loss, lang, 3) }),
     t(lang, 'law_fitted', { n: n(fit.params), d: n(fit.tokens), loss: format.plain(fit.loss, lang, 3) }),
-    t(lang, l.tokens_per_param > 40 ? 'law_overtrained' : l.tokens_per_param < 10 ? 'law_undertrained' : 'law_near_optimal', { x: format.plain(l.tokens_per_param / 20, lang, 1) }),
-    t(lang, 'law_disagree'),
+    // Judged against the fitted law's optimum (the lower of the two losses), not by a fixed ratio.
+    l.loss - fit.loss < 0.005
+      ? t(lang, 'law_near_optimal', { gap: format.plain(l.loss - fit.loss, lang, 3) })
+      : t(lang, l.tokens / l.params > fit.tokens / fit.params ? 'law_overtrained' : 'law_undertrained', {
+        gap: format.plain(l.loss - fit.loss, lang, 3), k: format.plain(fit.params / l.params, lang, 1),
+      }),
+    t(lang, 'law_disagree', { ratio: format.plain(fit.params / rule.params, lang, 2) }),
   ];
   if (l.budget) {
     lines.push(t(lang, 'law_budget', { c: format.scientific(l.budget.compute_flops), n: n(l.budget.rule_20_tokens_per_param.params), d: n(l.budget.rule_20_tokens_per_param.tokens), nf: n(l.budget.fitted_loss_optimum.params), df: n(l.budget.fitted_loss_optimum.tokens) }));
@@ -199,8 +204,8 @@ Results.prototype.energyMath = function energyMath(report, lang) {
     el('ol', {}, [
       el('li', { text: t(lang, 'math_energy_power', { g: format.plain(report.plan.gpus, lang, 0), tdp: e.gpu_tdp_w, f, host: format.plain(e.host_power_fraction, lang), pue: format.plain(e.pue, lang), kw: format.plain(e.facility_kw, lang, 1) }) }),
       el('li', { text: e.gpu_power_from === 'given' ? t(lang, 'math_energy_draw_given', { f }) : t(lang, 'math_energy_draw_utilisation', { f, u: format.percent(hfu, lang) }) }),
-      el('li', { text: t(lang, 'math_energy_kwh', { kw: format.plain(e.facility_kw, lang, 1), h: format.plain(report.time.wall_clock_hours, lang, 0), kwh: format.energy(e.kwh, lang) }) }),
-      el('li', { text: t(lang, 'math_energy_co2', { kwh: format.energy(e.kwh, lang), grid: e.grid_kg_co2_per_kwh, co2: format.mass(e.co2_kg, lang), source: e.grid_source }) }),
+      el('li', { text: t(lang, 'math_energy_kwh', { kw: format.plain(e.facility_kw, lang, 1), h: format.plain(report.time.wall_clock_hours, lang, report.time.wall_clock_hours < 10 ? 2 : 0), kwh: format.energy(e.kwh, lang) }) }),
+      el('li', { text: t(lang, 'math_energy_co2', { kwh: format.energy(e.kwh, lang), grid: e.grid_kg_co2_per_kwh, co2: format.mass(e.co2_kg, lang), source: e.grid === 'given' ? t(lang, 'grid_given') : e.grid_source }) }),
     ]),
   ]);
 };
