@@ -278,6 +278,10 @@ json report_json_value(const Report& r) {
                 {"active_params", r.model.active_params},
                 {"architecture_known", r.model.architecture_known}};
   if (!r.model.preset.empty()) model["preset"] = r.model.preset;
+  if (r.model.forward_macs_per_image) {
+    model["forward_macs_per_image"] = *r.model.forward_macs_per_image;
+    model["image_resolution"] = r.model.image_resolution;
+  }
   if (r.model.breakdown) {
     model["embedding_params"] = r.model.breakdown->embedding;
     model["output_head_params"] = r.model.breakdown->output_head;
@@ -295,6 +299,12 @@ json report_json_value(const Report& r) {
                   {"epochs", c.epochs}};
   if (c.flops_per_token_detailed) compute["flops_per_token_detailed"] = *c.flops_per_token_detailed;
   if (c.total_flops_detailed) compute["total_flops_detailed"] = *c.total_flops_detailed;
+  if (c.images_per_epoch) {
+    compute["images_per_epoch"] = *c.images_per_epoch;
+    compute["images"] = c.tokens;
+    compute["flops_per_image"] = c.flops_per_token;
+    compute["image_resolution"] = *c.image_resolution;
+  }
   const HardwareReport& h = r.hardware;
   json hardware = json::object();
   if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;

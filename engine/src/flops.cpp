@@ -33,6 +33,8 @@ ModelReport report_model(const Scenario& s) {
   m.active_params = s.model.active_params;
   m.architecture_known = s.model.architecture.has_value();
   if (s.model.architecture) m.breakdown = count_parameters(*s.model.architecture);
+  m.forward_macs_per_image = s.model.forward_macs_per_image;
+  m.image_resolution = s.model.image_resolution;
   return m;
 }
 
@@ -82,6 +84,18 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
   }
   c.flops_per_token = c.flops_per_token_detailed.value_or(c.flops_per_token_6n);
   c.method = c.flops_per_token_detailed ? "detailed" : "6n";
+  if (s.model.forward_macs_per_image) {
+    // An image network: its published forward "FLOPs" count multiply-adds (He et al. 2016, table 1),
+    // 2 FLOPs each; training is forward + backward, 3x the forward (2x with frozen weights, as for
+    // LoRA). Convolutions and ViT patches scale with the pixels: (resolution / published)^2.
+    const double resolution = t.resolution.value_or(s.model.image_resolution);
+    const double pixels = (resolution / s.model.image_resolution) * (resolution / s.model.image_resolution);
+    c.flops_per_token = (frozen_base ? 2.0 : 3.0) * 2 * *s.model.forward_macs_per_image * pixels;
+    c.flops_per_token_6n = c.flops_per_token;
+    c.flops_per_token_detailed.reset();
+    c.method = "per_image";
+    c.image_resolution = resolution;
+  }
 
   double tokens_per_epoch = 0;
   switch (t.data_kind) {
@@ -108,6 +122,10 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
       tokens_per_epoch = t.data_amount * batch_tokens;
       break;
     }
+    case DataKind::images:
+      tokens_per_epoch = t.data_amount;
+      c.images_per_epoch = t.data_amount;
+      break;
     case DataKind::total_flops:
       break;
   }
@@ -124,7 +142,8 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
   // so that a report never holds a count of tokens beyond any run or below one.
   if (!(c.tokens >= 1 && c.tokens <= 1e21)) {
     static const char* data_field[] = {"training.tokens",  "training.tokens", "training.dataset_gb",
-                                       "training.samples", "training.steps",  "training.total_flops"};
+                                       "training.samples", "training.steps",  "training.total_flops",
+                                       "training.images"};
     errors.push_back({data_field[static_cast<int>(t.data_kind)], "out_of_range",
                       "This amount of data comes to " + format_number(c.tokens) +
                           " tokens; the calculator works with 1 to 1e21 tokens in all."});

@@ -42,7 +42,7 @@ std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const Co
   // The law was fitted on dense language models trained from scratch.
   if (s.training.type != TrainingType::pretrain || s.training.objective != Objective::language_model)
     return std::nullopt;
-  if (s.model.active_params < s.model.params) return std::nullopt;
+  if (s.model.active_params < s.model.params || s.model.forward_macs_per_image) return std::nullopt;
   ScalingLawReport r;
   r.params = s.model.params;
   r.tokens = compute.tokens;

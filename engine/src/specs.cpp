@@ -47,6 +47,13 @@ void read_gpu_fields(Fields& f, GpuSpec& gpu) {
   if (auto v = f.text("notes")) gpu.notes = *v;
 }
 
+void read_vision_fields(Fields& f, ModelSpec& model) {
+  model.forward_macs_per_image = f.number("forward_macs_per_image", limits::params_flops_per_image);
+  if (auto v = f.number("image_resolution", limits::resolution)) model.image_resolution = *v;
+  if (model.forward_macs_per_image && model.image_resolution <= 0)
+    f.require("image_resolution", "the side in pixels at which forward_macs_per_image was counted");
+}
+
 void check_gpu(const GpuSpec& gpu, Fields& f) {
   if (gpu.name.empty() && !f.has("name")) f.require("name", "a GPU needs a display name");
   if (gpu.memory_gb <= 0 && !f.has("memory_gb")) f.require("memory_gb", "the GPU's memory in GB");
@@ -332,6 +339,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       preset.published_params = f.number("published_params", limits::params);
       preset.published_active_params = f.number("published_active_params", limits::params);
       if (auto v = f.number("seq_len", limits::seq_len)) preset.model.default_seq_len = *v;
+      read_vision_fields(f, preset.model);
       if (auto v = f.text("notes")) preset.notes = *v;
       if (auto v = f.text("confidence")) preset.confidence = *v;
       require_source(f);
@@ -479,6 +487,10 @@ std::string catalog_to_json(const Catalog& catalog, int indent) {
     j[m.model.architecture ? "computed_params" : "params"] = m.model.params;
     j[m.model.architecture ? "computed_active_params" : "active_params"] = m.model.active_params;
     if (m.model.default_seq_len > 0) j["seq_len"] = m.model.default_seq_len;
+    if (m.model.forward_macs_per_image) {
+      j["forward_macs_per_image"] = *m.model.forward_macs_per_image;
+      j["image_resolution"] = m.model.image_resolution;
+    }
     if (m.published_params) j["published_params"] = *m.published_params;
     if (m.published_active_params) j["published_active_params"] = *m.published_active_params;
     j["source"] = m.source;

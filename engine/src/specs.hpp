@@ -38,6 +38,8 @@ void put(json& j, const char* key, const std::optional<double>& v);
 void put(json& j, const char* key, const std::string& v);
 json gpu_to_json(const GpuSpec& gpu);
 json architecture_to_json(const Architecture& arch);
+// An image network's forward_macs_per_image and image_resolution (catalog rows and inline models).
+void read_vision_fields(Fields& f, ModelSpec& model);
 
 // A parallel layout's choices (a ParallelismReport or a LayoutOption), as the report writes them.
 template <class Layout>

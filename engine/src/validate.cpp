@@ -88,6 +88,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
     spec.params = count.total;
     spec.active_params = count.active;
   }
+  if (f.has("forward_macs_per_image") || f.has("image_resolution")) detail::read_vision_fields(f, spec);
   if (name) spec.name = *name;
   if (spec.name.empty()) spec.name = spec.preset.empty() ? "custom model" : spec.preset;
   f.reject_unknown();
@@ -111,7 +112,7 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
             "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
             "\"full\".");
 
-  static const char* amount_keys[] = {"tokens", "dataset_gb", "samples", "steps", "total_flops"};
+  static const char* amount_keys[] = {"tokens", "dataset_gb", "samples", "steps", "total_flops", "images"};
   std::vector<std::string> given;
   for (const char* key : amount_keys)
     if (f.has(key)) given.emplace_back(key);
@@ -139,11 +140,14 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   take("samples", DataKind::samples, limits::samples);
   take("steps", DataKind::steps, limits::steps);
   take("total_flops", DataKind::total_flops, limits::total_flops);
+  take("images", DataKind::images, limits::images);
+  t.resolution = f.number("resolution", limits::resolution);
   if (given.size() == 1)
     t.data_kind = given[0] == "tokens"       ? (tokens.is_word ? DataKind::chinchilla : DataKind::tokens)
                   : given[0] == "dataset_gb" ? DataKind::dataset_gb
                   : given[0] == "samples"    ? DataKind::samples
                   : given[0] == "steps"      ? DataKind::steps
+                  : given[0] == "images"     ? DataKind::images
                                              : DataKind::total_flops;
 
   if (auto v = f.number("bytes_per_token", limits::bytes_per_token)) t.bytes_per_token = *v;
@@ -337,6 +341,17 @@ void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings)
 
 // Checks that need several sections at once.
 void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& warnings) {
+  // Images go through image networks; tokens through language models.
+  const bool vision = s.model.forward_macs_per_image.has_value();
+  if (s.training.data_kind == DataKind::images && !vision)
+    errors.push_back({"training.images", "inconsistent",
+                      "training.images needs an image network: a preset such as \"resnet-50\" or \"vit-b-16\", or "
+                      "model.forward_macs_per_image with image_resolution."});
+  if (vision && s.training.data_kind != DataKind::images && s.training.data_kind != DataKind::total_flops)
+    errors.push_back({"training.images", "required",
+                      s.model.name + " is an image network: give training.images (images per epoch) and epochs."});
+  if (s.training.resolution && s.training.data_kind != DataKind::images)
+    errors.push_back({"training.resolution", "inconsistent", "training.resolution applies to training.images only."});
   const bool count_key =
       root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
   const bool count_given = s.hardware.count.has_value();

@@ -381,6 +381,21 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('an image network: ResNet-50 on ImageNet for 90 epochs, in both languages', async () => {
+    const scenario = { model: { preset: 'resnet-50' }, training: { type: 'pretrain', images: 1281167, epochs: 90 }, hardware: { gpu: 'a100-80gb-sxm', count: 8 }, strategy: { mfu: 0.4 } };
+    const expected = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8' }));
+    const { context, page, problems } = await openPage(`${base}#model.preset=resnet-50&training.images=1281167&training.epochs=90&hardware.gpu=a100-80gb-sxm&hardware.count=8&strategy.mfu=0.4&lang=zh`);
+    assert.equal(await reportValue(page, 'compute.total_flops'), expected.compute.total_flops);
+    assert.match(await page.locator('#results .figures').first().innerText(), /图片数/);
+    await page.locator('#results .math summary').first().click();
+    assert.match(await page.locator('#results .math').first().innerText(), /乘加/);
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.match(await page.locator('#results .figures').first().innerText(), /Images/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('share and keep: copy the link, download the report and the comparison, print', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

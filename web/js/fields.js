@@ -6,7 +6,7 @@
 export const MODES = {
   model: { options: ['preset', 'params', 'architecture'], default: 'preset', label: 'model_form', prefix: 'model_form_' },
   data: {
-    options: ['tokens', 'chinchilla', 'dataset_gb', 'samples', 'steps', 'total_flops'],
+    options: ['tokens', 'chinchilla', 'dataset_gb', 'samples', 'steps', 'total_flops', 'images'],
     default: 'tokens',
     label: 'data_form',
     prefix: 'data_',
@@ -62,6 +62,8 @@ export const SECTIONS = [
       { path: 'training.steps', kind: 'number', default: '1e5', active: when('data', 'steps') },
       { path: 'training.global_batch_tokens', kind: 'number', default: '4194304', active: when('data', 'steps') },
       { path: 'training.total_flops', kind: 'number', default: '1e22', active: when('data', 'total_flops') },
+      { path: 'training.images', kind: 'number', default: '1281167', hint: 'hint_images', active: when('data', 'images') },
+      { path: 'training.resolution', kind: 'number', default: '', hint: 'hint_resolution', active: when('data', 'images') },
       { path: 'training.seq_len', kind: 'number', default: '', hint: 'hint_seq_len_default', active: always },
       {
         path: 'training.epochs', kind: 'number', default: '',

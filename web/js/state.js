@@ -29,7 +29,7 @@ function inferModes(params) {
   else if (has('model.params')) modes.model = 'params';
   else modes.model = 'preset';
   if (params.get('training.tokens') === 'chinchilla') modes.data = 'chinchilla';
-  else modes.data = ['dataset_gb', 'samples', 'steps', 'total_flops'].find((k) => has(`training.${k}`)) ?? 'tokens';
+  else modes.data = ['dataset_gb', 'samples', 'steps', 'total_flops', 'images'].find((k) => has(`training.${k}`)) ?? 'tokens';
   modes.gpus = has('budget.per_month') ? 'per_month' : has('budget.deadline_days') ? 'deadline' : 'count';
   modes.price = has('pricing.per_gpu_hour') ? 'per_gpu_hour' : has('pricing.per_gpu_month') ? 'per_gpu_month' : 'none';
   return modes;

@@ -194,6 +194,10 @@ struct ModelSpec {
   double params = 0;           // total
   double active_params = 0;    // per token
   double default_seq_len = 0;  // the preset's training context, 0 when unknown
+  // An image network (ResNet, ViT): its forward multiply-adds per image at image_resolution pixels
+  // square, as such networks' "FLOPs" are published; nullopt for language models.
+  std::optional<double> forward_macs_per_image;
+  double image_resolution = 0;
 };
 
 }  // namespace traincalc

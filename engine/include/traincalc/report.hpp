@@ -19,6 +19,8 @@ struct ModelReport {
   double active_params = 0;
   bool architecture_known = false;
   std::optional<ParameterCount> breakdown;
+  std::optional<double> forward_macs_per_image;  // an image network's published forward multiply-adds
+  double image_resolution = 0;
 };
 
 struct ComputeReport {
@@ -36,6 +38,9 @@ struct ComputeReport {
   double trainable_params = 0;
   double seq_len = 0;
   double epochs = 1;
+  // Image networks: tokens counts images (per epoch x epochs) and flops_per_token is per image.
+  std::optional<double> images_per_epoch;
+  std::optional<double> image_resolution;
 };
 
 struct HardwareReport {

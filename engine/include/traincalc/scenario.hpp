@@ -20,7 +20,7 @@ enum class LoraTargets { attention, all_linear };
 enum class Objective { language_model, classification };
 
 // Exactly one way of stating how much data the run sees.
-enum class DataKind { tokens, chinchilla, dataset_gb, samples, steps, total_flops };
+enum class DataKind { tokens, chinchilla, dataset_gb, samples, steps, total_flops, images };
 
 struct Training {
   TrainingType type = TrainingType::pretrain;
@@ -30,6 +30,7 @@ struct Training {
   DataKind data_kind = DataKind::tokens;
   double data_amount = 0;  // tokens, GB, samples, steps or FLOPs; unused for chinchilla
   double bytes_per_token = 4;
+  std::optional<double> resolution;  // images: pixels a side (default: the network's published one)
   Objective objective = Objective::language_model;
   double epochs = 1;
   std::optional<double> seq_len;

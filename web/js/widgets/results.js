@@ -83,7 +83,7 @@ export class Results {
     const figures = el('dl', { class: 'figures' }, [
       ...row(lang, 'compute.total_flops', number(report, 'compute.total_flops', `${format.flops(report.compute.total_flops)} (${format.scientific(report.compute.total_flops)})`)),
       ...row(lang, 'model.params_report', number(report, 'model.params', format.count(report.model.params, lang))),
-      ...row(lang, 'compute.tokens', number(report, 'compute.tokens', format.count(report.compute.tokens, lang))),
+      ...row(lang, report.compute.images ? 'compute.images' : 'compute.tokens', number(report, 'compute.tokens', format.count(report.compute.tokens, lang))),
       ...row(lang, 'time.tokens_per_second', number(report, 'time.tokens_per_second', format.count(report.time.tokens_per_second, lang))),
       ...row(lang, 'memory.per_gpu_bytes.total', number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang))),
       ...(report.energy ? row(lang, 'energy_figure', [
@@ -114,7 +114,13 @@ export class Results {
     const time = report.time;
     const sci = format.scientific;
     const lines = [];
-    if (c.method === 'given') {
+    if (c.method === 'per_image') {
+      lines.push(t(lang, 'math_flops_image', {
+        k: c.flops_per_param_per_token === 4 ? 2 : 3, macs: format.scientific(report.model.forward_macs_per_image),
+        res: c.image_resolution, res0: report.model.image_resolution, fpi: format.scientific(c.flops_per_token),
+        imgs: format.count(c.tokens, lang), f: format.scientific(c.total_flops),
+      }));
+    } else if (c.method === 'given') {
       lines.push(t(lang, 'math_flops_given', { f: sci(c.total_flops), t: sci(c.tokens), fpt: sci(c.flops_per_token) }));
     } else if (c.method === 'detailed') {
       const diff = (c.total_flops_6n / c.total_flops - 1) * 100;
