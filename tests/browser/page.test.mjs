@@ -180,6 +180,14 @@ describe('the served page', () => {
       assert.equal(Number(await row(id).locator('[data-report="plan.gpus"]').getAttribute('data-value')), gpus, id);
       assert.equal(Math.round(Number(await row(id).locator('[data-report="time.wall_clock_days"]').getAttribute('data-value'))), days, id);
     }
+    // Beside the article's 100%, the engine's utilisation: assumed at 40% for a bare parameter count,
+    // so each offer takes 2.5 times the days (and the note says which figure is realistic).
+    for (const id of Object.keys(expected)) {
+      const fixed = Number(await row(id).locator('[data-report="time.wall_clock_days"]').getAttribute('data-value'));
+      const engine = Number(await row(id).locator('[data-engine-days]').getAttribute('data-engine-days'));
+      assert.ok(Math.abs(engine / fixed - 2.5) < 1e-9, `${id}: ${engine} / ${fixed}`);
+    }
+    assert.match(await page.locator('#compare .hint').innerText(), /更接近实际/);
     assert.match(await row('alibaba-a100').innerText(), /预算/);  // "the budget does not rent a single GPU"
     // Sorting by days puts the fastest offer first.
     assert.equal(await page.locator('#compare tbody tr').first().getAttribute('data-offer'), 'neuronforge-cloud-a100-x');

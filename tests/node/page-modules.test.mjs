@@ -185,9 +185,9 @@ describe('export', async () => {
       { offer: { provider: 'Cloud, Inc.', name: 'A100 x8', date: '2025-06' }, gpuName: 'A100', report: ok },
       { offer: { provider: '=evil', name: 'T4' }, gpuName: 'T4', report: bad },
     ]);
-    assert.equal(csv, 'provider,offer,date,gpu,price_per_gpu_hour,currency,gpus,days,gpu_hours,cost,memory_per_gpu_gb,fits,error\r\n'
-      + '"Cloud, Inc.",A100 x8,2025-06,A100,2,USD,8,12.5,500,1000,60,true,\r\n'
-      + "'=evil,T4,,T4,,,,,,,,,budget.per_month: too small\r\n");
+    assert.equal(csv, 'provider,offer,date,gpu,price_per_gpu_hour,currency,gpus,days,gpu_hours,cost,memory_per_gpu_gb,fits,error,days_at_engine_utilisation,engine_mfu\r\n'
+      + '"Cloud, Inc.",A100 x8,2025-06,A100,2,USD,8,12.5,500,1000,60,true,,,\r\n'
+      + "'=evil,T4,,T4,,,,,,,,,budget.per_month: too small,,\r\n");
   });
   test('the report document carries the scenario to re-run it', () => {
     const doc = JSON.parse(reportDocument({ model: { params: 1 } }, { time: {} }, 'http://x/#a=1'));

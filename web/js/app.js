@@ -307,15 +307,28 @@ async function recomputeComparison() {
   const runs = compare.kind === 'gpus'
     ? catalogData.gpus.map((gpu) => ({ offer: { provider: gpu.name, name: gpu.form_factor ?? '', gpu: gpu.id }, ...gpuScenario(scenario, gpu) }))
     : catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
+  // With a utilisation of the user's own (seed 004's 100%, say), each row also runs at the engine's
+  // (predicted from the layout, or assumed without an architecture): both days are shown.
+  const fixed = scenario.strategy?.mfu !== undefined;
+  const scenarios = runs.map((r) => r.scenario);
+  if (fixed) {
+    for (const r of runs) {
+      const auto = structuredClone(r.scenario);
+      delete auto.strategy.mfu;
+      scenarios.push(auto);
+    }
+  }
   let reports;
   try {
-    reports = await estimateMany(runs.map((r) => r.scenario), vendorCatalog);
+    reports = await estimateMany(scenarios, vendorCatalog);
   } catch (error) {
     console.error(error);
     return;
   }
   if (reports === null || id !== comparisonId) return;  // a newer input superseded it
-  compare.render(runs.map((r, i) => ({ offer: r.offer, gpuName: r.gpuName, report: reports[i] })), state.lang);
+  compare.render(runs.map((r, i) => ({
+    offer: r.offer, gpuName: r.gpuName, report: reports[i], predicted: fixed ? reports[runs.length + i] : undefined,
+  })), state.lang);
 }
 
 // Architecture keys an imported config sets that the form has no input for (qkv_bias, MLA ranks, ...)

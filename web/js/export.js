@@ -11,12 +11,12 @@ export function csvCell(value) {
 }
 
 export const CSV_COLUMNS = ['provider', 'offer', 'date', 'gpu', 'price_per_gpu_hour', 'currency', 'gpus', 'days',
-  'gpu_hours', 'cost', 'memory_per_gpu_gb', 'fits', 'error'];
+  'gpu_hours', 'cost', 'memory_per_gpu_gb', 'fits', 'error', 'days_at_engine_utilisation', 'engine_mfu'];
 
 // One line per compared row ({offer, gpuName, report}), raw numbers (not formatted), UTF-8.
 export function comparisonCsv(rows) {
   const lines = [CSV_COLUMNS.join(',')];
-  for (const { offer, gpuName, report } of rows) {
+  for (const { offer, gpuName, report, predicted } of rows) {
     const ok = !report.errors.length;
     const cells = [
       offer.provider, offer.name, offer.date, gpuName,
@@ -25,6 +25,8 @@ export function comparisonCsv(rows) {
       ok ? report.time.gpu_hours : undefined, ok ? report.cost?.total : undefined,
       ok ? report.memory.per_gpu_bytes.total / 1e9 : undefined, ok ? report.memory.fits : undefined,
       ok ? undefined : report.errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+      predicted && !predicted.errors.length ? predicted.time.wall_clock_days : undefined,
+      predicted && !predicted.errors.length ? predicted.time.mfu : undefined,
     ];
     lines.push(cells.map(csvCell).join(','));
   }

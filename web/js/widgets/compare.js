@@ -12,6 +12,7 @@ const COLUMNS = [
   { key: 'price', sort: (r) => r.report?.cost?.per_gpu_hour ?? Infinity, numeric: true, money: true },
   { key: 'gpus', sort: (r) => r.report?.plan?.gpus ?? Infinity, numeric: true },
   { key: 'days', sort: (r) => r.report?.time?.wall_clock_days ?? Infinity, numeric: true },
+  { key: 'days_engine', sort: (r) => r.predicted?.time?.wall_clock_days ?? Infinity, numeric: true, withEngine: true },
   { key: 'gpu_hours', sort: (r) => r.report?.time?.gpu_hours ?? Infinity, numeric: true },
   { key: 'cost', sort: (r) => r.report?.cost?.total ?? Infinity, numeric: true, money: true },
   { key: 'memory', sort: (r) => r.report?.memory?.per_gpu_bytes.total ?? Infinity, numeric: true },
@@ -74,7 +75,7 @@ export class Compare {
     this.rows = rows;
     this.lang = lang;
     this.summary.textContent = t(lang, 'compare_title');
-    this.note.textContent = t(lang, this.kind === 'gpus' ? 'compare_note_gpus' : 'compare_note');
+    this.note.textContent = `${t(lang, this.kind === 'gpus' ? 'compare_note_gpus' : 'compare_note')}${rows.some((r) => r.predicted) ? ` ${t(lang, 'compare_note_both')}` : ''}`;
     this.kindLabel.textContent = t(lang, 'compare_rows');
     this.kindSelect.options[0].textContent = t(lang, 'compare_rows_offers');
     this.kindSelect.options[1].textContent = t(lang, 'compare_rows_gpus');
@@ -85,7 +86,8 @@ export class Compare {
 
   draw() {
     const { lang } = this;
-    const column = COLUMNS.find((c) => c.key === this.sortKey);
+    const column = COLUMNS.find((c) => c.key === this.sortKey && (!c.withEngine || this.rows.some((r) => r.predicted)))
+      ?? COLUMNS.find((c) => c.key === 'days');
     // Money sorts within each currency (no conversion): currencies first, then the amount.
     const currency = (r) => r.report?.cost?.currency ?? '~';
     const rows = [...this.rows].sort((a, b) => {
@@ -94,7 +96,8 @@ export class Compare {
       const order = column.numeric ? (x === y ? 0 : x < y ? -1 : 1) : String(x).localeCompare(String(y));
       return this.ascending ? order : -order;
     });
-    const head = el('tr', {}, COLUMNS.map((c) => {
+    this.columns = COLUMNS.filter((c) => !c.withEngine || this.rows.some((r) => r.predicted));
+    const head = el('tr', {}, this.columns.map((c) => {
       const sorted = c.key === this.sortKey;
       const button = el('button', { type: 'button', class: 'sort', text: t(lang, `compare_${c.key}`) });
       button.addEventListener('click', () => {
@@ -111,14 +114,14 @@ export class Compare {
     this.chart.setAttribute('aria-label', t(lang, 'compare_chart'));
   }
 
-  row({ offer, gpuName, report }, lang) {
+  row({ offer, gpuName, report, predicted }, lang) {
     const cells = [
       el('th', { scope: 'row' }, [offer.provider, el('span', { class: 'sub', text: `${offer.name}${offer.date ? ` · ${offer.date}` : ''}` })]),
       el('td', { text: gpuName }),
     ];
     if (report.errors.length) {
       const e = report.errors[0];
-      cells.push(el('td', { colspan: COLUMNS.length - 2, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
+      cells.push(el('td', { colspan: this.columns.length - 2, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
     } else {
       const cost = report.cost;
       const value = (path, text) => el('td', { 'data-report': path, 'data-value': path.split('.').reduce((n, k) => n[k], report), text });
@@ -126,6 +129,12 @@ export class Compare {
         el('td', { text: cost ? `${format.money(cost.per_gpu_hour, cost.currency, lang)}/h` : '—' }),
         value('plan.gpus', format.plain(report.plan.gpus, lang, 0)),
         value('time.wall_clock_days', format.days(report.time.wall_clock_days, lang)),
+        ...(this.columns.some((c) => c.withEngine) ? [predicted && !predicted.errors.length
+          ? el('td', { 'data-engine-days': predicted.time.wall_clock_days }, [
+            format.days(predicted.time.wall_clock_days, lang),
+            el('span', { class: 'sub', text: `${t(lang, `mfu_${predicted.time.mfu_source}`)} ${format.percent(predicted.time.mfu, lang)}` }),
+          ])
+          : el('td', { text: '—' })] : []),
         value('time.gpu_hours', format.count(report.time.gpu_hours, lang)),
         cost ? value('cost.total', format.money(cost.total, cost.currency, lang)) : el('td', { text: '—' }),
         el('td', { class: report.memory.fits ? 'ok' : 'bad', text: `${format.bytes(report.memory.per_gpu_bytes.total, lang)} ${report.memory.fits ? '✓' : '✗'}` }),
