@@ -68,6 +68,11 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     plan.budget_per_month = budget->per_month;
     plan.budget_total = budget->total;
     plan.deadline_days = budget->deadline_days;
+    // A monthly budget for a number of months: that many billing months of time, and of money.
+    if (budget->months && budget->per_month) {
+      plan.budget_total = *budget->per_month * *budget->months;
+      plan.deadline_days = *budget->months * (s.pricing ? s.pricing->hours_per_month : 730.0) / 24;
+    }
   }
   return plan;
 }

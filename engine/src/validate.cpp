@@ -302,7 +302,13 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
   b.per_month = f.number("per_month", limits::money);
   b.total = f.number("total", limits::money);
   b.deadline_days = f.number("deadline_days", limits::deadline_days);
+  b.months = f.number("months", NumberRule{1e-3, false, 1200, false});
   if (auto v = f.text("currency")) b.currency = *v;
+  if (f.has("months") && !f.has("per_month"))
+    f.error("months", "inconsistent",
+            "budget.months says for how long a monthly budget runs: give budget.per_month too.");
+  if (f.has("months") && f.has("deadline_days"))
+    f.error("months", "conflict", "budget.months and budget.deadline_days both set the time; keep one.");
   if (!f.has("per_month") && !f.has("total") && !f.has("deadline_days"))
     f.error("per_month", "required", "budget needs per_month, total or deadline_days.");
   if (f.has("per_month") && f.has("total"))

@@ -96,3 +96,29 @@ TEST_CASE("A monthly budget needs a price", "[plan][validation]") {
   s["budget"] = {{"per_month", 10000}};
   CHECK(has_error(report_json(s), "budget.per_month", "required"));
 }
+
+TEST_CASE("A monthly budget for some months: the GPUs it rents, the time and the money it allows", "[plan]") {
+  // Seed 004's Cloud-A100 X at 1,999.99 CNY a month: 10,000 CNY a month rents 5, which take 42.9 days
+  // for 1e22 FLOPs at 100%, so three months (91.25 days, 30,000 CNY) suffice and one does not.
+  auto scenario = [](double months) {
+    return test::json{{"model", {{"params", 1e11}}},
+                      {"training", {{"type", "pretrain"}, {"total_flops", 1e22}}},
+                      {"hardware", {{"gpu", {{"name", "Cloud-A100 X"}, {"memory_gb", 83}, {"fp16_tflops", 539.8}}}}},
+                      {"strategy", {{"precision", "fp16"}, {"mfu", 1}}},
+                      {"pricing", {{"per_gpu_month", 1999.99}, {"currency", "CNY"}}},
+                      {"budget", {{"per_month", 10000}, {"months", months}}}};
+  };
+  const traincalc::Report three = test::run(scenario(3));
+  CHECK(three.plan.gpus == 5);
+  CHECK_THAT(*three.plan.deadline_days, Catch::Matchers::WithinRel(3 * 730.0 / 24, 1e-12));
+  CHECK(*three.plan.budget_total == 30000);
+  CHECK(*three.plan.meets_deadline);
+  CHECK(*three.plan.within_budget);
+  const traincalc::Report one = test::run(scenario(1));
+  CHECK_FALSE(*one.plan.meets_deadline);
+  CHECK_FALSE(*one.plan.within_budget);
+  CHECK(test::has_warning(one, "deadline_missed"));
+  test::json alone = scenario(2);
+  alone["budget"] = {{"months", 2}, {"total", 5000}, {"currency", "CNY"}};
+  CHECK(test::has_error(test::report_json(alone), "budget.months", "inconsistent"));
+}

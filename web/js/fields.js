@@ -82,6 +82,7 @@ export const SECTIONS = [
       { path: 'hardware.gpu.fp16_tflops', kind: 'number', default: '', active: customGpu, first: true },
       { path: 'hardware.count', kind: 'number', default: '8', keep: true, active: when('gpus', 'count') },
       { path: 'budget.per_month', kind: 'number', default: '', active: when('gpus', 'per_month') },
+      { path: 'budget.months', kind: 'number', default: '', hint: 'hint_months', active: when('gpus', 'per_month') },
       { path: 'budget.deadline_days', kind: 'number', default: '90', active: when('gpus', 'deadline') },
     ],
   },

@@ -59,6 +59,7 @@ struct Budget {
   std::optional<double> per_month;
   std::optional<double> total;
   std::optional<double> deadline_days;
+  std::optional<double> months;  // with per_month: for how long (a deadline, and per_month x months in all)
   std::string currency;
 };
 
