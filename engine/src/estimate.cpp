@@ -43,10 +43,11 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   const bool known = s.model.architecture.has_value();
   const double batch = resolved_global_batch(s, r.compute);
 
-  // The layout at a GPU count: given, planned, or (without an architecture) the defaults.
-  auto layout_at = [&](double gpus, Issues& warnings) {
-    if (known && layout_is_searched(s.strategy)) {
-      LayoutSearchResult search = plan_layout(s, r.model, r.compute, r.hardware, gpus, batch);
+  // A scenario's layout at a GPU count: given, planned, or (without an architecture) the defaults.
+  // Used for the user's scenario and for each what-if of the memory suggestions.
+  auto layout_for = [&](const Scenario& v, double gpus, Issues& warnings) {
+    if (known && layout_is_searched(v.strategy)) {
+      LayoutSearchResult search = plan_layout(v, r.model, r.compute, r.hardware, gpus, batch);
       if (search.truncated)
         warnings.push_back({"strategy.tp", "planner_truncated",
                             "The planner stopped after " + format_number(search.evaluated) +
@@ -57,12 +58,13 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
                               format_number(batch) +
                               " sequences (each data-parallel rank needs at least one); the defaults are shown. "
                               "Give fewer GPUs, a larger training.global_batch_sequences or the layout yourself."});
-      ParallelismReport p = resolve_layout(s, gpus, warnings);
+      ParallelismReport p = resolve_layout(v, gpus, warnings);
       p.chosen_by = "default";
       return p;
     }
-    return resolve_layout(s, gpus, warnings);
+    return resolve_layout(v, gpus, warnings);
   };
+  auto layout_at = [&](double gpus, Issues& warnings) { return layout_for(s, gpus, warnings); };
   auto step_at = [&](const ParallelismReport& layout) -> std::optional<StepPrediction> {
     if (!known) return std::nullopt;
     Issues ignored;
@@ -192,12 +194,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
   const MemoryProbe probe = [&](const Scenario& v, double gpus) {
     Issues ignored;
-    ParallelismReport layout = resolve_layout(v, gpus, ignored);
-    if (known && layout_is_searched(v.strategy)) {
-      LayoutSearchResult search = plan_layout(v, r.model, r.compute, r.hardware, gpus, batch);
-      if (search.found) layout = search.layout;
-    }
-    return estimate_memory(v, r.model, layout, r.hardware, r.compute, ignored);
+    return estimate_memory(v, r.model, layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
   r.cost = estimate_cost(s, r.time, gpus);

@@ -22,7 +22,7 @@ inline constexpr NumberRule batch_sequences{1, false, 1e8, true};
 inline constexpr NumberRule lora_rank{1, false, 65536, true};
 inline constexpr NumberRule images{1, false, 1e13, false};
 inline constexpr NumberRule resolution{8, false, 65536, true};
-inline constexpr NumberRule params_flops_per_image{1, false, 1e16, false};
+inline constexpr NumberRule macs_per_image{1, false, 1e16, false};
 
 inline constexpr NumberRule mfu{1e-3, false, 1, false};  // 0.1% to 100% of dense peak
 inline constexpr NumberRule gpu_count{1, false, 1e7, true};

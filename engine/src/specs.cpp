@@ -48,7 +48,7 @@ void read_gpu_fields(Fields& f, GpuSpec& gpu) {
 }
 
 void read_vision_fields(Fields& f, ModelSpec& model) {
-  model.forward_macs_per_image = f.number("forward_macs_per_image", limits::params_flops_per_image);
+  model.forward_macs_per_image = f.number("forward_macs_per_image", limits::macs_per_image);
   if (auto v = f.number("image_resolution", limits::resolution)) model.image_resolution = *v;
   if (model.forward_macs_per_image && model.image_resolution <= 0)
     f.require("image_resolution", "the side in pixels at which forward_macs_per_image was counted");

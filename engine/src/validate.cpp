@@ -324,7 +324,7 @@ void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
   f.reject_unknown();
 }
 
-void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings) {
+void read_energy(const json& value, Energy& e, Issues& errors) {
   Fields f(value, "energy", errors);
   e.pue = f.number("pue", NumberRule{1, false, 5, false});
   e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh", NumberRule{0, false, 5, false});
@@ -341,7 +341,6 @@ void read_energy(const json& value, Energy& e, Issues& errors, Issues& warnings)
   }
   if (f.has("region") && f.has("grid_kg_co2_per_kwh"))
     f.error("grid_kg_co2_per_kwh", "conflict", "Give energy.region or energy.grid_kg_co2_per_kwh, not both.");
-  (void)warnings;
   f.reject_unknown();
 }
 
@@ -518,7 +517,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
     s.budget.emplace();
     read_budget(*v, *s.budget, errors);
   }
-  if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors, out.warnings);
+  if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors);
   if (const json* v = top.object("memory")) read_memory_options(*v, s.memory, errors);
   top.reject_unknown();
 

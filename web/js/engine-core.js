@@ -17,28 +17,23 @@ export const METHODS = {
 
 const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
-// Many scenarios (the comparison's rows), a few at a time, letting newer requests in between; stops
-// (returning null) as soon as `cancelled()` says a newer request came.
-export async function estimateMany(module, { scenarios, catalog }, { progress, cancelled }) {
+// Many scenarios, `stride` at a time, letting newer requests in between; stops (returning null) as
+// soon as `cancelled()` says a newer request came.
+export async function estimateMany(module, { scenarios, catalog }, { progress, cancelled }, stride = 4) {
   const reports = [];
   for (const [i, scenario] of scenarios.entries()) {
     if (cancelled()) return null;
     reports.push(parse(module.estimate(JSON.stringify(scenario), catalog ?? '')));
     progress(i + 1, scenarios.length);
-    if (i % 4 === 3) await nextTurn();
+    if ((i + 1) % stride === 0) await nextTurn();
   }
   return reports;
 }
 
-// The requests a newer one of the same kind supersedes.
-export const LONG_RUNNING = { scaling, estimateMany };
-
-// The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time,
-// saying how far it got; stops (returning null) as soon as `cancelled()` says a newer request came.
-export async function scaling(module, { scenario, catalog, counts }, { progress, cancelled }) {
-  const points = [];
-  for (const [i, gpus] of counts.entries()) {
-    if (cancelled()) return null;
+// The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time
+// (each can take a search), summarised as points of the curve; null when superseded.
+export async function scaling(module, { scenario, catalog, counts }, control) {
+  const scenarios = counts.map((gpus) => {
     const s = structuredClone(scenario);
     s.hardware = { ...s.hardware, count: gpus };
     if (s.budget) {
@@ -47,10 +42,15 @@ export async function scaling(module, { scenario, catalog, counts }, { progress,
       if (!Object.keys(s.budget).filter((k) => k !== 'currency').length) delete s.budget;
     }
     if (s.strategy) delete s.strategy.dp;
-    const r = parse(module.estimate(JSON.stringify(s), catalog ?? ''));
+    return s;
+  });
+  const reports = await estimateMany(module, { scenarios, catalog }, control, 1);
+  return reports && reports.map((r, i) => {
+    const gpus = counts[i];
     // A count no layout suits (the batch does not divide among its GPUs) is not a point of the curve.
     const noLayout = r.warnings?.filter((w) => w.code === 'no_layout') ?? [];
-    points.push(r.errors.length || noLayout.length ? { gpus, errors: r.errors.length ? r.errors : noLayout } : {
+    if (r.errors.length || noLayout.length) return { gpus, errors: r.errors.length ? r.errors : noLayout };
+    return {
       gpus,
       days: r.time.wall_clock_days,
       gpu_hours: r.time.gpu_hours,
@@ -59,9 +59,9 @@ export async function scaling(module, { scenario, catalog, counts }, { progress,
       currency: r.cost?.currency,
       fits: r.memory.fits,
       layout: r.parallelism,
-    });
-    progress(i + 1, counts.length);
-    await nextTurn();  // lets a newer request (or a cancel) in
-  }
-  return points;
+    };
+  });
 }
+
+// The requests a newer one of the same kind supersedes.
+export const LONG_RUNNING = { scaling, estimateMany };
