@@ -107,6 +107,9 @@ async function recomputeScaling(report) {
   const { scenario } = scenarioWithExtras(state);
   const lang = state.lang;
   scalingView.started(lang);
+  // Started once typing pauses, so that the worker answers the next keystroke's estimate first.
+  await new Promise((resolve) => { setTimeout(resolve, 150); });
+  if (id !== scalingId) return;
   let points;
   try {
     const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
