@@ -23,6 +23,14 @@ std::string estimate(const std::string& scenario_json, const std::string& extra_
   return traincalc::estimate_json(scenario_json, load.catalog).text;
 }
 
+// The scenario on every cloud offer (or GPU), ranked; request as in traincalc::compare_json.
+std::string compare(const std::string& scenario_json, const std::string& extra_catalog_json,
+                    const std::string& request_json) {
+  const traincalc::CatalogLoad load = catalog_with(extra_catalog_json);
+  if (!load.errors.empty()) return traincalc::error_report_json(load.errors);
+  return traincalc::compare_json(scenario_json, load.catalog, std::string_view(request_json));
+}
+
 std::string catalog(const std::string& extra_catalog_json) {
   const traincalc::CatalogLoad load = catalog_with(extra_catalog_json);
   if (!load.errors.empty()) return traincalc::error_report_json(load.errors);
@@ -46,6 +54,7 @@ std::string version() {
 
 EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("estimate", &estimate);
+  emscripten::function("compare", &compare);
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
   emscripten::function("validation", &validation);

@@ -1,6 +1,7 @@
 // traincalc: the engine on the command line.
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
+//   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
 //   traincalc validate [--planner] [--json] [--pretty]
 // Exit status: 0 when every report is valid, 2 on any error (usage errors included).
 #include <cstdio>
@@ -21,11 +22,15 @@ namespace {
 constexpr const char* usage =
     "usage: traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]\n"
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
+    "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
     "       traincalc validate [--planner] [--json] [--pretty]\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
     "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
+    "compare   runs the scenario on every cloud offer of the catalog (--gpus: on every GPU, with the\n"
+    "          scenario's GPU count) and ranks them: days, GPUs, cost, utilisation, fit. With a fixed\n"
+    "          strategy.mfu each offer is also estimated at the engine's utilisation (--json: as JSON).\n"
     "catalog   prints the merged catalog of GPUs, cloud offers and model presets.\n"
     "import-hf reads a Hugging Face config.json and prints the model in the scenario's architecture\n"
     "          form, with its parameter count and a warning for every default it assumed.\n"
@@ -76,6 +81,47 @@ void print_validation(const std::string& text, bool planner) {
               v.at("max_abs_error_pp").get<double>(), v.at("rows").size());
 }
 
+// The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
+// scenario fixed its own), GPU-hours, cost, memory fit.
+int print_comparison(const std::string& text) {
+  const auto v = nlohmann::json::parse(text);
+  if (!v.at("errors").empty()) {
+    std::cout << text << '\n';
+    return 2;
+  }
+  const bool both = v.at("fixed_utilisation").get<bool>();
+  std::printf("%-3s %-38s %6s %10s", "#", v.at("kind") == "offers" ? "offer" : "GPU", "GPUs", "days");
+  if (both) std::printf(" %20s", "days (engine's MFU)");
+  std::printf(" %12s %16s %s\n", "GPU-hours", "cost", "fits");
+  int rank = 0;
+  for (const auto& row : v.at("rows")) {
+    const auto& r = row.at("report");
+    const std::string label = row.at("provider").get<std::string>() + " " + row.at("name").get<std::string>();
+    std::printf("%-3d %-38.38s ", ++rank, label.c_str());
+    if (!r.at("errors").empty()) {
+      std::printf("%s\n", r.at("errors")[0].at("message").get<std::string>().c_str());
+      continue;
+    }
+    std::printf("%6g %10.1f", r.at("plan").at("gpus").get<double>(), r.at("time").at("wall_clock_days").get<double>());
+    if (both) {
+      const auto& e = row.at("at_engine_utilisation");
+      if (e.at("errors").empty())
+        std::printf(" %11.1f (%4.1f%%)", e.at("time").at("wall_clock_days").get<double>(),
+                    100 * e.at("time").at("mfu").get<double>());
+      else
+        std::printf(" %20s", "-");
+    }
+    std::printf(" %12.0f", r.at("time").at("gpu_hours").get<double>());
+    if (r.contains("cost"))
+      std::printf(" %12.0f %-3s", r.at("cost").at("total").get<double>(),
+                  r.at("cost").at("currency").get<std::string>().c_str());
+    else
+      std::printf(" %16s", "-");
+    std::printf(" %s\n", r.at("memory").at("fits").get<bool>() ? "yes" : "no");
+  }
+  return 0;
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
@@ -83,20 +129,23 @@ int run(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
-  if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate") {
+  if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate" &&
+      command != "compare") {
     std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;
     return 2;
   }
   std::vector<std::string> catalogs;
   std::optional<std::string> input;
   int indent = -1;
-  bool planner = false, as_json = false;
+  bool planner = false, as_json = false, gpus = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--pretty") {
       indent = 2;
     } else if (command == "validate" && args[i] == "--planner") {
       planner = true;
-    } else if (command == "validate" && args[i] == "--json") {
+    } else if (command == "compare" && args[i] == "--gpus") {
+      gpus = true;
+    } else if ((command == "validate" || command == "compare") && args[i] == "--json") {
       as_json = true;
     } else if (args[i] == "--catalog") {
       if (i + 1 == args.size()) {
@@ -151,6 +200,16 @@ int run(int argc, char** argv) {
   }
   auto text = read_all(input.value_or("-"));
   if (!text) return fail({{"", "unreadable", "Cannot read the scenario file " + *input + "."}});
+  if (command == "compare") {
+    traincalc::CompareRequest request;
+    if (gpus) request.kind = traincalc::CompareKind::gpus;
+    const std::string out = traincalc::compare_json(*text, catalog, request, indent);
+    if (as_json) {
+      std::cout << out << '\n';
+      return nlohmann::json::parse(out).at("errors").empty() ? 0 : 2;
+    }
+    return print_comparison(out);
+  }
   traincalc::JsonOutput out = traincalc::estimate_json(*text, catalog, indent);
   std::cout << out.text << '\n';
   return out.all_valid ? 0 : 2;

@@ -231,7 +231,9 @@ json error_report(const Issues& errors, const Issues& warnings = {}) {
   return {{"errors", issues_json(errors)}, {"warnings", issues_json(warnings)}};
 }
 
-json estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
+}  // namespace
+
+json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
   ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
   if (!parse.scenario) {
     valid = false;
@@ -243,6 +245,8 @@ json estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
   if (!out["errors"].empty()) valid = false;
   return out;
 }
+
+namespace {
 
 // Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.
 void integers_as_integers(json& value) {
@@ -296,6 +300,11 @@ json report_json_value(const Report& r) {
                   {"epochs", c.epochs}};
   if (c.flops_per_token_detailed) compute["flops_per_token_detailed"] = *c.flops_per_token_detailed;
   if (c.total_flops_detailed) compute["total_flops_detailed"] = *c.total_flops_detailed;
+  if (c.bytes_per_token) {
+    compute["bytes_per_token"] = *c.bytes_per_token;
+    compute["bytes_per_token_from"] = c.bytes_per_token_from;
+    compute["bytes_per_token_source"] = c.bytes_per_token_source;
+  }
   if (c.images_per_epoch) {
     compute["images_per_epoch"] = *c.images_per_epoch;
     compute["images"] = c.tokens;
@@ -485,9 +494,9 @@ JsonOutput estimate_json(std::string_view json_text, const Catalog& catalog, int
     result = error_report(errors);
   } else if (value->is_array()) {
     result = json::array();
-    for (const auto& scenario : *value) result.push_back(estimate_value(scenario, catalog, out.all_valid));
+    for (const auto& scenario : *value) result.push_back(detail::estimate_value(scenario, catalog, out.all_valid));
   } else {
-    result = estimate_value(*value, catalog, out.all_valid);
+    result = detail::estimate_value(*value, catalog, out.all_valid);
   }
   out.text = result.dump(indent, ' ', false, json::error_handler_t::replace);
   return out;

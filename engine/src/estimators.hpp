@@ -10,6 +10,13 @@
 
 namespace traincalc::detail {
 
+struct TextDensity {
+  const char* name;  // the scenario's training.text
+  double bytes_per_token;
+  const char* source;
+};
+const TextDensity& text_density(TextKind kind);
+
 // The fraction of dense peak assumed when the scenario gives none: seed 001 calls ~40% reasonable,
 // and well-tuned LLM training reaches 35-55% of dense peak (shared/reference/hardware.md, sec. 0.7).
 inline constexpr double assumed_mfu = 0.40;

@@ -33,6 +33,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
 
 // A scenario object validated against a catalog (see validate.cpp).
 ScenarioParse parse_scenario_value(const json& root, const Catalog& base);
+// Its report as JSON (see estimate.cpp); valid becomes false when the report has errors.
+json estimate_value(const json& scenario, const Catalog& catalog, bool& valid);
 
 void put(json& j, const char* key, const std::optional<double>& v);
 void put(json& j, const char* key, const std::string& v);

@@ -150,7 +150,11 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
                   : given[0] == "images"     ? DataKind::images
                                              : DataKind::total_flops;
 
-  if (auto v = f.number("bytes_per_token", limits::bytes_per_token)) t.bytes_per_token = *v;
+  t.bytes_per_token = f.number("bytes_per_token", limits::bytes_per_token);
+  t.text = f.choice<TextKind>("text", {{"english", TextKind::english},
+                                       {"chinese", TextKind::chinese},
+                                       {"chinese-english-tokenizer", TextKind::chinese_english_tokenizer},
+                                       {"code", TextKind::code}});
   if (auto v = f.choice<Objective>(
           "objective", {{"language_model", Objective::language_model}, {"classification", Objective::classification}}))
     t.objective = *v;
@@ -170,8 +174,12 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
     note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", warnings);
     note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", warnings);
   }
-  if (t.data_kind != DataKind::dataset_gb)
+  if (t.data_kind != DataKind::dataset_gb) {
     note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", warnings);
+    note_unused(f, "text", "only converts dataset_gb into tokens, and is ignored.", warnings);
+  } else if (f.has("bytes_per_token") && f.has("text")) {
+    note_unused(f, "text", "is ignored: training.bytes_per_token, given, says how dense the text is.", warnings);
+  }
   f.reject_unknown();
 }
 

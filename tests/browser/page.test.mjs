@@ -196,6 +196,42 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('the articles\' claims beside the calculator\'s answers, in both languages, each opening in the form', async () => {
+    const { context, page, problems } = await openPage(`${base}#${HASH}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('#examples > summary');
+    const item = (id) => page.locator(`#examples [data-example="${id}"]`);
+    await item('seed003-bert').locator('.answer').waitFor();
+    assert.match(await item('seed003-bert').innerText(), /每秒 [\d.]+ 个批次/);
+    assert.match(await item('seed003-gpt3-full').locator('.answer').innerText(), /放不下/);
+    assert.equal(await item('seed003-gpt3-qlora').locator('.answer').getAttribute('data-fits'), 'true');
+    assert.equal(Math.round(Number(await item('seed004-cloud-a100-x').locator('.answer').getAttribute('data-days'))), 43);
+    // The other language relabels the same answers.
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.querySelector('#examples [data-example="seed003-bert"] .answer').textContent.includes('batches a second'));
+    assert.match(await item('seed003-gpt2-v100').innerText(), /Article 003/);
+    // Opening one puts it in the form: 100 GB of English text on one V100.
+    await item('seed003-gpt2-v100').locator('a').click();
+    await page.waitForFunction(() => document.querySelector('#f-training-dataset_gb')?.value === '100');
+    assert.equal(await page.inputValue('#f-training-text'), 'english');
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await reportValue(page, 'compute.tokens'), 25e9);
+    assert.match(await page.locator('#results details.math').first().evaluate((d) => d.textContent), /4 bytes per token/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('Chinese text gives its own bytes per token, and the math says where the figure is from', async () => {
+    const { context, page } = await openPage(`${base}#${HASH.replace('training.tokens=2e12', 'training.dataset_gb=100&training.text=chinese-english-tokenizer')}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    // 100 GB at 2 bytes per token (Llama 2's tokenizer on Chinese: 1.98, tokenizer-arena).
+    assert.equal(await reportValue(page, 'compute.tokens'), 50e9);
+    await page.selectOption('#f-training-text', 'chinese');
+    await page.waitForFunction(() => document.querySelector('[data-report="compute.tokens"]')?.dataset.value === String(100e9 / 4.4));
+    assert.match(await page.locator('#results details.math').first().evaluate((d) => d.textContent), /tokenizer-arena/);
+    await context.close();
+  });
+
   test('a vendor catalog that cannot be loaded is named, and the built-in one still works', async () => {
     const { context, page } = await openPage(`${base}#catalog=catalogs/missing.json&${HASH}&lang=en`);
     await page.locator('.general-errors [data-error-for="catalog"]').waitFor();

@@ -88,6 +88,31 @@ TEST_CASE("CLI: seed 004's table from the example vendor catalog public/catalogs
   CHECK(has_error(reports[8], "budget.per_month", "budget_too_small"));
 }
 
+TEST_CASE("CLI: compare ranks seed 004's offers, at 100% and at the engine's utilisation", "[cli][seed004][compare]") {
+  const std::string scenario =
+      R"({"model": {"params": 1e11}, "training": {"type": "pretrain", "total_flops": 1e22},)"
+      R"( "strategy": {"precision": "fp16", "mfu": 1}, "pricing": {"currency": "CNY"}, "budget": {"per_month": 10000}})";
+  const std::string catalog = std::string(TRAINCALC_SOURCE_DIR) + "/public/catalogs/seed-004.json";
+  const Run table = cli("compare - --catalog " + catalog + " <<'EOF'\n" + scenario + "\nEOF");
+  REQUIRE(table.status == 0);
+  // The fastest offer first: Cloud-A100 X, 5 GPUs, 42.9 days (the article's 43), 107.2 at 40%.
+  const std::size_t start = table.out.find('\n') + 1;
+  const std::string first = table.out.substr(start, table.out.find('\n', start) - start);
+  CHECK(first.find("Cloud-A100 X ") != std::string::npos);
+  CHECK(first.find(" 5 ") != std::string::npos);
+  CHECK(first.find("42.9") != std::string::npos);
+  CHECK(first.find("107.2 (40.0%)") != std::string::npos);
+  const Run as_json = cli("compare - --json --catalog " + catalog + " <<'EOF'\n" + scenario + "\nEOF");
+  REQUIRE(as_json.status == 0);
+  const json out = json::parse(as_json.out);
+  CHECK(out["rows"][0]["id"] == "neuronforge-cloud-a100-x");
+  CHECK(out["fixed_utilisation"] == true);
+  // Unparseable input: a JSON error report, exit 2.
+  const Run bad = cli("compare - <<'EOF'\n{not json\nEOF");
+  CHECK(bad.status == 2);
+  CHECK(json::parse(bad.out)["errors"][0]["code"] == "parse_error");
+}
+
 TEST_CASE("CLI: reads standard input, pretty-prints, and exits 2 on bad input", "[cli]") {
   const Run good =
       cli("estimate --pretty - <<'EOF'\n"

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { CLI, SCENARIOS, SITE } from './paths.mjs';
+import { CLI, ROOT, SCENARIOS, SITE } from './paths.mjs';
 
 let engine;
 before(async () => {
@@ -151,5 +151,66 @@ describe('the comparison through the facade', () => {
     assert.equal(await older, null);
     const reports = await newer;
     assert.deepEqual(reports.map((r) => r.plan.gpus), [8, 16]);
+  });
+});
+
+describe('the articles\' claims, as the page checks them (web/js/examples.js)', async () => {
+  const { EXAMPLES } = await import(join(ROOT, 'web', 'js', 'examples.js'));
+  const { scenarioWithExtras, stateFromHash } = await import(join(ROOT, 'web', 'js', 'state.js'));
+  const reports = new Map();
+  before(() => {
+    for (const example of EXAMPLES) {
+      const { scenario, unplaced } = scenarioWithExtras(stateFromHash(example.hash));
+      assert.deepEqual(unplaced, [], example.id);
+      reports.set(example.id, JSON.parse(engine.estimate(JSON.stringify(scenario), '')));
+    }
+  });
+
+  test('every example is a valid scenario in both languages', () => {
+    assert.ok(EXAMPLES.length >= 10);
+    for (const example of EXAMPLES) {
+      assert.deepEqual(reports.get(example.id).errors, [], example.id);
+      for (const lang of ['en', 'zh']) assert.ok(example.claim[lang] && example.note[lang], `${example.id} ${lang}`);
+    }
+  });
+
+  test('what the notes say follows from the engine', () => {
+    const r = (id) => reports.get(id);
+    // Seed 001's 7B row: 68 days on 8 A100s at 40%.
+    assert.equal(Math.round(r('seed001-7b').time.wall_clock_days), 68);
+    // BERT-base on MNLI: 100 batches of 32 x 128 a second exceed the V100's 125 TFLOPS; the
+    // predicted rate is well under the article's 50, and the whole run well under a day.
+    const bert = r('seed003-bert');
+    assert.ok(100 * bert.compute.flops_per_token * 32 * 128 > 125e12);
+    assert.ok(1 / bert.time.step_seconds < 50);
+    assert.ok(bert.time.wall_clock_days < 1);
+    // GPT-2 small: 124M parameters; 100 GB of English is 25B tokens; 3-4 days on a V100 would need
+    // about half its peak, more than predicted; on an A100 more than a day, and half the data would
+    // take about one.
+    const gpt2 = r('seed003-gpt2-v100');
+    assert.ok(Math.abs(gpt2.model.params / 124.44e6 - 1) < 0.001);
+    assert.equal(gpt2.compute.tokens, 25e9);
+    const needed = gpt2.compute.total_flops / (125e12 * 86400 * 3.5);
+    assert.ok(needed > 0.45 && needed < 0.65 && gpt2.time.mfu < needed, `${needed} vs ${gpt2.time.mfu}`);
+    const a100 = r('seed003-gpt2-a100').time.wall_clock_days;
+    assert.ok(a100 > 1 && a100 / 2 < 1.25, String(a100));
+    // GPT-3 175B: full fine-tuning does not fit on 8 A100-80GB; QLoRA does, with ~90 GB of 4-bit weights.
+    assert.equal(r('seed003-gpt3-full').memory.fits, false);
+    const qlora = r('seed003-gpt3-qlora');
+    assert.equal(qlora.memory.fits, true);
+    const { tp, pp, dp, zero } = qlora.parallelism;
+    const shards = tp * pp * (zero === 3 ? dp : 1);
+    assert.ok(Math.abs(qlora.memory.per_gpu_bytes.weights * shards / 90e9 - 1) < 0.05, `${qlora.memory.per_gpu_bytes.weights} x ${shards}`);
+    // Seed 004: 5 GPUs, 43 days at 100%; and 1e11 parameters do not fit on 5 x 83 GB.
+    const seed4 = r('seed004-cloud-a100-x');
+    assert.equal(seed4.plan.gpus, 5);
+    assert.equal(Math.round(seed4.time.wall_clock_days), 43);
+    assert.equal(seed4.memory.fits, false);
+    // Seed 000: GPT-3's pre-training is hundreds of thousands of GPU-hours or more; BERT-Base's
+    // hundreds (not thousands); ResNet-50 x ImageNet x 90 epochs at 3 x 2 x 4.1 GMACs per image.
+    assert.ok(r('seed000-gpt3').time.gpu_hours > 2e5);
+    const bertPretrain = r('seed000-bert').time.gpu_hours;
+    assert.ok(bertPretrain > 100 && bertPretrain < 1000, String(bertPretrain));
+    assert.ok(Math.abs(r('seed000-resnet').compute.total_flops / (1281167 * 90 * 6 * 4.1e9) - 1) < 1e-9);
   });
 });

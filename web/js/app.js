@@ -1,7 +1,7 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
 import { el } from './dom.js';
-import { catalog, estimate, estimateMany, importHfConfig, loadEngine, scaling, validation } from './engine.js';
+import { catalog, compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, scaling, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
@@ -14,6 +14,8 @@ import { Results } from './widgets/results.js';
 import { Scaling, scalingCounts } from './widgets/scaling.js';
 import { Share } from './widgets/share.js';
 import { Validation } from './widgets/validation.js';
+import { Examples } from './widgets/examples.js';
+import { EXAMPLES } from './examples.js';
 import { enterWay, Ways } from './widgets/ways.js';
 import { EmbedSnippet } from './widgets/embed-snippet.js';
 
@@ -87,6 +89,19 @@ const scalingView = new Scaling(document.getElementById('scaling'));
 let shown = null;  // {scenario, report} of the estimate on screen
 const share = new Share(document.getElementById('share'), { current: () => shown });
 const embedSnippet = new EmbedSnippet(document.getElementById('embed-view'));
+const examplesView = new Examples(document.getElementById('examples-view'), {
+  async onOpen() {
+    if (examplesView.reports) return;
+    examplesView.loading(state.lang);
+    try {
+      const scenarios = EXAMPLES.map((example) => scenarioWithExtras(stateFromHash(example.hash)).scenario);
+      const reports = await estimateMany(scenarios, '');
+      if (reports) examplesView.render(reports, state.lang);
+    } catch (error) {
+      console.error(error);
+    }
+  },
+});
 const validationView = new Validation(document.getElementById('validation-view'), {
   async onOpen() {
     if (validationView.data) return;
@@ -271,66 +286,36 @@ async function loadCatalogs() {
   }
 }
 
-// The current scenario as it would run on one offer: the offer's GPU and price, the same workload,
-// GPU count or budget (in the user's currency, so other currencies are refused, not converted).
-function offerScenario(base, offer) {
-  const s = structuredClone(base);
-  if (s.hardware) {
-    delete s.hardware.gpu;
-    if (!Object.keys(s.hardware).length) delete s.hardware;
-  }
-  if ((s.budget?.per_month || s.budget?.total) && s.pricing?.currency) s.budget.currency = s.pricing.currency;
-  s.pricing = { offer: offer.id };
-  const gpu = typeof offer.gpu === 'string' ? catalogData.gpus.find((g) => g.id === offer.gpu) : offer.gpu;
-  if (s.strategy?.precision && gpu?.[`${s.strategy.precision}_tflops`] === undefined) delete s.strategy.precision;
-  return { scenario: s, gpuName: gpu?.name ?? '' };
-}
-
-// The current scenario on another GPU, with the user's GPU count (a price is for one GPU, so none).
-function gpuScenario(base, gpu) {
-  const s = structuredClone(base);
-  // Without a count (a budget or deadline chose it), the count the estimate on screen uses.
-  s.hardware = { count: shown?.report.plan.gpus ?? 8, ...s.hardware, gpu: gpu.id };
-  delete s.pricing;
-  if (s.budget) {
-    delete s.budget.per_month;
-    delete s.budget.total;
-    delete s.budget.currency;
-    if (!Object.keys(s.budget).length) delete s.budget;
-  }
-  if (s.strategy?.precision && gpu[`${s.strategy.precision}_tflops`] === undefined) delete s.strategy.precision;
-  return { scenario: s, gpuName: gpu.name };
-}
-
 let comparisonId = 0;
 async function recomputeComparison() {
   if (!compare.open || !catalogData) return;
   const id = ++comparisonId;
   const { scenario } = scenarioWithExtras(state);
-  const runs = compare.kind === 'gpus'
-    ? catalogData.gpus.map((gpu) => ({ offer: { provider: gpu.name, name: gpu.form_factor ?? '', gpu: gpu.id }, ...gpuScenario(scenario, gpu) }))
-    : catalogData.offers.map((offer) => ({ offer, ...offerScenario(scenario, offer) }));
-  // With a utilisation of the user's own (seed 004's 100%, say), each row also runs at the engine's
-  // (predicted from the layout, or assumed without an architecture): both days are shown.
-  const fixed = scenario.strategy?.mfu !== undefined;
-  const scenarios = runs.map((r) => r.scenario);
-  if (fixed) {
-    for (const r of runs) {
-      const auto = structuredClone(r.scenario);
-      delete auto.strategy.mfu;
-      scenarios.push(auto);
-    }
-  }
-  let reports;
+  // The engine puts the workload on each offer (its GPU and price; the user's GPU count or budget,
+  // in the user's currency, so other currencies are refused, not converted) or on each GPU (the
+  // user's count, or the one on screen where a budget or deadline chose it). With a utilisation of
+  // the user's own (seed 004's 100%), each row also comes at the engine's, and both days are shown.
+  const kind = compare.kind;
+  const ids = (kind === 'gpus' ? catalogData.gpus : catalogData.offers).map((row) => row.id);
+  let out;
   try {
-    reports = await estimateMany(scenarios, vendorCatalog);
+    out = await compareOffers(scenario, vendorCatalog, { kind, ids, gpusWhenUnset: shown?.report.plan.gpus ?? 8 });
   } catch (error) {
     console.error(error);
     return;
   }
-  if (reports === null || id !== comparisonId) return;  // a newer input superseded it
-  compare.render(runs.map((r, i) => ({
-    offer: r.offer, gpuName: r.gpuName, report: reports[i], predicted: fixed ? reports[runs.length + i] : undefined,
+  if (out === null || id !== comparisonId) return;  // a newer input superseded it
+  if (out.errors.length) {
+    compare.markStale();
+    return;
+  }
+  compare.render(out.rows.map((row) => ({
+    offer: kind === 'gpus'
+      ? { provider: row.provider, name: row.name, gpu: row.gpu }
+      : { id: row.id, provider: row.provider, name: row.name, date: row.date, gpu: row.gpu },
+    gpuName: row.gpu_name,
+    report: row.report,
+    predicted: row.at_engine_utilisation,
   })), state.lang);
 }
 
@@ -425,6 +410,7 @@ function changed() {
   compare.label(state.lang);
   scalingView.label(state.lang);
   validationView.label(state.lang);
+  examplesView.label(state.lang);
   share.label(state.lang);
   embedSnippet.label(state.lang);
   applyEmbed();
@@ -461,6 +447,7 @@ compare.label(state.lang);
 ways.update(state, state.lang);
 scalingView.label(state.lang);
 validationView.label(state.lang);
+examplesView.label(state.lang);
 share.label(state.lang);
 embedSnippet.label(state.lang);
 applyEmbed();

@@ -30,6 +30,24 @@ export async function estimateMany(module, { scenarios, catalog }, { progress, c
   return reports;
 }
 
+// The scenario on each catalog offer (kind 'offers') or GPU (kind 'gpus'), ranked by the engine
+// (traincalc::compare_json), `stride` rows at a time so that newer requests get in; null when
+// superseded. Rows come back in the engine's order within each stride; the page sorts them.
+export async function compare(module, { scenario, catalog, kind, ids, gpusWhenUnset }, { progress, cancelled }, stride = 4) {
+  const rows = [];
+  const text = JSON.stringify(scenario);
+  for (let i = 0; i < ids.length; i += stride) {
+    if (cancelled()) return null;
+    const request = { kind, ids: ids.slice(i, i + stride), ...(gpusWhenUnset ? { gpus_when_unset: gpusWhenUnset } : {}) };
+    const out = parse(module.compare(text, catalog ?? '', JSON.stringify(request)));
+    if (out.errors.length) return { errors: out.errors, rows: [] };
+    rows.push(...out.rows);
+    progress(Math.min(i + stride, ids.length), ids.length);
+    await nextTurn();
+  }
+  return { errors: [], rows };
+}
+
 // The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time
 // (each can take a search), summarised as points of the curve; null when superseded.
 export async function scaling(module, { scenario, catalog, counts }, control) {
@@ -64,4 +82,4 @@ export async function scaling(module, { scenario, catalog, counts }, control) {
 }
 
 // The requests a newer one of the same kind supersedes.
-export const LONG_RUNNING = { scaling, estimateMany };
+export const LONG_RUNNING = { scaling, estimateMany, compare };

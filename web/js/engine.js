@@ -115,6 +115,12 @@ export async function estimateMany(scenarios, catalogJson = '', onProgress) {
   return (await loadEngine()).call('estimateMany', { scenarios, catalog: catalogJson }, onProgress);
 }
 
+// The scenario on each catalog offer or GPU (ids), ranked by the engine: { errors, rows }; a newer
+// call supersedes an older one, which then resolves to null.
+export async function compare(scenario, catalogJson, { kind, ids, gpusWhenUnset }, onProgress) {
+  return (await loadEngine()).call('compare', { scenario, catalog: catalogJson, kind, ids, gpusWhenUnset }, onProgress);
+}
+
 // Estimates at each GPU count; onProgress(done, total). A newer call supersedes (and stops) an older
 // one, which then resolves to null.
 export async function scaling(scenario, catalogJson, counts, onProgress) {

@@ -57,7 +57,11 @@ export const SECTIONS = [
       { path: 'training.lora_rank', kind: 'number', default: '16', active: finetuneWith('lora', 'qlora'), first: true },
       { path: 'training.tokens', kind: 'number', default: '2e12', hint: 'hint_number', keep: true, active: when('data', 'tokens') },
       { path: 'training.dataset_gb', kind: 'number', default: '100', active: when('data', 'dataset_gb') },
-      { path: 'training.bytes_per_token', kind: 'number', default: '4', active: when('data', 'dataset_gb') },
+      {
+        path: 'training.text', kind: 'select', options: ['english', 'chinese', 'chinese-english-tokenizer', 'code'],
+        optionPrefix: 'text_', default: 'english', active: when('data', 'dataset_gb'),
+      },
+      { path: 'training.bytes_per_token', kind: 'number', default: '', hint: 'hint_bytes_per_token', active: when('data', 'dataset_gb') },
       { path: 'training.samples', kind: 'number', default: '1e6', active: when('data', 'samples') },
       { path: 'training.steps', kind: 'number', default: '1e5', active: when('data', 'steps') },
       { path: 'training.global_batch_tokens', kind: 'number', default: '4194304', active: when('data', 'steps') },

@@ -1,6 +1,6 @@
 // The engine in a Web Worker: a long search (the planner at many GPU counts) never blocks typing.
 // Messages in: {id, method, args}; out: {id, result} | {id, error} | {id, progress}. A long request
-// (scaling, estimateMany) stops (result null) when a newer one of its kind arrives.
+// (scaling, estimateMany, compare) stops (result null) when a newer one of its kind arrives.
 import { createModule, LONG_RUNNING, METHODS } from './engine-core.js';
 
 let modulePromise = null;

@@ -1,8 +1,10 @@
 // JSON in, JSON out: the contract shared by the CLI, the WebAssembly module and the tests.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "traincalc/catalog.hpp"
 #include "traincalc/issue.hpp"
@@ -60,6 +62,24 @@ std::string hf_import_to_json(const HfImport& imported, int indent = -1);
 // time of the layout the planner picks for the same GPUs, against the published layout's.
 // {"rows": [...], "median_abs_error_pp": x, "max_abs_error_pp": y}
 std::string validation_json(const Catalog& catalog, bool with_planner, int indent = -1);
+
+// The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
+// budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
+// ranked: rows that run and fit first, then fewest days, then lowest cost. With a fixed
+// strategy.mfu each row also carries "at_engine_utilisation", the same run at the engine's own.
+// {"kind", "ranked_by", "fixed_utilisation", "rows": [{"id", "provider", "name", "date", "gpu",
+//  "gpu_name", "report", "at_engine_utilisation"?}], "errors": []}
+enum class CompareKind { offers, gpus };
+struct CompareRequest {
+  CompareKind kind = CompareKind::offers;
+  std::optional<std::vector<std::string>> ids;  // only these rows (the page asks a few at a time)
+  double gpus_when_unset = 8;
+};
+std::string compare_json(std::string_view scenario_json, const Catalog& catalog, const CompareRequest& request,
+                         int indent = -1);
+// The request as JSON ({"kind": "gpus", "ids": [...], "gpus_when_unset": 64}; empty text: defaults).
+std::string compare_json(std::string_view scenario_json, const Catalog& catalog, std::string_view request_json,
+                         int indent = -1);
 
 // {"gpus": [...], "offers": [...], "models": [...]} in the same field names that inputs use.
 std::string catalog_to_json(const Catalog& catalog, int indent = -1);

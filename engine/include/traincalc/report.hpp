@@ -40,6 +40,10 @@ struct ComputeReport {
   double epochs = 1;
   // Image networks: tokens counts images (per epoch x epochs) and flops_per_token is per image.
   std::optional<double> images_per_epoch;
+  // A dataset in GB: the bytes per token used, and where it came from ("given", or the text preset).
+  std::optional<double> bytes_per_token;
+  std::string bytes_per_token_from;
+  std::string bytes_per_token_source;
   std::optional<double> image_resolution;
 };
 

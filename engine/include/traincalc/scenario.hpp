@@ -22,14 +22,18 @@ enum class Objective { language_model, classification };
 // Exactly one way of stating how much data the run sees.
 enum class DataKind { tokens, chinchilla, dataset_gb, samples, steps, total_flops, images };
 
+// What a dataset in GB is made of, for its bytes per token (see text_density in flops.cpp).
+enum class TextKind { english, chinese, chinese_english_tokenizer, code };
+
 struct Training {
   TrainingType type = TrainingType::pretrain;
   FinetuneMethod method = FinetuneMethod::full;
   double lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::all_linear;
   DataKind data_kind = DataKind::tokens;
-  double data_amount = 0;  // tokens, GB, samples, steps or FLOPs; unused for chinchilla
-  double bytes_per_token = 4;
+  double data_amount = 0;                 // tokens, GB, samples, steps or FLOPs; unused for chinchilla
+  std::optional<double> bytes_per_token;  // given; else from text, else English's
+  std::optional<TextKind> text;
   std::optional<double> resolution;  // images: pixels a side (default: the network's published one)
   Objective objective = Objective::language_model;
   double epochs = 1;

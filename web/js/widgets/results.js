@@ -133,6 +133,12 @@ export class Results {
         k: c.flops_per_param_per_token, n: sci(report.model.active_params), t: sci(c.tokens), f: sci(c.total_flops),
       }));
     }
+    if (c.bytes_per_token) {
+      lines.push(t(lang, c.bytes_per_token_from === 'given' ? 'math_text_given' : 'math_text', {
+        gb: format.count(c.tokens / c.epochs * c.bytes_per_token / 1e9, lang), b: format.plain(c.bytes_per_token, lang, 2),
+        t: sci(c.tokens / c.epochs), kind: c.bytes_per_token_from === 'given' ? '' : t(lang, `text_${c.bytes_per_token_from}`).replace(/\s*[(（][^(（]*[)）]$/, ''), src: c.bytes_per_token_source,
+      }));
+    }
     if (report.plan.gpus_from === 'budget.per_month' && report.cost) {
       lines.push(t(lang, 'math_budget', {
         b: format.plain(report.plan.budget_per_month, lang), p: format.plain(report.cost.per_gpu_month, lang), g: report.plan.gpus,

@@ -1,0 +1,204 @@
+// The comparison seed 004 makes, done by the engine: the user's workload on every cloud offer of
+// the catalog (with the offer's GPU and price, and the user's GPU count or budget), or on every GPU
+// (with the user's count), ranked by the days each delivers. With a utilisation of the user's own
+// (seed 004's 100% of peak), every row is also estimated at the engine's utilisation (predicted
+// from the layout, or the assumed 40% without an architecture), so that both days can be shown.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "specs.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace traincalc {
+
+using detail::json;
+
+namespace {
+
+constexpr const char* precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+
+// A precision the GPU has no peak for is dropped (the engine then picks the GPU's own), so that a
+// bf16 scenario still compares a V100 at fp16 rather than failing on it.
+void keep_precision_if_supported(json& s, const GpuSpec& gpu) {
+  if (!s.contains("strategy") || !s["strategy"].is_object()) return;
+  json& strategy = s["strategy"];
+  if (!strategy.contains("precision") || !strategy["precision"].is_string()) return;
+  const std::string name = strategy["precision"].get<std::string>();
+  for (int p = 0; p < 5; ++p)
+    if (name == precision_names[p] && !dense_peak_tflops(gpu, static_cast<Precision>(p))) strategy.erase("precision");
+}
+
+void erase_if_empty(json& s, const char* key) {
+  if (s.contains(key) && s[key].is_object() && s[key].empty()) s.erase(key);
+}
+
+// The scenario on one offer: the offer's GPU and price; the budget stays in the user's currency, so
+// an offer in another currency is refused (never converted).
+json on_offer(json s, const Offer& offer) {
+  if (s.contains("hardware") && s["hardware"].is_object()) {
+    s["hardware"].erase("gpu");
+    erase_if_empty(s, "hardware");
+  }
+  std::string currency;
+  if (s.contains("pricing") && s["pricing"].is_object() && s["pricing"].contains("currency") &&
+      s["pricing"]["currency"].is_string())
+    currency = s["pricing"]["currency"].get<std::string>();
+  if (s.contains("budget") && s["budget"].is_object() && !currency.empty() &&
+      (s["budget"].contains("per_month") || s["budget"].contains("total")) && !s["budget"].contains("currency"))
+    s["budget"]["currency"] = currency;
+  s["pricing"] = {{"offer", offer.id}};
+  keep_precision_if_supported(s, offer.gpu);
+  return s;
+}
+
+// The scenario on another GPU with the user's count (or gpus_when_unset where a budget or deadline
+// chose it); a price is for one GPU, so none, and a money budget no longer applies.
+json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
+  json hardware = s.contains("hardware") && s["hardware"].is_object() ? s["hardware"] : json::object();
+  if (!hardware.contains("count")) hardware["count"] = gpus_when_unset;
+  hardware["gpu"] = gpu.id;
+  s["hardware"] = hardware;
+  s.erase("pricing");
+  if (s.contains("budget") && s["budget"].is_object()) {
+    for (const char* key : {"per_month", "total", "currency", "months"}) s["budget"].erase(key);
+    erase_if_empty(s, "budget");
+  }
+  keep_precision_if_supported(s, gpu);
+  return s;
+}
+
+const json* at(const json& report, std::initializer_list<const char*> path) {
+  const json* node = &report;
+  for (const char* key : path) {
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+  }
+  return node;
+}
+
+double number_at(const json& report, std::initializer_list<const char*> path, double otherwise) {
+  const json* node = at(report, path);
+  return node && node->is_number() ? node->get<double>() : otherwise;
+}
+
+// Rows that can run come first, those that fit before those that do not; then fewer days, then
+// less money (within one currency), then the name.
+bool ranks_before(const json& a, const json& b) {
+  const auto key = [](const json& row) {
+    const json& r = row["report"];
+    const bool runs = r["errors"].empty();
+    const json* fits = at(r, {"memory", "fits"});
+    return std::tuple(!runs, !(fits && fits->is_boolean() && fits->get<bool>()),
+                      number_at(r, {"time", "wall_clock_days"}, 1e308), number_at(r, {"cost", "total"}, 1e308));
+  };
+  const auto ka = key(a), kb = key(b);
+  if (ka != kb) return ka < kb;
+  return a["id"].get<std::string>() < b["id"].get<std::string>();
+}
+
+Issues read_request(const json& value, CompareRequest& request) {
+  Issues errors;
+  detail::Fields f(value, "compare", errors);
+  if (auto kind = f.choice<CompareKind>("kind", {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}}))
+    request.kind = *kind;
+  if (const json* ids = f.raw("ids")) {
+    if (!ids->is_array()) {
+      f.error("ids", "wrong_type", "compare.ids must be a list of catalog IDs.");
+    } else {
+      request.ids.emplace();
+      for (const auto& id : *ids) {
+        if (!id.is_string()) {
+          f.error("ids", "wrong_type", "compare.ids must hold IDs as strings, not " + detail::describe(id) + ".");
+          break;
+        }
+        request.ids->push_back(id.get<std::string>());
+      }
+    }
+  }
+  if (auto n = f.number("gpus_when_unset", {0, true, 1e7, true})) request.gpus_when_unset = *n;
+  f.reject_unknown();
+  return errors;
+}
+
+}  // namespace
+
+std::string compare_json(std::string_view scenario_text, const Catalog& base, const CompareRequest& request,
+                         int indent) {
+  Issues errors;
+  const auto scenario = detail::parse_json_text(scenario_text, errors);
+  if (!scenario) return error_report_json(errors, indent);
+  if (!scenario->is_object())
+    return error_report_json(
+        {{"", "wrong_type", "A scenario must be a JSON object, not " + detail::describe(*scenario) + "."}}, indent);
+  // The scenario's own catalog (a vendor's offers inline) is compared too.
+  Catalog with_inline;
+  const Catalog* catalog = &base;
+  if (scenario->contains("catalog")) {
+    CatalogLoad load = detail::merge_catalog_value((*scenario)["catalog"], base, "catalog");
+    if (!load.errors.empty()) return error_report_json(load.errors, indent);
+    with_inline = std::move(load.catalog);
+    catalog = &with_inline;
+  }
+  const auto wanted = [&](const std::string& id) {
+    return !request.ids || std::find(request.ids->begin(), request.ids->end(), id) != request.ids->end();
+  };
+  const json* mfu = at(*scenario, {"strategy", "mfu"});
+  const bool fixed_utilisation = mfu && mfu->is_number();
+
+  json rows = json::array();
+  const auto add = [&](json row, const json& s) {
+    bool valid = true;
+    row["report"] = detail::estimate_value(s, *catalog, valid);
+    if (fixed_utilisation) {
+      json engine = s;
+      engine["strategy"].erase("mfu");
+      row["at_engine_utilisation"] = detail::estimate_value(engine, *catalog, valid);
+    }
+    rows.push_back(std::move(row));
+  };
+  if (request.kind == CompareKind::offers) {
+    for (const Offer& offer : catalog->offers) {
+      if (!wanted(offer.id)) continue;
+      add({{"id", offer.id},
+           {"provider", offer.provider},
+           {"name", offer.name},
+           {"date", offer.date},
+           {"gpu", offer.gpu.id},
+           {"gpu_name", offer.gpu.name}},
+          on_offer(*scenario, offer));
+    }
+  } else {
+    for (const GpuSpec& gpu : catalog->gpus) {
+      if (!wanted(gpu.id)) continue;
+      add({{"id", gpu.id},
+           {"provider", gpu.name},
+           {"name", gpu.form_factor},
+           {"date", ""},
+           {"gpu", gpu.id},
+           {"gpu_name", gpu.name}},
+          on_gpu(*scenario, gpu, request.gpus_when_unset));
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), ranks_before);
+  json out = {{"kind", request.kind == CompareKind::offers ? "offers" : "gpus"},
+              {"ranked_by", "rows that run and fit first, then fewest days, then lowest total cost"},
+              {"fixed_utilisation", fixed_utilisation},
+              {"rows", std::move(rows)},
+              {"errors", json::array()}};
+  return out.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string compare_json(std::string_view scenario_text, const Catalog& catalog, std::string_view request_text,
+                         int indent) {
+  Issues errors;
+  CompareRequest request;
+  if (!request_text.empty()) {
+    const auto value = detail::parse_json_text(request_text, errors);
+    if (value) errors = read_request(*value, request);
+  }
+  if (!errors.empty()) return error_report_json(errors, indent);
+  return compare_json(scenario_text, catalog, request, indent);
+}
+
+}  // namespace traincalc
