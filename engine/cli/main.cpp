@@ -3,7 +3,8 @@
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
 //   traincalc validate [--planner] [--json] [--pretty]
-// Exit status: 0 when every report is valid, 2 on any error (usage errors included).
+// Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
+// their own errors), 2 on any error (usage errors included).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -202,7 +203,12 @@ int run(int argc, char** argv) {
   if (!text) return fail({{"", "unreadable", "Cannot read the scenario file " + *input + "."}});
   if (command == "compare") {
     traincalc::CompareRequest request;
-    if (gpus) request.kind = traincalc::CompareKind::gpus;
+    if (gpus) {
+      // Every GPU at the scenario's own count, or the count its money budget buys.
+      request.kind = traincalc::CompareKind::gpus;
+      const auto own = nlohmann::json::parse(traincalc::estimate_json(*text, catalog).text);
+      if (own.is_object() && own["errors"].empty()) request.gpus_when_unset = own["plan"]["gpus"].get<double>();
+    }
     const std::string out = traincalc::compare_json(*text, catalog, request, indent);
     if (as_json) {
       std::cout << out << '\n';

@@ -5,6 +5,7 @@
 // from the layout, or the assumed 40% without an architecture), so that both days can be shown.
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "specs.hpp"
@@ -33,30 +34,51 @@ void erase_if_empty(json& s, const char* key) {
   if (s.contains(key) && s[key].is_object() && s[key].empty()) s.erase(key);
 }
 
+const json* at(const json& report, std::initializer_list<const char*> path) {
+  const json* node = &report;
+  for (const char* key : path) {
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+  }
+  return node;
+}
+
+std::string text_at(const json& j, std::initializer_list<const char*> path) {
+  const json* node = at(j, path);
+  return node && node->is_string() ? node->get<std::string>() : "";
+}
+
+// The currency the user's money budget is in, as the estimate reads it: budget.currency, else
+// pricing.currency, else the currency of the offer the scenario names, else USD (the currency of a
+// price given without one).
+std::string budget_currency(const json& s, const Catalog& catalog) {
+  if (auto c = text_at(s, {"budget", "currency"}); !c.empty()) return c;
+  if (auto c = text_at(s, {"pricing", "currency"}); !c.empty()) return c;
+  if (const Offer* offer = catalog.find_offer(text_at(s, {"pricing", "offer"}))) return offer->currency;
+  return "USD";
+}
+
 // The scenario on one offer: the offer's GPU and price; the budget stays in the user's currency, so
 // an offer in another currency is refused (never converted).
-json on_offer(json s, const Offer& offer) {
+json on_offer(json s, const Offer& offer, const Catalog& catalog) {
   if (s.contains("hardware") && s["hardware"].is_object()) {
     s["hardware"].erase("gpu");
     erase_if_empty(s, "hardware");
   }
-  std::string currency;
-  if (s.contains("pricing") && s["pricing"].is_object() && s["pricing"].contains("currency") &&
-      s["pricing"]["currency"].is_string())
-    currency = s["pricing"]["currency"].get<std::string>();
-  if (s.contains("budget") && s["budget"].is_object() && !currency.empty() &&
-      (s["budget"].contains("per_month") || s["budget"].contains("total")) && !s["budget"].contains("currency"))
-    s["budget"]["currency"] = currency;
+  if (s.contains("budget") && s["budget"].is_object() &&
+      (s["budget"].contains("per_month") || s["budget"].contains("total")))
+    s["budget"]["currency"] = budget_currency(s, catalog);
   s["pricing"] = {{"offer", offer.id}};
   keep_precision_if_supported(s, offer.gpu);
   return s;
 }
 
-// The scenario on another GPU with the user's count (or gpus_when_unset where a budget or deadline
-// chose it); a price is for one GPU, so none, and a money budget no longer applies.
+// The scenario on another GPU with the user's count (or gpus_when_unset where a money budget chose
+// it; a deadline plans each GPU's own count); a price is for one GPU, so none, and a money budget no
+// longer applies.
 json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
   json hardware = s.contains("hardware") && s["hardware"].is_object() ? s["hardware"] : json::object();
-  if (!hardware.contains("count")) hardware["count"] = gpus_when_unset;
+  if (!hardware.contains("count") && !at(s, {"budget", "deadline_days"})) hardware["count"] = gpus_when_unset;
   hardware["gpu"] = gpu.id;
   s["hardware"] = hardware;
   s.erase("pricing");
@@ -68,29 +90,21 @@ json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
   return s;
 }
 
-const json* at(const json& report, std::initializer_list<const char*> path) {
-  const json* node = &report;
-  for (const char* key : path) {
-    if (!node->is_object() || !node->contains(key)) return nullptr;
-    node = &(*node)[key];
-  }
-  return node;
-}
-
 double number_at(const json& report, std::initializer_list<const char*> path, double otherwise) {
   const json* node = at(report, path);
   return node && node->is_number() ? node->get<double>() : otherwise;
 }
 
 // Rows that can run come first, those that fit before those that do not; then fewer days, then
-// less money (within one currency), then the name.
+// less money within one currency (currencies in alphabetical order; never converted), then the ID.
 bool ranks_before(const json& a, const json& b) {
   const auto key = [](const json& row) {
     const json& r = row["report"];
     const bool runs = r["errors"].empty();
     const json* fits = at(r, {"memory", "fits"});
     return std::tuple(!runs, !(fits && fits->is_boolean() && fits->get<bool>()),
-                      number_at(r, {"time", "wall_clock_days"}, 1e308), number_at(r, {"cost", "total"}, 1e308));
+                      number_at(r, {"time", "wall_clock_days"}, 1e308), text_at(r, {"cost", "currency"}),
+                      number_at(r, {"cost", "total"}, 1e308));
   };
   const auto ka = key(a), kb = key(b);
   if (ka != kb) return ka < kb;
@@ -99,6 +113,10 @@ bool ranks_before(const json& a, const json& b) {
 
 Issues read_request(const json& value, CompareRequest& request) {
   Issues errors;
+  if (!value.is_object())
+    return {{"compare", "wrong_type",
+             "The comparison request must be a JSON object ({\"kind\": \"offers\", \"ids\": [...]}), not " +
+                 detail::describe(value) + "."}};
   detail::Fields f(value, "compare", errors);
   if (auto kind = f.choice<CompareKind>("kind", {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}}))
     request.kind = *kind;
@@ -166,7 +184,7 @@ std::string compare_json(std::string_view scenario_text, const Catalog& base, co
            {"date", offer.date},
            {"gpu", offer.gpu.id},
            {"gpu_name", offer.gpu.name}},
-          on_offer(*scenario, offer));
+          on_offer(*scenario, offer, *catalog));
     }
   } else {
     for (const GpuSpec& gpu : catalog->gpus) {

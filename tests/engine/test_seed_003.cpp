@@ -91,7 +91,7 @@ TEST_CASE("Seed 003: GPT-2 small on 100 GB of text, on one V100 and on one A100"
   CHECK(v100["time"]["wall_clock_days"].get<double>() > 4);
   CHECK(v100["time"]["wall_clock_days"].get<double>() < 8);
 
-  // "Within a day on one A100" holds for about half of that data: the engine's 100 GB takes 1.5-2.5 days
+  // "Within a day on one A100" holds for about half of that data: the engine's 100 GB takes 1.2-2.5 days
   // (312 dense BF16/FP16 TFLOPS, A100 datasheet).
   const json a100 = estimate_ok(gpt2_100gb("a100-80gb-sxm"));
   const double days = a100["time"]["wall_clock_days"];

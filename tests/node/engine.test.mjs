@@ -193,7 +193,7 @@ describe('the articles\' claims, as the page checks them (web/js/examples.js)', 
     const needed = gpt2.compute.total_flops / (125e12 * 86400 * 3.5);
     assert.ok(needed > 0.45 && needed < 0.65 && gpt2.time.mfu < needed, `${needed} vs ${gpt2.time.mfu}`);
     const a100 = r('seed003-gpt2-a100').time.wall_clock_days;
-    assert.ok(a100 > 1 && a100 / 2 < 1.25, String(a100));
+    assert.ok(a100 > 1 && a100 / 2 < 1, String(a100));  // linear in the data at a fixed batch
     // GPT-3 175B: full fine-tuning does not fit on 8 A100-80GB; QLoRA does, with ~90 GB of 4-bit weights.
     assert.equal(r('seed003-gpt3-full').memory.fits, false);
     const qlora = r('seed003-gpt3-qlora');
@@ -211,6 +211,11 @@ describe('the articles\' claims, as the page checks them (web/js/examples.js)', 
     assert.ok(r('seed000-gpt3').time.gpu_hours > 2e5);
     const bertPretrain = r('seed000-bert').time.gpu_hours;
     assert.ok(bertPretrain > 100 && bertPretrain < 1000, String(bertPretrain));
+    const large = scenarioWithExtras(stateFromHash(EXAMPLES.find((e) => e.id === 'seed000-bert').hash.replace('bert-base', 'bert-large'))).scenario;
+    assert.ok(JSON.parse(engine.estimate(JSON.stringify(large), '')).time.gpu_hours > 1000);
+    // LoRA's bf16 weights, sharded over 8 A100-80GB, just fit as well.
+    const lora = scenarioWithExtras(stateFromHash(EXAMPLES.find((e) => e.id === 'seed003-gpt3-qlora').hash.replace('qlora', 'lora'))).scenario;
+    assert.equal(JSON.parse(engine.estimate(JSON.stringify(lora), '')).memory.fits, true);
     assert.ok(Math.abs(r('seed000-resnet').compute.total_flops / (1281167 * 90 * 6 * 4.1e9) - 1) < 1e-9);
   });
 });

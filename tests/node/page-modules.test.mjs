@@ -50,6 +50,16 @@ describe('URL state', () => {
     });
   });
 
+  test('a dataset in GB sends its kind of text, unless bytes per token are typed in', () => {
+    const state = stateFromHash('#training.dataset_gb=100&training.text=chinese');
+    assert.equal(scenarioFromState(state).training.text, 'chinese');
+    assert.match(hashFromState(state), /training\.text=chinese/);
+    state.values.set('training.bytes_per_token', '2.5');
+    assert.equal(scenarioFromState(state).training.text, undefined);
+    assert.equal(scenarioFromState(state).training.bytes_per_token, 2.5);
+    assert.doesNotMatch(hashFromState(state), /training\.text/);
+  });
+
   test('the example link round-trips exactly: its fields define the estimate, so they stay', () => {
     assert.equal(hashFromState(stateFromHash(`#${example}`)), example);
   });

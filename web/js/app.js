@@ -99,6 +99,7 @@ const examplesView = new Examples(document.getElementById('examples-view'), {
       if (reports) examplesView.render(reports, state.lang);
     } catch (error) {
       console.error(error);
+      examplesView.failed(state.lang);
     }
   },
 });

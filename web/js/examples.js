@@ -1,7 +1,8 @@
 // The source articles' claims (shared/seeds/), each as a link into the calculator with the data
 // sizes the article leaves out stated, and the engine's own answer beside the claim. Nothing here is
-// a number the engine computes: the page computes those when the list opens. The quotes are the
-// articles' own words (zh) and their translation (en); the notes say what was assumed and why.
+// a number the engine computes: the page computes those when the list opens. The claims are the
+// articles' words (zh; shortened with ……, or a table row in words) and their translation (en); the
+// notes say what was assumed and why, and tests/node/engine.test.mjs asserts what they state.
 export const EXAMPLES = [
   {
     id: 'seed001-7b',
@@ -12,8 +13,8 @@ export const EXAMPLES = [
       en: 'A 7B model on 20 tokens per parameter, 8×A100 at about 40%: ≈68 days.',
     },
     note: {
-      zh: '文章用 6·N·T 和 312 TFLOPS 的 BF16 峰值，本计算器给出同样的天数。',
-      en: 'The article uses 6·N·T and the 312 TFLOPS BF16 peak; the calculator gives the same days.',
+      zh: '文章的天数就是 6·N·T 按 A100 的 312 TFLOPS BF16 峰值、40% 利用率算出的结果，本计算器给出同样的天数。',
+      en: 'The article\'s days are 6·N·T at 40% of the A100\'s 312 TFLOPS BF16 peak; the calculator gives the same days.',
     },
   },
   {
@@ -38,12 +39,12 @@ export const EXAMPLES = [
     hash: 'model.preset=gpt2&training.type=finetune&training.dataset_gb=100&training.text=english&training.seq_len=1024'
       + '&training.global_batch_sequences=32&hardware.gpu=v100-sxm2-32gb&hardware.count=1&strategy.precision=fp16',
     claim: {
-      zh: '以 GPT-2 为例……训练数据集为 100GB……V100 单卡训练，可能需要 3 到 4 天。',
+      zh: '以 GPT-2 为例……训练数据集为 100GB……V100 显卡进行单卡训练，可能需要 3 到 4 天的时间完成微调。',
       en: 'GPT-2 fine-tuned on a 100 GB dataset on one V100: 3 to 4 days.',
     },
     note: {
-      zh: 'GPT-2 小型版有 1.24 亿参数（文章写 1.5 亿）。100 GB 英文约 250 亿 token；3–4 天需要 V100 峰值的一半左右，高于实际能达到的利用率。',
-      en: 'GPT-2 small has 124M parameters (the article says 150M). 100 GB of English is about 25B tokens; 3–4 days would need about half the V100\'s peak, more than runs reach.',
+      zh: 'GPT-2 小型版有 1.24 亿参数（文章写 1.5 亿）。100 GB 英文约 250 亿 token；3–4 天需要 V100 峰值的一半左右，高于计算器对这个小模型在 V100 上预测的利用率。',
+      en: 'GPT-2 small has 124M parameters (the article says 150M). 100 GB of English is about 25B tokens; 3–4 days would need about half the V100\'s peak, more than the calculator predicts for so small a model on a V100.',
     },
   },
   {
@@ -84,8 +85,8 @@ export const EXAMPLES = [
       en: 'As above: 4 to 8 A100s.',
     },
     note: {
-      zh: '只有 QLoRA 这类方法能接近：4 位权重约 90 GB，8 张 A100 放得下（1 万条 2048 token 的样本）。',
-      en: 'Only QLoRA-style methods come close: 4-bit weights are about 90 GB, which fit on 8 A100s (10,000 samples of 2,048 tokens).',
+      zh: '只有冻结权重的方法（LoRA、QLoRA）才接近：QLoRA 的 4 位权重约 90 GB，8 张 A100 放得下（1 万条 2048 token 的样本）；LoRA 的 350 GB BF16 权重分到 8 张卡上也勉强放得下。',
+      en: 'Only methods that freeze the weights (LoRA, QLoRA) come close: QLoRA\'s 4-bit weights are about 90 GB, which fit on 8 A100s (10,000 samples of 2,048 tokens); LoRA\'s 350 GB of bf16 weights, sharded over 8 GPUs, just fit too.',
     },
   },
   {
@@ -95,7 +96,7 @@ export const EXAMPLES = [
       + '&hardware.gpu.fp16_tflops=539.8&budget.per_month=10000&pricing.per_gpu_month=1999.99&pricing.currency=CNY'
       + '&strategy.precision=fp16&strategy.mfu=1',
     claim: {
-      zh: '每月 1 万元预算，Cloud-A100 X（1999.99 元/月）：可租 5 张，10^22 FLOPs 约 43 天。',
+      zh: '每月 1 万元预算，Cloud-A100 X（1999.99 元/月）：可租用约 5 台，10^22 FLOPs 约 43 天。',
       en: '10,000 CNY a month on Cloud-A100 X (1,999.99 CNY a month): 5 GPUs, about 43 days for 10^22 FLOPs.',
     },
     note: {
@@ -128,8 +129,8 @@ export const EXAMPLES = [
       en: 'BERT pre-training may need only a few thousand GPU-hours.',
     },
     note: {
-      zh: 'BERT 预训练是 100 万步、批次 256×512 token（Devlin 等 2019），不是文章 001 说的“1亿步”。1.1 亿参数的 BERT-Base 在 V100 上是几百 GPU 小时；参数多 3 倍的 BERT-Large 超过一千。',
-      en: 'BERT pre-training ran 1M steps of 256×512 tokens (Devlin et al. 2019), not the "100 million steps" of article 001. For the 110M-parameter BERT-Base that is hundreds of V100 GPU-hours; BERT-Large, with 3 times the parameters, takes over a thousand.',
+      zh: 'BERT 预训练是 100 万步、批次 256×512 token（Devlin 等 2019），不是文章 001 说的“1亿步”。其中 90% 的步数实际只用 128 token，所以这里按 512 算是上限。1.1 亿参数的 BERT-Base 在 V100 上是几百 GPU 小时；参数约为其 3 倍的 BERT-Large 超过一千。',
+      en: 'BERT pre-training ran 1M steps of 256×512 tokens (Devlin et al. 2019), not the "100 million steps" of article 001; 90% of those steps used 128 tokens, so 512 throughout is an upper bound. For the 110M-parameter BERT-Base that is hundreds of V100 GPU-hours; BERT-Large, with 3 times the parameters, takes over a thousand.',
     },
   },
   {
@@ -142,7 +143,7 @@ export const EXAMPLES = [
       en: 'High-resolution images need more compute, especially when training convolutional networks (CNNs).',
     },
     note: {
-      zh: 'ResNet-50 在 ImageNet-1k（128 万张图）上训练 90 轮，每张 224 像素图 41 亿次乘加；分辨率加倍，算力变为 4 倍。',
+      zh: 'ResNet-50 在 ImageNet-1k（128 万张图）上训练 90 轮，每张 224 像素图 41 亿次乘加；分辨率加倍，计算量变为 4 倍。',
       en: 'ResNet-50 on ImageNet-1k (1.28M images) for 90 epochs at 4.1 GMACs per 224-pixel image; doubling the resolution quadruples the compute.',
     },
   },

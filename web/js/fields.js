@@ -24,7 +24,7 @@ const finetuneWith = (...methods) => (state) =>
 export const CUSTOM_GPU = 'custom';
 
 // kind: number | select | check | text. Defaults are what a first-time visitor sees; keep: the link
-// always carries the field (it defines the estimate).
+// always carries the field (it defines the estimate); omit(state): shown, but neither sent nor linked.
 export const SECTIONS = [
   {
     key: 'section_model',
@@ -60,6 +60,8 @@ export const SECTIONS = [
       {
         path: 'training.text', kind: 'select', options: ['english', 'chinese', 'chinese-english-tokenizer', 'code'],
         optionPrefix: 'text_', default: 'english', active: when('data', 'dataset_gb'),
+        // Bytes per token typed in say how dense the text is: the kind is then not sent (nor linked).
+        omit: (state) => Boolean(state.values.get('training.bytes_per_token')),
       },
       { path: 'training.bytes_per_token', kind: 'number', default: '', hint: 'hint_bytes_per_token', active: when('data', 'dataset_gb') },
       { path: 'training.samples', kind: 'number', default: '1e6', active: when('data', 'samples') },

@@ -202,6 +202,8 @@ const STRINGS = {
     examples_article: 'Article {n}:',
     examples_answer: 'Calculator:',
     examples_open: 'Open in the calculator',
+    examples_loading: 'Computing the answers…',
+    examples_failed: 'The answers could not be computed; reload the page to try again.',
     examples_batches: '{n} batches a second',
     examples_fits: '{gb} per GPU, fits',
     examples_no_fit: '{gb} per GPU, does not fit',
@@ -587,6 +589,8 @@ const STRINGS = {
     examples_article: '文章 {n}：',
     examples_answer: '计算器：',
     examples_open: '在计算器中打开',
+    examples_loading: '正在计算……',
+    examples_failed: '无法计算，请刷新页面重试。',
     examples_batches: '每秒 {n} 个批次',
     examples_fits: '每张 GPU {gb}，放得下',
     examples_no_fit: '每张 GPU {gb}，放不下',
@@ -827,6 +831,7 @@ const WARNINGS = {
     speed_uncalibrated: '用于校准速度模型的公开训练结果不包含此配置中的部分特性（如 MoE、上下文并行、LoRA/QLoRA、CPU 卸载、编码器模型）；这些按原理建模，未经校准。',
     planner_truncated: '规划器在评估的方案数达到上限后停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
     offload_time_assumed: 'CPU 上的优化器更新按假设速率计时（PCIe 4.0 x16 约 25 GB/s；CPU Adam 约每秒 10 亿参数）。',
+    ignored: '{field} 在当前设置下不起作用，已忽略。（{message}）',
     bytes_per_token_assumed: '数据集按英文文本计（每 token 4 字节）。中文文本用中文分词器（Qwen、DeepSeek、Yi、GLM）约每 token 4.4 字节，用英文分词器（Llama 2、GPT-2）只有约 2 字节；代码约 3。请选择“文本类型”或填写每 token 字节数。',
     energy_assumed: '能耗中有几项使用了默认假设（PUE、主机功耗占比或电网碳强度，见计算过程）；可在“能耗与碳排放”中填写你的数值。',
     energy_unknown: '这款 GPU 没有标注功耗（TDP），无法估算能耗。',
@@ -850,7 +855,10 @@ export function errorText(lang, issue) {
   return ERRORS[lang]?.[issue.code] ?? ERRORS.en[issue.code] ?? issue.message;
 }
 
-// A warning in the user's language, falling back to the engine's English message.
+// A warning in the user's language, falling back to the engine's English message. A translation
+// may name the field ({field}) and quote the engine's precise message ({message}).
 export function warningText(lang, issue) {
-  return WARNINGS[lang]?.[issue.code] ?? issue.message;
+  const text = WARNINGS[lang]?.[issue.code];
+  if (!text) return issue.message;
+  return text.replace('{field}', issue.field ?? '').replace('{message}', issue.message ?? '');
 }

@@ -83,7 +83,7 @@ export function hashFromState(state) {
   const nonDefaultMode = (field) =>
     Object.entries(MODES).some(([name, mode]) => state.modes[name] !== mode.default && sectionModeOf(field) === name);
   for (const field of FIELDS) {
-    if (!isActive(field, state)) continue;
+    if (!isActive(field, state) || field.omit?.(state)) continue;
     if (field.path === 'hardware.gpu' && state.values.get(field.path) === CUSTOM_GPU) continue;
     const value = state.values.get(field.path) ?? '';
     if (field.keep || value !== field.default || nonDefaultMode(field)) params.set(field.path, value);
@@ -153,7 +153,7 @@ function scenarioValue(field, text) {
 export function scenarioFromState(state) {
   const scenario = {};
   for (const field of FIELDS) {
-    if (!isActive(field, state)) continue;
+    if (!isActive(field, state) || field.omit?.(state)) continue;
     const text = state.values.get(field.path) ?? '';
     if (text === '' || (field.path === 'hardware.gpu' && text === CUSTOM_GPU)) continue;
     setPath(scenario, field.path, scenarioValue(field, text));

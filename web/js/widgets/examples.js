@@ -27,22 +27,27 @@ export class Examples {
     this.lang = lang;
     this.summaryLabel.textContent = t(lang, 'examples_title');
     this.intro.textContent = t(lang, 'examples_intro');
-    if (this.reports) this.render(this.reports, lang);
+    if (this.reports && this.renderedLang !== lang) this.render(this.reports, lang);
   }
 
   loading(lang) {
-    this.status.textContent = t(lang, 'loading');
+    this.status.textContent = t(lang, 'examples_loading');
+  }
+
+  failed(lang) {
+    this.status.textContent = t(lang, 'examples_failed');
   }
 
   // reports: the engine's report for each of EXAMPLES, in order.
   render(reports, lang) {
     this.reports = reports;
+    this.renderedLang = lang;
     this.status.textContent = '';
     this.container.dataset.state = 'ok';
     this.list.replaceChildren(...EXAMPLES.map((example, i) => el('li', { 'data-example': example.id }, [
       el('p', { class: 'claim' }, [
         el('span', { class: 'seed', text: t(lang, 'examples_article', { n: example.seed }) }),
-        ` “${example.claim[lang]}”`,
+        ` ${example.claim[lang]}`,
       ]),
       answer(example, reports[i], lang),
       el('p', { class: 'muted', text: example.note[lang] }),

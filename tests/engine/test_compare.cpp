@@ -1,0 +1,118 @@
+// The comparison (traincalc::compare_json): the user's workload put on each cloud offer or GPU of
+// the catalog, ranked. Seed 004's table through it is in test_seed_004.cpp.
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+
+json compare(const json& scenario, const json& request) {
+  const json out = json::parse(traincalc::compare_json(scenario.dump(), traincalc::builtin_catalog(), request.dump()));
+  INFO(out.dump());
+  REQUIRE(out["errors"].empty());
+  return out;
+}
+
+const json& row(const json& out, const std::string& id) {
+  for (const auto& r : out["rows"])
+    if (r["id"] == id) return r;
+  FAIL("no row " << id);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("Comparison by GPU: the user's count on each GPU, no price, the GPU's own precision", "[compare]") {
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+                  {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}}},
+                  {"strategy", {{"precision", "bf16"}, {"mfu", 0.4}}},
+                  {"pricing", {{"per_gpu_hour", 2.5}, {"currency", "USD"}}}};
+  const json out = compare(s, {{"kind", "gpus"}, {"ids", {"a100-80gb-sxm", "v100-sxm2-32gb"}}});
+  REQUIRE(out["rows"].size() == 2);
+  const json& a100 = row(out, "a100-80gb-sxm")["report"];
+  CHECK(a100["plan"]["gpus"] == 16);
+  CHECK(a100["hardware"]["precision"] == "bf16");
+  CHECK_FALSE(a100.contains("cost"));  // a price is for one GPU, not for every GPU
+  // Same FLOPs at 312 instead of 989.4 TFLOPS (NVIDIA datasheets), at the same utilisation.
+  const json own = report_json(s);
+  CHECK_THAT(a100["time"]["wall_clock_days"].get<double>(),
+             WithinRel(own["time"]["wall_clock_days"].get<double>() * 989.4 / 312, 1e-9));
+  // The V100 has no bf16: it runs the workload at its FP16 peak (125 TFLOPS) instead of failing.
+  const json& v100 = row(out, "v100-sxm2-32gb")["report"];
+  CHECK(v100["errors"].empty());
+  CHECK(v100["hardware"]["precision"] == "fp16");
+  CHECK(v100["hardware"]["peak_tflops"] == 125.0);
+}
+
+TEST_CASE("Comparison by GPU: a money budget gives way to a count, a deadline plans each GPU", "[compare]") {
+  json s = {{"model", {{"preset", "llama-2-7b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+            {"hardware", {{"gpu", "h100-sxm"}}},
+            {"strategy", {{"mfu", 0.4}}},
+            {"pricing", {{"per_gpu_month", 2000}, {"currency", "USD"}}},
+            {"budget", {{"per_month", 32000}, {"months", 3}}}};
+  const json by_budget = compare(s, {{"kind", "gpus"}, {"ids", {"a100-80gb-sxm"}}, {"gpus_when_unset", 16}});
+  const json& a100 = by_budget["rows"][0]["report"];
+  CHECK(a100["errors"].empty());
+  CHECK(a100["plan"]["gpus"] == 16);
+  CHECK_FALSE(a100.contains("cost"));
+
+  s.erase("pricing");
+  s["budget"] = {{"deadline_days", 30}};
+  const json by_deadline = compare(s, {{"kind", "gpus"}, {"ids", {"a100-80gb-sxm", "h100-sxm"}}});
+  for (const auto& r : by_deadline["rows"]) {
+    INFO(r["id"]);
+    CHECK(r["report"]["errors"].empty());
+    CHECK(r["report"]["plan"]["gpus_from"] == "budget.deadline_days");
+    CHECK(r["report"]["time"]["wall_clock_days"].get<double>() <= 30);
+  }
+  // The slower A100 needs more GPUs for the same deadline.
+  CHECK(row(by_deadline, "a100-80gb-sxm")["report"]["plan"]["gpus"].get<double>() >
+        row(by_deadline, "h100-sxm")["report"]["plan"]["gpus"].get<double>());
+}
+
+TEST_CASE("The ranking puts what fits before what is faster but does not fit", "[compare]") {
+  // 3B parameters in mixed precision with Adam: 16 bytes each, 48 GB before activations. The L40S
+  // (48 GB, 362 TFLOPS) is faster than the A100 (80 GB, 312) but cannot hold it.
+  const json s = {{"model", {{"params", 3e9}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e10}}},
+                  {"hardware", {{"count", 1}}},
+                  {"strategy", {{"mfu", 0.4}}}};
+  const json out = compare(s, {{"kind", "gpus"}, {"ids", {"l40s", "a100-80gb-sxm"}}});
+  CHECK(out["rows"][0]["id"] == "a100-80gb-sxm");
+  CHECK(out["rows"][0]["report"]["memory"]["fits"] == true);
+  CHECK(out["rows"][1]["id"] == "l40s");
+  CHECK(out["rows"][1]["report"]["memory"]["fits"] == false);
+  CHECK(out["rows"][1]["report"]["time"]["wall_clock_days"].get<double>() <
+        out["rows"][0]["report"]["time"]["wall_clock_days"].get<double>());
+}
+
+TEST_CASE("A budget stays in the user's currency on every offer, never converted", "[compare]") {
+  // The budget's currency is that of the offer the scenario names (CNY), so USD offers are refused
+  // rather than reading 20,000 CNY as 20,000 USD.
+  const json s = {{"model", {{"params", 1e9}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e10}}},
+                  {"strategy", {{"mfu", 0.4}}},
+                  {"pricing", {{"offer", "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm"}}},
+                  {"budget", {{"per_month", 20000}}}};
+  const json out = compare(
+      s, {{"ids",
+           {"aws-p5.48xlarge-on-demand-h100-sxm", "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm"}}});
+  CHECK(row(out, "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm")["report"]["errors"].empty());
+  CHECK(has_error(row(out, "aws-p5.48xlarge-on-demand-h100-sxm")["report"], "budget.currency", "conflict"));
+  CHECK(out["rows"][1]["id"] == "aws-p5.48xlarge-on-demand-h100-sxm");  // what cannot run comes last
+}
+
+TEST_CASE("A comparison request that cannot be read is refused, naming the field", "[compare]") {
+  const auto refused = [](const std::string& request) {
+    return json::parse(traincalc::compare_json(R"({"model": {"params": 1e9}})", traincalc::builtin_catalog(),
+                                               std::string_view(request)));
+  };
+  CHECK(has_error(refused("[]"), "compare", "wrong_type"));
+  CHECK(has_error(refused("{\"kind\": \"cheapest\"}"), "compare.kind", "unknown_choice"));
+  CHECK(has_error(refused("{\"ids\": [1]}"), "compare.ids", "wrong_type"));
+  CHECK(has_error(refused("{\"gpus_when_unset\": -3}"), "compare.gpus_when_unset", "not_positive"));
+  CHECK(has_error(refused("{\"id\": []}"), "compare.id", "unknown_key"));
+  CHECK(has_error(refused("{"), "", "parse_error"));
+}
