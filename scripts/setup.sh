@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what traincalc needs and is missing: Debian packages (compilers, Emscripten, Catch2,
-# nlohmann/json, Chromium for the browser tests) and the npm packages pinned in package-lock.json.
+# nlohmann/json, clang's sanitizer and libFuzzer runtimes, Chromium for the browser tests) and the npm packages pinned in package-lock.json.
 # Does nothing (quickly) when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,8 @@ declare -A needs=(
   [catch2]=/usr/include/catch2/catch.hpp
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
+  [clang]=/usr/bin/clang++
+  [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
   [chromium]=/usr/bin/chromium
   [fonts-wqy-microhei]=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 )

@@ -359,6 +359,8 @@ json report_json_value(const Report& r) {
   const MemoryOverhead& mo = r.memory.overhead_bytes;
   json phases = json::object();
   for (const auto& phase : r.memory.phases) phases[phase.name] = phase.bytes;
+  json at_peak = json::object();
+  for (const auto& [part, bytes] : r.memory.at_peak) at_peak[part] = bytes;
   json suggestions = json::array();
   for (const auto& sug : r.memory.suggestions) {
     json changes = json::object();
@@ -394,6 +396,7 @@ json report_json_value(const Report& r) {
                    {"fragmentation_fraction", r.memory.explain.fragmentation_fraction}}},
                  {"peak_phase", r.memory.peak_phase},
                  {"peak_parts", r.memory.peak_parts},
+                 {"at_peak_bytes", at_peak},
                  {"capacity_bytes", r.memory.capacity_bytes},
                  {"fits", r.memory.fits},
                  {"headroom_bytes", r.memory.headroom_bytes},

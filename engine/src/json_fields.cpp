@@ -216,7 +216,45 @@ struct ErrorLocator : nlohmann::json_sax<json> {
 };
 }  // namespace
 
+// How deeply the text nests arrays and objects (outside strings): counted before parsing, because
+// copying or printing a deeply nested value recurses once per level and would exhaust the stack.
+std::size_t nesting_depth(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 std::optional<json> parse_json_text(std::string_view text, Issues& errors) {
+  if (text.size() > max_input_bytes) {
+    errors.push_back({"", "too_large",
+                      "The input is " + format_number(std::round(text.size() / 1e5) / 10) +
+                          " MB; the calculator reads at most " + format_number(max_input_bytes / 1e6) +
+                          " MB (a scenario, catalog or config is a few KB)."});
+    return std::nullopt;
+  }
+  if (const std::size_t depth = nesting_depth(text); depth > max_input_depth) {
+    errors.push_back({"", "too_deep",
+                      "The input nests " + std::to_string(depth) +
+                          " levels of brackets; the calculator reads at most " + std::to_string(max_input_depth) +
+                          " (a scenario, catalog or config needs fewer than 10)."});
+    return std::nullopt;
+  }
   json value = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (!value.is_discarded()) return value;
   ErrorLocator locator;

@@ -91,7 +91,10 @@ class Fields {
   std::vector<std::string> known_;
 };
 
-// Parses JSON text without exceptions; on failure returns nullopt and appends a parse_error.
+// Parses JSON text without exceptions; on failure returns nullopt and appends a parse_error, or
+// too_large / too_deep for input beyond these bounds (far beyond any real scenario, catalog or config).
+inline constexpr std::size_t max_input_bytes = 16'000'000;
+inline constexpr std::size_t max_input_depth = 64;
 std::optional<json> parse_json_text(std::string_view text, Issues& errors);
 
 }  // namespace traincalc::detail

@@ -309,28 +309,38 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // step frees them between steps (PyTorch's zero_grad(set_to_none=True)).
   const bool single_gpu = tp * pp * cp * dp == 1;
   const bool gradients_held = !(single_gpu && micro_batches && *micro_batches <= 1);
-  const double base = parts.weights + parts.optimizer + parts.overhead;
   // With pipeline stages the first one holds the most activations and the last one the logits (with
   // one micro-batch of its own layers in flight): the forward peak is the larger of the two.
   const double last_stage_activations =
       pp > 1 ? (parts.activations / std::max(1.0, pp * in_flight_layers_factor)) : parts.activations;
-  const double forward =
-      base + (gradients_held ? parts.gradients : 0.0) +
-      std::max(parts.activations + (pp > 1 ? 0.0 : parts.logits), last_stage_activations + parts.logits);
-  const double backward = base + parts.gradients + rebuilt_layer_per_token * tokens;
-  const double optimizer_step = base + parts.gradients;
-  m.phases = {{"forward", forward}, {"backward", backward}, {"optimizer", optimizer_step}};
+  const bool logits_stage = pp <= 1 || last_stage_activations + parts.logits > parts.activations;
+  using Parts = std::vector<std::pair<std::string, double>>;
+  Parts forward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"overhead", parts.overhead}};
+  if (gradients_held) forward.emplace_back("gradients", parts.gradients);
+  forward.emplace_back("activations", logits_stage ? last_stage_activations : parts.activations);
+  if (logits_stage) forward.emplace_back("logits", parts.logits);
+  Parts optimizer_step = {{"weights", parts.weights},
+                          {"optimizer", parts.optimizer},
+                          {"overhead", parts.overhead},
+                          {"gradients", parts.gradients}};
+  Parts backward = optimizer_step;
+  backward.emplace_back("recomputed", rebuilt_layer_per_token * tokens);
+  const auto phase = [](const char* name, Parts composition) {
+    MemoryPhase p{name, 0.0, std::move(composition)};
+    for (const auto& [part, bytes] : p.parts) p.bytes += bytes;
+    return p;
+  };
+  m.phases = {phase("forward", std::move(forward)), phase("backward", std::move(backward)),
+              phase("optimizer", std::move(optimizer_step))};
   const auto peak = std::max_element(m.phases.begin(), m.phases.end(),
                                      [](const MemoryPhase& x, const MemoryPhase& y) { return x.bytes < y.bytes; });
   parts.total = peak->bytes;
   m.peak_phase = peak->name;
-  // The parts in memory at the peak (what the page stacks against the capacity).
-  m.peak_parts = {"weights", "optimizer", "overhead"};
-  if (m.peak_phase != "forward" || gradients_held) m.peak_parts.push_back("gradients");
-  if (m.peak_phase == "forward") {
-    m.peak_parts.push_back("activations");
-    if (pp <= 1 || last_stage_activations + parts.logits > parts.activations) m.peak_parts.push_back("logits");
-  }
+  // The parts in memory at the peak (what the page stacks against the capacity), and their bytes.
+  m.at_peak = peak->parts;
+  m.peak_parts.clear();
+  for (const auto& [part, bytes] : peak->parts)
+    if (part != "recomputed") m.peak_parts.push_back(part);
 
   m.capacity_bytes = hardware.memory_gb * 1e9;
   m.fits = parts.total <= m.capacity_bytes;

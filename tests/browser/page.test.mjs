@@ -36,8 +36,9 @@ after(async () => {
   server?.close();
 });
 
-async function openPage(url, { offline = false } = {}) {
+async function openPage(url, { offline = false, prepare } = {}) {
   const context = await browser.newContext();
+  await prepare?.(context);
   const requests = [];
   const problems = [];
   if (offline) {
@@ -608,6 +609,44 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('if the engine cannot load, the page says why in the user\'s language and keeps what was typed', async () => {
+    const broken = (context) => context.route('**/*.wasm', (route) => route.abort('failed'));
+    const { context, page } = await openPage(`${base}#${HASH}&lang=zh`, { prepare: broken });
+    await page.locator('#results[data-state="failed"]').waitFor();
+    assert.match(await page.locator('#results').innerText(), /计算引擎加载失败（.+）。请刷新页面/);
+    assert.equal(await page.inputValue('#f-hardware-count'), '64');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => /could not be loaded/.test(document.getElementById('results').textContent));
+    assert.equal(await page.inputValue('#f-hardware-count'), '64');
+    assert.equal(await page.locator('text=NaN').count(), 0);
+    await context.close();
+  });
+
+  test('hostile link values and vendor catalogs stay text: no markup, no script', async () => {
+    const payload = '<img src=x onerror="window.__hostile=1"><script>window.__hostile=2</script>';
+    const catalog = {
+      description: payload,
+      gpus: [{ id: 'evil-gpu', name: payload, memory_gb: 80, bf16_tflops: 500, source: payload }],
+      offers: [{ id: 'evil-offer', provider: payload, name: payload, gpu: 'evil-gpu', per_gpu_hour: 1, currency: 'USD', source: payload }],
+      models: [{ id: 'evil-model', name: payload, params: 7e9, source: payload }],
+    };
+    const serve = (context) => context.route('**/catalogs/hostile.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(catalog) }));
+    const hash = `catalog=catalogs/hostile.json&model.preset=evil-model&training.tokens=2e12&hardware.gpu=evil-gpu&hardware.count=8`
+      + `&strategy.mfu=0.4&lang=en&label=${encodeURIComponent(payload)}&model.name=${encodeURIComponent(payload)}`;
+    const { context, page } = await openPage(`${base}#${hash}`, { prepare: serve });
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('#compare > summary');
+    await page.locator('#compare tr[data-offer="evil-offer"] [data-report="time.wall_clock_days"]').waitFor();
+    // The names are shown, as text.
+    assert.ok((await page.locator('#compare').innerText()).includes('<img src=x'));
+    assert.ok((await page.locator('#f-hardware-gpu').innerText()).includes('<script>'));
+    // And nothing they spell was made into an element or run.
+    assert.equal(await page.evaluate(() => window.__hostile), undefined);
+    assert.equal(await page.locator('img[src="x"]').count(), 0);
+    assert.equal(await page.evaluate(() => [...document.scripts].filter((s) => !s.src).length), 0);
+    await context.close();
+  });
+
   test('nothing is requested from any other origin, in any way in or embedded', async () => {
     const { context, page, requests } = await openPage(`${base}#${HASH}`);
     await page.locator('#scaling[data-state="ok"]').waitFor();
@@ -618,6 +657,8 @@ describe('the served page', () => {
     await page.locator('#compare[data-state="ok"]').waitFor();
     await page.locator('#validation-view summary').click();
     await page.locator('#validation-view[data-state="ok"]').waitFor();
+    await page.locator('#examples > summary').click();
+    await page.locator('#examples-view[data-state="ok"]').waitFor();
     await page.locator('#embed-view summary').click();
     const embedded = await openPage(`${base}#${HASH}&embed=1&theme=aa3300&origin=https%3A%2F%2Fvendor.example`);
     await embedded.page.locator('#results[data-state="ok"]').waitFor();

@@ -64,6 +64,23 @@ describe('bad input through the wasm boundary', () => {
     });
   }
 
+  test('every entry point answers bad input with an error report: config, comparison, catalog', () => {
+    const deep = `{"model":${'['.repeat(100000)}${']'.repeat(100000)}}`;
+    for (const input of ['', '{', '[]', '42', deep]) {
+      for (const text of [
+        engine.import_hf_config(input),
+        engine.compare(input, '', ''),
+        engine.compare('{}', '', input || '{'),
+        engine.catalog(input || '{'),
+      ]) {
+        assert.doesNotMatch(text, /NaN|Infinity/);
+        const out = JSON.parse(text);
+        assert.ok(out.errors.length > 0, `${input.slice(0, 20)}: ${text.slice(0, 200)}`);
+      }
+    }
+    assert.equal(JSON.parse(engine.import_hf_config(deep)).errors[0].code, 'too_deep');
+  });
+
   test('a malformed vendor catalog is refused with field errors under "catalog"', () => {
     const report = JSON.parse(engine.estimate('{}', '{"gpus":[{"id":"x","memory_gb":"lots"}]}'));
     const fields = report.errors.map((e) => `${e.field} ${e.code}`);

@@ -130,6 +130,30 @@ describe('URL state', () => {
 });
 
 describe('language', () => {
+  test('every error and warning code the engine can give has a message in Chinese', async () => {
+    // The codes, read from the engine's sources where issues are made: push_back({field, "code", ...}),
+    // Fields::error(key, "code", ...), return {{field, "code", ...}}, and note_unused's "ignored".
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { ERRORS, WARNINGS } = await js('i18n.js');
+    const patterns = [
+      /push_back\(\s*\{\s*[^{};]*?,\s*"([a-z][a-z0-9_]+)"\s*,/g,
+      /\berror\(\s*[^,;()]+(?:\([^()]*\))?,\s*"([a-z][a-z0-9_]+)"/g,
+      /\{\{\s*[^{};,]+,\s*"([a-z][a-z0-9_]+)"\s*,\s*(?:"|std::string|\w)/g,
+    ];
+    const codes = new Set(['ignored']);
+    for (const dir of ['engine/src', 'engine/cli']) {
+      for (const file of readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.cpp'))) {
+        const text = readFileSync(join(ROOT, dir, file), 'utf8');
+        for (const pattern of patterns) for (const m of text.matchAll(pattern)) codes.add(m[1]);
+      }
+    }
+    assert.ok(codes.size >= 40, [...codes].join(' '));  // the patterns still find the engine's issues
+    const missing = [...codes].filter((code) => !ERRORS.zh[code] && !WARNINGS.zh[code]);
+    assert.deepEqual(missing, []);
+    // Every error with a Chinese message has an English one too (warnings fall back to the engine's).
+    assert.deepEqual(Object.keys(ERRORS.zh).filter((code) => !ERRORS.en[code]), []);
+  });
+
   test('Chinese browsers get Chinese, everyone else English', () => {
     assert.equal(defaultLang(['zh-CN', 'en']), 'zh');
     assert.equal(defaultLang(['zh-TW']), 'zh');

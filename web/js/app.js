@@ -149,6 +149,7 @@ let catalogProblem = null;
 // kept as a message key and its values.
 let catalogNotice = null;
 let catalogFromMessage = false;  // the catalog came from the embedding page (its IDs mean nothing elsewhere)
+let engineError = null;  // why the engine could not load, said again in the other language
 let catalogsLoaded = null;  // resolves once the built-in (and any #catalog=URL) catalog is in place
 let builtinIds = new Set();  // IDs of the built-in catalog's GPUs, offers and models
 
@@ -361,6 +362,7 @@ function applyLanguage() {
   // other language, so marked as such.
   toggle.replaceChildren(el('span', { lang: state.lang === 'zh' ? 'en' : 'zh-CN', text: t(state.lang, 'switch_lang') }));
   toggle.setAttribute('aria-label', `${t(state.lang, 'switch_lang')}: ${t(state.lang, 'switch_lang_label')}`);
+  if (engineError) results.failed(state.lang, engineError);
 }
 
 function writeHash() {
@@ -376,7 +378,8 @@ async function recompute() {
     report = await estimate(scenario, vendorCatalog);
   } catch (error) {
     console.error(error);
-    results.failed(state.lang);
+    engineError = error;
+    results.failed(state.lang, error);
     return;
   }
   if (id !== requestId) return;  // a newer input has already asked
@@ -463,5 +466,6 @@ catalogsLoaded = engineReady
   })
   .catch((error) => {
     console.error(error);
-    results.failed(state.lang);
+    engineError = error;
+    results.failed(state.lang, error);
   });

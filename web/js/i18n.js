@@ -18,7 +18,8 @@ const STRINGS = {
     switch_lang: '中文',
     switch_lang_label: 'Switch to Chinese',
     loading: 'Loading the engine…',
-    engine_failed: 'The calculation engine could not start in this browser (WebAssembly is required).',
+    engine_failed: 'The calculation engine could not be loaded ({why}). Reload the page; to use the calculator offline, save the single-file version (traincalc.html) while online. What you typed is kept.',
+    engine_no_wasm: 'This browser cannot run WebAssembly (it may be turned off by a security setting or policy), and the calculator needs it. Try another browser or allow WebAssembly. What you typed is kept.',
     section_model: 'Model',
     section_data: 'Training data',
     section_hardware: 'Hardware',
@@ -308,6 +309,7 @@ const STRINGS = {
     memory_optimizer: 'optimizer states',
     memory_activations: 'activations',
     memory_logits: 'logits (loss)',
+    memory_recomputed: 'layer rebuilt for its backward (recomputation)',
     memory_overhead: 'runtime overhead',
     memory_capacity: 'capacity',
     memory_fits: 'Fits: {total} of {capacity} ({free} free).',
@@ -405,7 +407,8 @@ const STRINGS = {
     switch_lang: 'English',
     switch_lang_label: '切换到英文',
     loading: '正在加载计算引擎…',
-    engine_failed: '计算引擎无法在此浏览器中启动（需要 WebAssembly）。',
+    engine_failed: '计算引擎加载失败（{why}）。请刷新页面；如需离线使用，请在联网时保存单文件版本（traincalc.html）。已输入的内容都保留着。',
+    engine_no_wasm: '此浏览器无法运行 WebAssembly（可能被安全设置或策略关闭），而计算器需要它。请换一个浏览器或允许 WebAssembly。已输入的内容都保留着。',
     section_model: '模型',
     section_data: '训练数据',
     section_hardware: '硬件',
@@ -695,6 +698,7 @@ const STRINGS = {
     memory_optimizer: '优化器状态',
     memory_activations: '激活值',
     memory_logits: 'logits（损失）',
+    memory_recomputed: '反向时重算的一层（重计算）',
     memory_overhead: '运行时开销',
     memory_capacity: '容量',
     memory_fits: '放得下：需要 {total}，共 {capacity}（剩余 {free}）。',
@@ -789,7 +793,7 @@ const STRINGS = {
 };
 
 // Errors by code: short, in the user's language, saying what to do.
-const ERRORS = {
+export const ERRORS = {
   en: {
     required: 'Required.',
     wrong_type: 'Enter a number, e.g. 7e9 or 7B.',
@@ -804,6 +808,14 @@ const ERRORS = {
     unsupported: 'This GPU has no dense peak for that precision; choose another precision.',
     budget_too_small: 'The budget does not rent a single GPU at this price.',
     parse_error: 'The input is not valid.',
+    unknown_key: 'Not a field the calculator knows; check the spelling.',
+    invalid: 'Not a valid value here.',
+    invalid_id: 'IDs use lower-case letters, digits, ".", "_" and "-".',
+    too_large: 'Too large to read; a scenario, catalog or config is a few KB.',
+    too_deep: 'Nested too deeply to read.',
+    unreadable: 'The file cannot be read.',
+    internal_non_finite: 'The calculator could not compute a sound number for this input; please report it.',
+    internal_error: 'The calculator failed on this input; please report it.',
   },
   zh: {
     required: '必填。',
@@ -819,10 +831,18 @@ const ERRORS = {
     unsupported: '这款 GPU 没有该精度的稠密峰值，请换一种精度。',
     budget_too_small: '按这个价格，预算连一张 GPU 也租不起。',
     parse_error: '输入无效。',
+    unknown_key: '计算器不认识这一项，请检查拼写。',
+    invalid: '此处的值无效。',
+    invalid_id: 'ID 只能用小写字母、数字、“.”、“_”和“-”。',
+    too_large: '内容太大，无法读取；场景、目录或配置文件通常只有几 KB。',
+    too_deep: '嵌套层数太多，无法读取。',
+    unreadable: '无法读取该文件。',
+    internal_non_finite: '计算器无法为这个输入算出可靠的数值，请反馈给我们。',
+    internal_error: '计算器处理这个输入时出错，请反馈给我们。',
   },
 };
 
-const WARNINGS = {
+export const WARNINGS = {
   zh: {
     mfu_assumed: '只给出参数量时无法预测利用率（需要层数、隐藏维度、注意力头数等模型结构），按稠密峰值的 40% 估算；可选择预设模型、填写结构或直接填写 MFU。',
     layout_assumed: '规划并行方案需要模型结构：张量并行与流水并行按 1 计，微批次按 1 计，其余为数据并行。显存与之相关。',
@@ -831,6 +851,8 @@ const WARNINGS = {
     speed_uncalibrated: '用于校准速度模型的公开训练结果不包含此配置中的部分特性（如 MoE、上下文并行、LoRA/QLoRA、CPU 卸载、编码器模型）；这些按原理建模，未经校准。',
     planner_truncated: '规划器在评估的方案数达到上限后停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
     offload_time_assumed: 'CPU 上的优化器更新按假设速率计时（PCIe 4.0 x16 约 25 GB/s；CPU Adam 约每秒 10 亿参数）。',
+    assumed: '导入配置时有一项使用了默认值：{message}',
+    currency_assumed: '没有填写货币，价格按美元计算。',
     ignored: '{field} 在当前设置下不起作用，已忽略。（{message}）',
     bytes_per_token_assumed: '数据集按英文文本计（每 token 4 字节）。中文文本用中文分词器（Qwen、DeepSeek、Yi、GLM）约每 token 4.4 字节，用英文分词器（Llama 2、GPT-2）只有约 2 字节；代码约 3。请选择“文本类型”或填写每 token 字节数。',
     energy_assumed: '能耗中有几项使用了默认假设（PUE、主机功耗占比或电网碳强度，见计算过程）；可在“能耗与碳排放”中填写你的数值。',

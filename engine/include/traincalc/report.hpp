@@ -113,7 +113,10 @@ struct MemoryOverhead {
 // Memory in use at the end of one phase of a step (overhead included).
 struct MemoryPhase {
   std::string name;  // "forward", "backward", "optimizer"
-  double bytes = 0;
+  double bytes = 0;  // the sum of parts, in their order
+  // What is in memory in this phase: weights, optimizer, overhead, gradients, activations, logits,
+  // and (backward, with recomputation) "recomputed", the layer rebuilt for its backward pass.
+  std::vector<std::pair<std::string, double>> parts;
 };
 
 // A change (one or more fields) that would alter the memory per GPU, and what the engine computed.
@@ -146,6 +149,7 @@ struct MemoryReport {
   std::vector<MemoryPhase> phases;
   std::string peak_phase;
   std::vector<std::string> peak_parts;  // the parts in memory at the peak
+  std::vector<std::pair<std::string, double>> at_peak;  // their bytes, which sum to per_gpu.total
   double capacity_bytes = 0;
   bool fits = false;
   double headroom_bytes = 0;   // capacity - total when it fits, else 0

@@ -4,17 +4,17 @@ import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
 
-const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'overhead'];
+const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'recomputed', 'overhead'];
 
 function bar(memory, lang) {
-  const parts = memory.per_gpu_bytes;
-  // The parts as stored are the forward phase's ingredients; the bar shows them against the larger
-  // of the peak and the capacity.
-  const scale = Math.max(parts.total, memory.capacity_bytes) * 1.02;
+  // What is in memory at the peak (the parts sum to the total), against the larger of the peak and
+  // the capacity.
+  const parts = memory.at_peak_bytes;
+  const scale = Math.max(memory.per_gpu_bytes.total, memory.capacity_bytes) * 1.02;
   const width = 600;
   const chart = svg('svg', { viewBox: `0 0 ${width} 44`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
   let x = 0;
-  for (const part of PARTS.filter((p) => memory.peak_parts.includes(p))) {
+  for (const part of PARTS.filter((p) => p in parts)) {
     const w = (parts[part] / scale) * width;
     if (w <= 0) continue;
     const rect = svg('rect', { x, y: 4, width: w, height: 24, class: `seg seg-${part}` });

@@ -46,8 +46,11 @@ export class Results {
     this.setState('loading');
   }
 
-  failed(lang) {
-    this.status.textContent = t(lang, 'engine_failed');
+  // The engine did not load: why, in the user's language (the browser's own words for the cause).
+  failed(lang, error) {
+    this.status.textContent = typeof WebAssembly === 'undefined'
+      ? t(lang, 'engine_no_wasm')
+      : t(lang, 'engine_failed', { why: String(error?.message ?? error ?? '').slice(0, 200) || '?' });
     this.setState('failed');
   }
 
