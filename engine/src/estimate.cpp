@@ -223,7 +223,11 @@ json report_json_value(const Report& r);
 
 json issues_json(const Issues& issues) {
   json out = json::array();
-  for (const auto& i : issues) out.push_back({{"field", i.field}, {"code", i.code}, {"message", i.message}});
+  for (const auto& i : issues) {
+    json issue = {{"field", i.field}, {"code", i.code}, {"message", i.message}};
+    if (!i.params.empty()) issue["params"] = i.params;
+    out.push_back(std::move(issue));
+  }
   return out;
 }
 

@@ -253,7 +253,11 @@ std::string hf_import_to_json(const HfImport& imported, int indent) {
   }
   auto issues = [](const Issues& list) {
     json a = json::array();
-    for (const auto& i : list) a.push_back({{"field", i.field}, {"code", i.code}, {"message", i.message}});
+    for (const auto& i : list) {
+      json issue = {{"field", i.field}, {"code", i.code}, {"message", i.message}};
+      if (!i.params.empty()) issue["params"] = i.params;
+      a.push_back(std::move(issue));
+    }
     return a;
   };
   out["warnings"] = issues(imported.warnings);

@@ -82,8 +82,9 @@ const json* Fields::raw(std::string_view key) {
   return it == object_.end() ? nullptr : &*it;
 }
 
-void Fields::error(std::string_view key, std::string code, std::string message) {
-  errors_.push_back({path(key), std::move(code), std::move(message)});
+void Fields::error(std::string_view key, std::string code, std::string message,
+                   std::map<std::string, std::string> params) {
+  errors_.push_back({path(key), std::move(code), std::move(message), std::move(params)});
 }
 
 void Fields::require(std::string_view key, std::string_view what) {
@@ -95,7 +96,7 @@ std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
   const json* value = raw(key);
   if (!value) return std::nullopt;
   if (!value->is_number()) {
-    error(key, "wrong_type", path(key) + " must be a number, not " + describe(*value) + ".");
+    error(key, "wrong_type", path(key) + " must be a number, not " + describe(*value) + ".", {{"expected", "number"}});
     return std::nullopt;
   }
   const double x = value->get<double>();
@@ -106,20 +107,24 @@ std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
   const bool below = rule.min_exclusive ? !(x > rule.min) : !(x >= rule.min);
   if (below) {
     if (x <= 0 && (rule.min > 0 || rule.min_exclusive))
-      error(key, "not_positive", path(key) + " must be greater than 0 (got " + format_number(x) + ").");
+      error(key, "not_positive", path(key) + " must be greater than 0 (got " + format_number(x) + ").",
+            {{"got", format_number(x)}});
     else
       error(key, "out_of_range",
             path(key) + " must be " + (rule.min_exclusive ? "greater than " : "at least ") + format_number(rule.min) +
-                " (got " + format_number(x) + ").");
+                " (got " + format_number(x) + ").",
+            {{"min", format_number(rule.min)}, {"got", format_number(x)}});
     return std::nullopt;
   }
   if (x > rule.max) {
     error(key, "out_of_range",
-          path(key) + " must be at most " + format_number(rule.max) + " (got " + format_number(x) + ").");
+          path(key) + " must be at most " + format_number(rule.max) + " (got " + format_number(x) + ").",
+          {{"max", format_number(rule.max)}, {"got", format_number(x)}});
     return std::nullopt;
   }
   if (rule.integer && std::floor(x) != x) {
-    error(key, "not_integer", path(key) + " must be a whole number (got " + format_number(x) + ").");
+    error(key, "not_integer", path(key) + " must be a whole number (got " + format_number(x) + ").",
+          {{"got", format_number(x)}});
     return std::nullopt;
   }
   return x;
@@ -138,7 +143,8 @@ Fields::NumberOrWord Fields::number_or_word(std::string_view key, std::string_vi
       result.is_word = true;
     } else {
       error(key, "wrong_type",
-            path(key) + " must be a number or \"" + std::string(word) + "\", not " + describe(*value) + ".");
+            path(key) + " must be a number or \"" + std::string(word) + "\", not " + describe(*value) + ".",
+            {{"expected", "number-or-word"}, {"allowed", std::string(word)}});
     }
     return result;
   }
@@ -150,7 +156,7 @@ std::optional<std::string> Fields::text(std::string_view key) {
   const json* value = raw(key);
   if (!value) return std::nullopt;
   if (!value->is_string()) {
-    error(key, "wrong_type", path(key) + " must be a string, not " + describe(*value) + ".");
+    error(key, "wrong_type", path(key) + " must be a string, not " + describe(*value) + ".", {{"expected", "text"}});
     return std::nullopt;
   }
   return value->get<std::string>();
@@ -160,7 +166,8 @@ std::optional<bool> Fields::flag(std::string_view key) {
   const json* value = raw(key);
   if (!value) return std::nullopt;
   if (!value->is_boolean()) {
-    error(key, "wrong_type", path(key) + " must be true or false, not " + describe(*value) + ".");
+    error(key, "wrong_type", path(key) + " must be true or false, not " + describe(*value) + ".",
+          {{"expected", "boolean"}});
     return std::nullopt;
   }
   return value->get<bool>();
@@ -170,7 +177,8 @@ const json* Fields::object(std::string_view key) {
   const json* value = raw(key);
   if (!value) return nullptr;
   if (!value->is_object()) {
-    error(key, "wrong_type", path(key) + " must be an object ({...}), not " + describe(*value) + ".");
+    error(key, "wrong_type", path(key) + " must be an object ({...}), not " + describe(*value) + ".",
+          {{"expected", "object"}});
     return nullptr;
   }
   return value;
@@ -184,8 +192,12 @@ void Fields::reject_unknown(const std::vector<std::string>& also_allowed) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string where = path_.empty() ? "at the top level" : "in " + path_;
     std::string message = "Unknown key \"" + key + "\" " + where + ".";
-    if (auto suggestion = closest_key(key, allowed)) message += " Did you mean \"" + *suggestion + "\"?";
-    errors_.push_back({join_path(path_, key), "unknown_key", std::move(message)});
+    std::map<std::string, std::string> params;
+    if (auto suggestion = closest_key(key, allowed)) {
+      message += " Did you mean \"" + *suggestion + "\"?";
+      params["suggestion"] = *suggestion;
+    }
+    errors_.push_back({join_path(path_, key), "unknown_key", std::move(message), std::move(params)});
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,13 +71,17 @@ class Fields {
     }
     std::string names;
     for (const auto& [name, e] : options) names += (names.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+    std::string allowed;
+    for (const auto& [name, e] : options) allowed += (allowed.empty() ? "" : ", ") + std::string(name);
     error(key, value->is_string() ? "unknown_choice" : "wrong_type",
-          path(key) + " must be one of " + names + ", not " + describe(*value) + ".");
+          path(key) + " must be one of " + names + ", not " + describe(*value) + ".",
+          {{"allowed", allowed}, {"expected", "text"}});
     return std::nullopt;
   }
 
   void require(std::string_view key, std::string_view what);
-  void error(std::string_view key, std::string code, std::string message);
+  void error(std::string_view key, std::string code, std::string message,
+             std::map<std::string, std::string> params = {});
   // Reports every key that no accessor asked for, suggesting the closest allowed one.
   void reject_unknown(const std::vector<std::string>& also_allowed = {});
 

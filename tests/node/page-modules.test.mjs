@@ -1,8 +1,9 @@
 // The page's pure modules (number parsing, formatting, URL state), tested without a browser.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { ROOT } from './paths.mjs';
+import { CLI, ROOT } from './paths.mjs';
 
 const js = (name) => import(join(ROOT, 'web', 'js', name));
 const { parseNumber } = await js('numbers.js');
@@ -152,6 +153,25 @@ describe('language', () => {
     assert.deepEqual(missing, []);
     // Every error with a Chinese message has an English one too (warnings fall back to the engine's).
     assert.deepEqual(Object.keys(ERRORS.zh).filter((code) => !ERRORS.en[code]), []);
+  });
+
+  test('an error says what to change in Chinese too, from the engine\'s params', async () => {
+    const { errorText } = await js('i18n.js');
+    const engine = (scenario) => JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }).toString());
+    let out;
+    try {
+      out = engine({ model: { params: 1e17 }, training: { type: 'pretrain', tokens: 1e9, epoch: 2 }, hardware: { gpu: 'h100-sxm', count: 8 }, strategy: { precision: 'bf17' } });
+    } catch (error) {
+      out = JSON.parse(error.stdout);  // exit status 2: the report has errors
+    }
+    const by = (field) => out.errors.find((e) => e.field === field);
+    assert.equal(errorText('zh', by('model.params')), '不能超过 1e+16（填的是 1e+17）。');
+    assert.equal(errorText('zh', by('training.epoch')), '计算器不认识这一项；是不是“epochs”？');
+    assert.equal(errorText('zh', by('strategy.precision')), '不是可选的值；可选：fp32, tf32, fp16, bf16, fp8。');
+    assert.equal(errorText('en', by('model.params')), 'At most 1e+16 (got 1e+17).');
+    // Without params, the code's general message; an unknown code, the engine's own.
+    assert.equal(errorText('zh', { code: 'required', message: 'x' }), '必填。');
+    assert.equal(errorText('zh', { code: 'no_such_code', message: 'the engine says' }), 'the engine says');
   });
 
   test('Chinese browsers get Chinese, everyone else English', () => {

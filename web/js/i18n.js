@@ -808,6 +808,16 @@ export const ERRORS = {
     unsupported: 'This GPU has no dense peak for that precision; choose another precision.',
     budget_too_small: 'The budget does not rent a single GPU at this price.',
     parse_error: 'The input is not valid.',
+    out_of_range_max: 'At most {max} (got {got}).',
+    out_of_range_min: 'At least {min} (got {got}).',
+    not_positive_got: 'Must be greater than 0 (got {got}).',
+    not_integer_got: 'Must be a whole number (got {got}).',
+    unknown_choice_allowed: 'Not one of the choices: {allowed}.',
+    wrong_type_text: 'Must be text.',
+    wrong_type_boolean: 'Must be true or false.',
+    wrong_type_object: 'Must be an object ({…}).',
+    'wrong_type_number-or-word': 'Enter a number, or "{allowed}".',
+    unknown_key_suggestion: 'Not a field the calculator knows; did you mean "{suggestion}"?',
     unknown_key: 'Not a field the calculator knows; check the spelling.',
     invalid: 'Not a valid value here.',
     invalid_id: 'IDs use lower-case letters, digits, ".", "_" and "-".',
@@ -831,6 +841,16 @@ export const ERRORS = {
     unsupported: '这款 GPU 没有该精度的稠密峰值，请换一种精度。',
     budget_too_small: '按这个价格，预算连一张 GPU 也租不起。',
     parse_error: '输入无效。',
+    out_of_range_max: '不能超过 {max}（填的是 {got}）。',
+    out_of_range_min: '至少为 {min}（填的是 {got}）。',
+    not_positive_got: '必须大于 0（填的是 {got}）。',
+    not_integer_got: '必须是整数（填的是 {got}）。',
+    unknown_choice_allowed: '不是可选的值；可选：{allowed}。',
+    wrong_type_text: '应为文字。',
+    wrong_type_boolean: '应为 true 或 false。',
+    wrong_type_object: '应为对象（{…}）。',
+    'wrong_type_number-or-word': '请输入数字，或“{allowed}”。',
+    unknown_key_suggestion: '计算器不认识这一项；是不是“{suggestion}”？',
     unknown_key: '计算器不认识这一项，请检查拼写。',
     invalid: '此处的值无效。',
     invalid_id: 'ID 只能用小写字母、数字、“.”、“_”和“-”。',
@@ -873,8 +893,17 @@ export function t(lang, key, values) {
   return text;
 }
 
+// The most specific message the issue's params allow: out_of_range with a max is out_of_range_max,
+// a wrong_type that expected text is wrong_type_text, ... with {max}, {got}, {allowed} filled in.
 export function errorText(lang, issue) {
-  return ERRORS[lang]?.[issue.code] ?? ERRORS.en[issue.code] ?? issue.message;
+  const params = issue.params ?? {};
+  const variants = [];
+  if (params.expected) variants.push(`${issue.code}_${params.expected}`);
+  for (const name of ['max', 'min', 'got', 'allowed', 'suggestion']) if (params[name] !== undefined) variants.push(`${issue.code}_${name}`);
+  const key = [...variants, issue.code].find((k) => ERRORS[lang]?.[k] ?? ERRORS.en[k]);
+  if (!key) return issue.message;
+  const text = ERRORS[lang]?.[key] ?? ERRORS.en[key];
+  return text.replace(/\{(\w+)\}/g, (whole, name) => params[name] ?? whole);
 }
 
 // A warning in the user's language, falling back to the engine's English message. A translation

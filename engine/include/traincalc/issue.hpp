@@ -2,6 +2,7 @@
 // translates by code), and an English message that says what to change.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@ struct Issue {
   std::string field;  // dotted scenario path, e.g. "training.tokens"; empty for the whole input
   std::string code;   // stable, e.g. "not_positive", "unknown_key"
   std::string message;
+  // What a message in another language needs, as text: "got", "min", "max", "allowed",
+  // "suggestion", "expected" (number, text, boolean, object, list, number-or-word).
+  std::map<std::string, std::string> params = {};
 };
 
 using Issues = std::vector<Issue>;

@@ -225,8 +225,12 @@ export class Form {
     }
     this.generalErrors.replaceChildren(
       ...(general.length ? [el('strong', { text: t(lang, 'errors_general') })] : []),
-      ...general.map((issue) =>
-        el('p', { 'data-error-for': issue.field || 'scenario', text: `${issue.field ? `${issue.field}: ` : ''}${issue.message}` })),
+      // In Chinese the short message first, the engine's precise English one after it.
+      ...general.map((issue) => el('p', { 'data-error-for': issue.field || 'scenario' }, [
+        issue.field ? `${issue.field}: ` : '',
+        lang === 'en' ? issue.message : errorText(lang, issue),
+        lang === 'en' ? null : el('span', { class: 'detail', text: issue.message }),
+      ])),
     );
     this.generalErrors.hidden = general.length === 0;
   }
