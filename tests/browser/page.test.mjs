@@ -125,9 +125,14 @@ describe('the served page', () => {
 
   test('a bad value in a shared link shows the error in Chinese, not a blank', async () => {
     const { context, page } = await openPage(`${base}#hardware.count=-8&lang=zh`);
-    await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /必须大于 0/ }).waitFor();
+    await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /必须大于 0（填的是 -8）/ }).waitFor();
     assert.match(await page.locator('#results').innerText(), /请修正/);
     assert.equal(await page.inputValue('#f-hardware-count'), '-8');
+    // Out of range: the bound, in Chinese; a link's typo, with the key meant, in Chinese.
+    await page.fill('#f-hardware-count', '1e8');
+    await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /不能超过 .+（填的是 .+）/ }).waitFor();
+    await page.goto(`${base}#${HASH}&hardware.cout=128&lang=zh`);
+    await page.locator('[data-error-for="hardware.cout"]').filter({ hasText: /是不是“count”/ }).waitFor();
     await context.close();
   });
 
