@@ -15,13 +15,13 @@ declare -A needs=(
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
   [clang]=/usr/bin/clang++
-  [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+  [libclang-rt-14-dev]='/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
   [chromium]=/usr/bin/chromium
   [fonts-wqy-microhei]=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 )
 missing=()
 for package in "${!needs[@]}"; do
-  [ -e "${needs[$package]}" ] || missing+=("$package")
+  compgen -G "${needs[$package]}" >/dev/null || missing+=("$package")
 done
 # Node.js 20 and npm may come from Debian or elsewhere; only install them when absent.
 command -v node >/dev/null || missing+=(nodejs)

@@ -31,27 +31,29 @@ if cmake --preset sanitize >build/test-results/sanitize-configure.log 2>&1 &&
 else
   echo "test: the sanitizer build failed; the end of build/test-results/sanitize-build.log:"
   tail -n 30 build/test-results/sanitize-build.log build/test-results/sanitize-configure.log
-  status=1; fuzz_failed=1
+  status=1; fuzz_failed=1; sanitize_build_failed=1
 fi
 
-run_node() {  # name, files...
+run_node() {  # name, files...  (a run that hangs is stopped after 20 minutes and fails)
   local name=$1; shift
   echo "== $name (node --test)"
-  node --test --test-reporter=spec --test-reporter-destination=stdout \
+  timeout --kill-after=10 1200 node --test --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="build/test-results/$name.tap" "$@" | tail -n 9
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 run_node wasm-and-modules tests/node/*.test.mjs
 run_node browser tests/browser/*.test.mjs
 
-# One line for everything that ran (the fuzzing run counts as one test).
+# One line for everything that ran.
 ctest_total=0; ctest_failed=0
 for txt in build/test-results/ctest.txt build/test-results/ctest-sanitize.txt; do
   [ -f "$txt" ] || continue
   ctest_total=$((ctest_total + $(grep -oE 'tests failed out of [0-9]+' "$txt" | grep -oE '[0-9]+$' || echo 0)))
   ctest_failed=$((ctest_failed + $(grep -oE '[0-9]+ tests failed' "$txt" | grep -oE '^[0-9]+' || echo 0)))
 done
-ctest_total=$((ctest_total + 1)); ctest_failed=$((ctest_failed + ${fuzz_failed:-1}))
+# The fuzzing run counts as one test, and a sanitizer build that failed as another.
+ctest_total=$((ctest_total + 1 + ${sanitize_build_failed:-0}))
+ctest_failed=$((ctest_failed + ${fuzz_failed:-1} + ${sanitize_build_failed:-0}))
 node_pass=0; node_fail=0
 for tap in build/test-results/*.tap; do
   node_pass=$((node_pass + $(grep -E '^# pass ' "$tap" | grep -oE '[0-9]+' || echo 0)))

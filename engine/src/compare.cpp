@@ -114,20 +114,23 @@ bool ranks_before(const json& a, const json& b) {
 Issues read_request(const json& value, CompareRequest& request) {
   Issues errors;
   if (!value.is_object())
-    return {{"compare", "wrong_type",
+    return {{"compare",
+             "wrong_type",
              "The comparison request must be a JSON object ({\"kind\": \"offers\", \"ids\": [...]}), not " +
-                 detail::describe(value) + "."}};
+                 detail::describe(value) + ".",
+             {{"expected", "object"}}}};
   detail::Fields f(value, "compare", errors);
   if (auto kind = f.choice<CompareKind>("kind", {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}}))
     request.kind = *kind;
   if (const json* ids = f.raw("ids")) {
     if (!ids->is_array()) {
-      f.error("ids", "wrong_type", "compare.ids must be a list of catalog IDs.");
+      f.error("ids", "wrong_type", "compare.ids must be a list of catalog IDs.", {{"expected", "list"}});
     } else {
       request.ids.emplace();
       for (const auto& id : *ids) {
         if (!id.is_string()) {
-          f.error("ids", "wrong_type", "compare.ids must hold IDs as strings, not " + detail::describe(id) + ".");
+          f.error("ids", "wrong_type", "compare.ids must hold IDs as strings, not " + detail::describe(id) + ".",
+                  {{"expected", "text"}});
           break;
         }
         request.ids->push_back(id.get<std::string>());
@@ -147,8 +150,11 @@ std::string compare_json(std::string_view scenario_text, const Catalog& base, co
   const auto scenario = detail::parse_json_text(scenario_text, errors);
   if (!scenario) return error_report_json(errors, indent);
   if (!scenario->is_object())
-    return error_report_json(
-        {{"", "wrong_type", "A scenario must be a JSON object, not " + detail::describe(*scenario) + "."}}, indent);
+    return error_report_json({{"",
+                               "wrong_type",
+                               "A scenario must be a JSON object, not " + detail::describe(*scenario) + ".",
+                               {{"expected", "object"}}}},
+                             indent);
   // The scenario's own catalog (a vendor's offers inline) is compared too.
   Catalog with_inline;
   const Catalog* catalog = &base;

@@ -32,8 +32,10 @@ class HfReader {
       const json& v = config_[key];
       if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 ||
           std::floor(v.get<double>()) != v.get<double>() || v.get<double>() > 1e9) {
-        errors_.push_back({std::string("hf_config.") + key, "wrong_type",
-                           std::string(key) + " must be a whole number, not " + detail::describe(v) + "."});
+        errors_.push_back({std::string("hf_config.") + key,
+                           "wrong_type",
+                           std::string(key) + " must be a whole number, not " + detail::describe(v) + ".",
+                           {{"expected", "number"}}});
         return std::nullopt;
       }
       return v.get<double>();
@@ -74,7 +76,8 @@ HfImport import_hf_config(std::string_view config_text) {
   if (!parsed) return out;
   json config = *parsed;
   if (!config.is_object()) {
-    out.errors.push_back({"hf_config", "wrong_type", "A config.json is a JSON object ({...})."});
+    out.errors.push_back(
+        {"hf_config", "wrong_type", "A config.json is a JSON object ({...}).", {{"expected", "object"}}});
     return out;
   }
   // Multimodal configs keep the language model in text_config (Gemma 3, Llama 3.2 Vision, ...).

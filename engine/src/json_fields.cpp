@@ -255,7 +255,7 @@ std::size_t nesting_depth(std::string_view text) {
 std::optional<json> parse_json_text(std::string_view text, Issues& errors) {
   if (text.size() > max_input_bytes) {
     errors.push_back({"", "too_large",
-                      "The input is " + format_number(std::round(text.size() / 1e5) / 10) +
+                      "The input is " + format_number(std::ceil(text.size() / 1e5) / 10) +
                           " MB; the calculator reads at most " + format_number(max_input_bytes / 1e6) +
                           " MB (a scenario, catalog or config is a few KB)."});
     return std::nullopt;

@@ -75,7 +75,7 @@ class Fields {
     for (const auto& [name, e] : options) allowed += (allowed.empty() ? "" : ", ") + std::string(name);
     error(key, value->is_string() ? "unknown_choice" : "wrong_type",
           path(key) + " must be one of " + names + ", not " + describe(*value) + ".",
-          {{"allowed", allowed}, {"expected", "text"}});
+          {{"allowed", allowed}, {"expected", "choice"}});
     return std::nullopt;
   }
 

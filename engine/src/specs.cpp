@@ -230,8 +230,10 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
   CatalogLoad load{base, {}};
   Issues& errors = load.errors;
   if (!value.is_object()) {
-    errors.push_back(
-        {path, "wrong_type", "A catalog must be a JSON object with \"gpus\", \"offers\" and/or \"models\" arrays."});
+    errors.push_back({path,
+                      "wrong_type",
+                      "A catalog must be a JSON object with \"gpus\", \"offers\" and/or \"models\" arrays.",
+                      {{"expected", "object"}}});
     return load;
   }
   Fields top(value, path, errors);
@@ -241,7 +243,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
   auto rows = [&](const char* key) -> const json* {
     const json* list = top.raw(key);
     if (list && !list->is_array()) {
-      top.error(key, "wrong_type", top.path(key) + " must be an array ([...]).");
+      top.error(key, "wrong_type", top.path(key) + " must be an array ([...]).", {{"expected", "list"}});
       return nullptr;
     }
     return list;
@@ -252,7 +254,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
     for (std::size_t i = 0; i < gpus->size(); ++i) {
       Fields f((*gpus)[i], row_path("gpus", i), errors);
       if (!(*gpus)[i].is_object()) {
-        errors.push_back({row_path("gpus", i), "wrong_type", row_path("gpus", i) + " must be an object."});
+        errors.push_back(
+            {row_path("gpus", i), "wrong_type", row_path("gpus", i) + " must be an object.", {{"expected", "object"}}});
         continue;
       }
       const std::size_t before = errors.size();
@@ -273,7 +276,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
     for (std::size_t i = 0; i < offers->size(); ++i) {
       const std::string where = row_path("offers", i);
       if (!(*offers)[i].is_object()) {
-        errors.push_back({where, "wrong_type", where + " must be an object."});
+        errors.push_back({where, "wrong_type", where + " must be an object.", {{"expected", "object"}}});
         continue;
       }
       Fields f((*offers)[i], where, errors);
@@ -328,7 +331,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
     for (std::size_t i = 0; i < models->size(); ++i) {
       const std::string where = row_path("models", i);
       if (!(*models)[i].is_object()) {
-        errors.push_back({where, "wrong_type", where + " must be an object."});
+        errors.push_back({where, "wrong_type", where + " must be an object.", {{"expected", "object"}}});
         continue;
       }
       Fields f((*models)[i], where, errors);

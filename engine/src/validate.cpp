@@ -484,9 +484,10 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   ScenarioParse out;
   Issues& errors = out.errors;
   if (!root.is_object()) {
-    errors.push_back(
-        {"", "wrong_type",
-         "A scenario must be a JSON object with model, training and hardware, not " + describe(root) + "."});
+    errors.push_back({"",
+                      "wrong_type",
+                      "A scenario must be a JSON object with model, training and hardware, not " + describe(root) + ".",
+                      {{"expected", "object"}}});
     return out;
   }
   Fields top(root, "", errors);

@@ -31,9 +31,19 @@ before(async () => {
   cliReport = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(SCENARIO), encoding: 'utf8' }));
 });
 
+// Servers a test starts are also closed here, so that a failing test cannot keep node running.
+const extraServers = [];
+function track(s) {
+  extraServers.push(s);
+  return s;
+}
+
 after(async () => {
   await browser?.close();
-  server?.close();
+  for (const s of [server, ...extraServers]) {
+    s?.closeAllConnections?.();
+    s?.close();
+  }
 });
 
 async function openPage(url, { offline = false, prepare } = {}) {
@@ -478,7 +488,7 @@ describe('the served page', () => {
   });
 
   test('works under Content-Security-Policy: script-src \'self\' \'wasm-unsafe-eval\' sent as a header', async () => {
-    const strict = serveStatic(SITE, { headers: { 'Content-Security-Policy': "script-src 'self' 'wasm-unsafe-eval'" } });
+    const strict = track(serveStatic(SITE, { headers: { 'Content-Security-Policy': "script-src 'self' 'wasm-unsafe-eval'" } }));
     await new Promise((ok) => strict.listen(0, '127.0.0.1', ok));
     const context = await browser.newContext();
     await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => window.reportViolation?.(`${e.violatedDirective} ${e.blockedURI}`)));
@@ -551,7 +561,7 @@ describe('the served page', () => {
       </script>`;
     const hosts = [];
     const serveHost = async (html) => {
-      const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html()));
+      const server = track(createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html())));
       await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
       hosts.push(server);
       return `http://127.0.0.1:${server.address().port}`;

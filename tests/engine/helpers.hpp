@@ -2,6 +2,7 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -43,6 +44,15 @@ inline bool has_warning(const traincalc::Report& report, const std::string& code
   for (const auto& w : report.warnings)
     if (w.code == code) return true;
   return false;
+}
+
+// Every number in a JSON value is finite and not negative (what the engine promises of a report).
+inline bool finite_non_negative(const json& value) {
+  if (value.is_number()) return std::isfinite(value.get<double>()) && value.get<double>() >= 0;
+  if (value.is_structured())
+    for (const auto& child : value)
+      if (!finite_non_negative(child)) return false;
+  return true;
 }
 
 inline std::string errors_of(const json& report) {

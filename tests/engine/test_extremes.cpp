@@ -11,14 +11,6 @@ using namespace test;
 
 namespace {
 
-bool finite_non_negative(const json& value) {
-  if (value.is_number()) return std::isfinite(value.get<double>()) && value.get<double>() >= 0;
-  if (value.is_structured())
-    for (const auto& child : value)
-      if (!finite_non_negative(child)) return false;
-  return true;
-}
-
 json valid(const json& scenario) {
   const json r = report_json(scenario);
   INFO(r.dump().substr(0, 2000));

@@ -58,17 +58,6 @@ json draw_scenario(Draw& d) {
   return s;
 }
 
-bool finite_non_negative(const json& value) {
-  if (value.is_number()) {
-    const double x = value.get<double>();
-    return std::isfinite(x) && x >= 0;
-  }
-  if (value.is_structured())
-    for (const auto& child : value)
-      if (!finite_non_negative(child)) return false;
-  return true;
-}
-
 bool internal_error(const json& report) {
   for (const auto& e : report["errors"])
     if (e["code"].get<std::string>().rfind("internal", 0) == 0) return true;
@@ -100,9 +89,22 @@ TEST_CASE("Property: every report is finite, non-negative and adds up", "[proper
     CHECK(finite_non_negative(r));
     // The memory at the peak is the sum of what is in memory then, and the peak of the phases.
     const json& m = r["memory"];
+    const json& parts = m["per_gpu_bytes"];
     double at_peak = 0;
-    for (const auto& [part, bytes] : m["at_peak_bytes"].items()) at_peak += bytes.get<double>();
+    for (const auto& [part, bytes] : m["at_peak_bytes"].items()) {
+      at_peak += bytes.get<double>();
+      // Each part at the peak is the part as reported (activations: at most, with pipeline stages
+      // the last one holds fewer); recomputation's rebuilt layer is the only extra.
+      if (part == "activations")
+        CHECK(bytes.get<double>() <= parts["activations"].get<double>());
+      else if (part != "recomputed")
+        CHECK(bytes.get<double>() == parts[part].get<double>());
+    }
     CHECK_THAT(at_peak, WithinRel(memory(r), 1e-12));
+    // Never below the model states alone (the optimizer step holds weights, gradients, states).
+    CHECK(memory(r) >= (parts["weights"].get<double>() + parts["gradients"].get<double>() +
+                        parts["optimizer"].get<double>() + parts["overhead"].get<double>()) *
+                           (1 - 1e-12));
     CHECK(m["phases_bytes"][m["peak_phase"].get<std::string>()].get<double>() == memory(r));
     for (const auto& [phase, bytes] : m["phases_bytes"].items()) CHECK(bytes.get<double>() <= memory(r));
     CHECK(m["fits"].get<bool>() == (memory(r) <= m["capacity_bytes"].get<double>()));

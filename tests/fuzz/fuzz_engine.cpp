@@ -83,6 +83,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const traincalc::CatalogLoad load = traincalc::merge_catalog_json(text, catalog);
   for (const auto& e : load.errors)
     if (e.code.rfind("internal", 0) == 0) finding("an internal error reading a catalog", e.message);
+  if (load.errors.empty()) {
+    // A catalog that loads is printed back and used, as the page does with a vendor's: a scenario on
+    // its first GPU and on its first offer.
+    const std::string listed = traincalc::catalog_to_json(load.catalog);
+    check_value(parse_output(listed), false, listed);
+    if (!load.catalog.gpus.empty()) {
+      const std::string s = R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain", "tokens": 1e11},)"
+                            R"( "hardware": {"gpu": ")" +
+                            load.catalog.gpus.front().id + R"(", "count": 16}})";
+      check_report(traincalc::estimate_json(s, load.catalog).text);
+    }
+    if (!load.catalog.offers.empty()) {
+      const std::string s = R"({"model": {"params": 7e9}, "training": {"type": "pretrain", "tokens": 1e11},)"
+                            R"( "strategy": {"mfu": 0.4}, "pricing": {"offer": ")" +
+                            load.catalog.offers.front().id + R"("}, "budget": {"per_month": 100000}})";
+      check_report(traincalc::estimate_json(s, load.catalog).text);
+    }
+  }
   const std::string imported = traincalc::hf_import_to_json(traincalc::import_hf_config(text));
   check_value(parse_output(imported), true, imported);
 

@@ -362,7 +362,15 @@ function applyLanguage() {
   // other language, so marked as such.
   toggle.replaceChildren(el('span', { lang: state.lang === 'zh' ? 'en' : 'zh-CN', text: t(state.lang, 'switch_lang') }));
   toggle.setAttribute('aria-label', `${t(state.lang, 'switch_lang')}: ${t(state.lang, 'switch_lang_label')}`);
-  if (engineError) results.failed(state.lang, engineError);
+  if (engineError) showEngineProblem();
+}
+
+// The engine did not load: said in the results and at the top of the page.
+function showEngineProblem() {
+  results.failed(state.lang, engineError);
+  const banner = document.getElementById('engine-problem');
+  banner.textContent = results.status.textContent;
+  banner.hidden = false;
 }
 
 function writeHash() {
@@ -377,15 +385,16 @@ async function recompute() {
   try {
     report = await estimate(scenario, vendorCatalog);
   } catch (error) {
+    // The engine loaded but this call failed (the page-thread fallback failing too): said in the
+    // results; the banner is for an engine that never loaded.
     console.error(error);
-    engineError = error;
     results.failed(state.lang, error);
     return;
   }
   if (id !== requestId) return;  // a newer input has already asked
   const errors = [
     ...report.errors,
-    ...unplaced.map((field) => ({ field, code: 'unknown_key', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
+    ...unplaced.map((field) => ({ field, code: 'link_parameter_unused', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
   ];
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
   form.showErrors(catalogProblem ? [catalogProblem, ...errors] : errors, state.lang);
@@ -407,7 +416,8 @@ async function recompute() {
   }
 }
 
-function changed() {
+// Every widget's inputs and labels from the state, in its language.
+function labelWidgets() {
   form.update(state);
   ways.update(state, state.lang);
   hfImport.update(state.lang, state.modes.model === 'architecture');
@@ -418,6 +428,10 @@ function changed() {
   share.label(state.lang);
   embedSnippet.label(state.lang);
   applyEmbed();
+}
+
+function changed() {
+  labelWidgets();
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
   offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
@@ -445,16 +459,7 @@ window.addEventListener('hashchange', async () => {
 });
 
 applyLanguage();
-form.update(state);
-hfImport.update(state.lang, state.modes.model === 'architecture');
-compare.label(state.lang);
-ways.update(state, state.lang);
-scalingView.label(state.lang);
-validationView.label(state.lang);
-examplesView.label(state.lang);
-share.label(state.lang);
-embedSnippet.label(state.lang);
-applyEmbed();
+labelWidgets();
 results.loading(state.lang);
 catalogsLoaded = engineReady
   .then(async () => {
@@ -467,5 +472,5 @@ catalogsLoaded = engineReady
   .catch((error) => {
     console.error(error);
     engineError = error;
-    results.failed(state.lang, error);
+    showEngineProblem();
   });

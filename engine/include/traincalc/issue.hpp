@@ -13,7 +13,7 @@ struct Issue {
   std::string code;   // stable, e.g. "not_positive", "unknown_key"
   std::string message;
   // What a message in another language needs, as text: "got", "min", "max", "allowed",
-  // "suggestion", "expected" (number, text, boolean, object, list, number-or-word).
+  // "suggestion", "expected" (number, text, choice, boolean, object, list, number-or-word).
   std::map<std::string, std::string> params = {};
 };
 

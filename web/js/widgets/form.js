@@ -216,8 +216,9 @@ export class Form {
       const wrapper = this.wrappers.get(path);
       if (slot && wrapper && !wrapper.hidden) {
         // The short message in the user's language; the engine's precise English one beside it.
-        if (lang === 'en') slot.textContent = issue.message;
-        else slot.replaceChildren(errorText(lang, issue), el('span', { class: 'detail', text: issue.message }));
+        const short = errorText(lang, issue);
+        if (lang === 'en' || short === issue.message) slot.textContent = issue.message;
+        else slot.replaceChildren(short, el('span', { class: 'detail', text: issue.message }));
         this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
       } else {
         general.push(issue);
@@ -226,11 +227,14 @@ export class Form {
     this.generalErrors.replaceChildren(
       ...(general.length ? [el('strong', { text: t(lang, 'errors_general') })] : []),
       // In Chinese the short message first, the engine's precise English one after it.
-      ...general.map((issue) => el('p', { 'data-error-for': issue.field || 'scenario' }, [
-        issue.field ? `${issue.field}: ` : '',
-        lang === 'en' ? issue.message : errorText(lang, issue),
-        lang === 'en' ? null : el('span', { class: 'detail', text: issue.message }),
-      ])),
+      ...general.map((issue) => {
+        const short = lang === 'en' ? issue.message : errorText(lang, issue);
+        return el('p', { 'data-error-for': issue.field || 'scenario' }, [
+          issue.field ? `${issue.field}: ` : '',
+          short,
+          ...(short === issue.message ? [] : [' ', el('span', { class: 'detail', text: issue.message })]),
+        ]);
+      }),
     );
     this.generalErrors.hidden = general.length === 0;
   }

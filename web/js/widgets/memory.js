@@ -48,10 +48,12 @@ export function memorySection(report, lang, { catalog, onApply }) {
   const verdict = m.fits
     ? t(lang, 'memory_fits', { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), free: format.bytes(m.headroom_bytes, lang) })
     : t(lang, 'memory_does_not_fit', { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), short: format.bytes(m.shortfall_bytes, lang) });
-  const legend = el('ul', { class: 'memory-legend' }, PARTS.filter((p) => parts[p] > 0).map((p) => el('li', {}, [
+  // The legend names what the bar stacks: the parts in memory at the peak, which sum to the total.
+  const atPeak = m.at_peak_bytes;
+  const legend = el('ul', { class: 'memory-legend' }, PARTS.filter((p) => atPeak[p] > 0).map((p) => el('li', {}, [
     el('span', { class: `swatch seg-${p}`, 'aria-hidden': 'true' }),
     `${t(lang, `memory_${p}`)} `,
-    el('span', { 'data-report': `memory.per_gpu_bytes.${p}`, 'data-value': parts[p], text: format.bytes(parts[p], lang) }),
+    el('span', { 'data-report': `memory.at_peak_bytes.${p}`, 'data-value': atPeak[p], text: format.bytes(atPeak[p], lang) }),
   ])));
   const facts = [];
   if (m.max_micro_batch !== undefined) facts.push(t(lang, 'memory_max_micro_batch', { v: m.max_micro_batch }));
