@@ -51,6 +51,14 @@ describe('URL state', () => {
     });
   });
 
+  test('a link\'s field the form hides in its modes still reaches the engine, never dropped', () => {
+    // Steps are given with a batch in tokens; a batch in sequences has no input beside them.
+    const state = stateFromHash('#training.steps=1e6&training.global_batch_sequences=256&training.seq_len=512');
+    const { scenario } = scenarioWithExtras(state);
+    assert.equal(scenario.training.global_batch_sequences, 256);
+    assert.match(hashFromState(state), /training\.global_batch_sequences=256/);
+  });
+
   test('a dataset in GB sends its kind of text, unless bytes per token are typed in', () => {
     const state = stateFromHash('#training.dataset_gb=100&training.text=chinese');
     assert.equal(scenarioFromState(state).training.text, 'chinese');

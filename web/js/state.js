@@ -55,6 +55,15 @@ export function stateFromHash(hash) {
   }
   // A monthly budget needs a monthly price; a link that has the one opens with the other's input.
   if (state.modes.gpus === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
+  // A link's field that the form does not show in these modes (a batch in sequences beside steps,
+  // say) goes to the engine as it is, which uses it or says why not: never dropped silently.
+  for (const key of [...state.values.keys()]) {
+    const field = FIELD_BY_PATH.get(key);
+    if (params.get(key) === state.values.get(key) && field && !isActive(field, state)) {
+      state.extra.set(key, state.values.get(key));
+      state.values.delete(key);
+    }
+  }
   return state;
 }
 
