@@ -119,76 +119,91 @@ TEST_CASE("Property: every report is finite, non-negative and adds up", "[proper
   CHECK(valid > draws / 2);
 }
 
-TEST_CASE("Property: at a fixed utilisation, more GPUs are never slower", "[property]") {
-  Draw d;
+// Draws scenarios; `change` sets up each one and makes a second from it (false: skip the draw);
+// `check` gets both reports wherever both are valid. Returns how many pairs were checked.
+template <class Change, class Check>
+int check_pairs(Draw& d, Change change, Check check) {
   int compared = 0;
   for (int i = 0; i < draws; ++i) {
-    json s = draw_scenario(d);
-    s["strategy"]["mfu"] = d.uniform(0.05, 0.9);
-    const json fewer = report_json(s);
-    s["hardware"]["count"] = s["hardware"]["count"].get<double>() * 2;
-    const json more = report_json(s);
-    INFO(s.dump());
-    if (!fewer["errors"].empty() || !more["errors"].empty()) continue;
+    json first = draw_scenario(d);
+    json second;
+    if (!change(first, second)) continue;
+    const json a = report_json(first);
+    const json b = report_json(second);
+    INFO(first.dump() << "\nchanged: " << second.dump());
+    if (!a["errors"].empty() || !b["errors"].empty()) continue;
     ++compared;
-    // Days = FLOPs / (GPUs x peak x MFU): twice the GPUs, half the days.
-    CHECK(days(more) <= days(fewer));
-    CHECK_THAT(days(more), WithinRel(days(fewer) / 2, 1e-12));
+    check(a, b);
   }
+  return compared;
+}
+
+TEST_CASE("Property: at a fixed utilisation, more GPUs are never slower", "[property]") {
+  Draw d;
+  const int compared = check_pairs(
+      d,
+      [&](json& s, json& more) {
+        s["strategy"]["mfu"] = d.uniform(0.05, 0.9);
+        more = s;
+        more["hardware"]["count"] = s["hardware"]["count"].get<double>() * 2;
+        return true;
+      },
+      [](const json& fewer, const json& more) {
+        // Days = FLOPs / (GPUs x peak x MFU): twice the GPUs, half the days.
+        CHECK(days(more) <= days(fewer));
+        CHECK_THAT(days(more), WithinRel(days(fewer) / 2, 1e-12));
+      });
   CHECK(compared > draws / 2);
 }
 
 TEST_CASE("Property: more tokens never make a run faster", "[property]") {
   Draw d;
-  int compared = 0;
-  for (int i = 0; i < draws; ++i) {
-    json s = draw_scenario(d);
-    const json base = report_json(s);
-    json& t = s["training"];
-    if (t.contains("tokens"))
-      t["tokens"] = t["tokens"].get<double>() * d.uniform(1.01, 10);
-    else
-      t["samples"] = std::ceil(t["samples"].get<double>() * d.uniform(1.01, 10));
-    const json bigger = report_json(s);
-    INFO(s.dump());
-    if (!base["errors"].empty() || !bigger["errors"].empty()) continue;
-    ++compared;
-    CHECK(days(bigger) >= days(base));
-    CHECK(bigger["compute"]["total_flops"].get<double>() >= base["compute"]["total_flops"].get<double>());
-  }
+  const int compared = check_pairs(
+      d,
+      [&](json& s, json& bigger) {
+        bigger = s;
+        json& t = bigger["training"];
+        if (t.contains("tokens"))
+          t["tokens"] = t["tokens"].get<double>() * d.uniform(1.01, 10);
+        else
+          t["samples"] = std::ceil(t["samples"].get<double>() * d.uniform(1.01, 10));
+        return true;
+      },
+      [](const json& base, const json& bigger) {
+        CHECK(days(bigger) >= days(base));
+        CHECK(bigger["compute"]["total_flops"].get<double>() >= base["compute"]["total_flops"].get<double>());
+      });
   CHECK(compared > draws / 2);
 }
 
 TEST_CASE("Property: a bigger model never needs less memory in the same layout", "[property]") {
   // The layout is fixed (the planner may trade memory for speed differently for each model).
   Draw d;
-  int compared = 0;
-  for (int i = 0; i < draws; ++i) {
-    json s = draw_scenario(d);
-    s["strategy"]["tp"] = 1;
-    s["strategy"]["pp"] = 1;
-    s["strategy"]["cp"] = 1;
-    s["strategy"]["ep"] = 1;
-    s["strategy"]["micro_batch"] = 1;
-    s["strategy"]["zero"] = d.pick(std::vector<double>{0, 1, 2, 3});
-    s["strategy"]["recompute"] = d.pick(std::vector<std::string>{"none", "full"});
-    json bigger_s = s;
-    if (s["model"].contains("params")) {
-      bigger_s["model"]["params"] = s["model"]["params"].get<double>() * d.uniform(1.01, 4);
-    } else {
-      // The same architecture with twice the layers.
-      const auto* preset = traincalc::builtin_catalog().find_model(s["model"]["preset"].get<std::string>());
-      REQUIRE(preset);
-      if (!preset->model.architecture) continue;
-      bigger_s["model"]["layers"] = preset->model.architecture->layers * 2;
-    }
-    const json small = report_json(s);
-    const json big = report_json(bigger_s);
-    INFO(s.dump() << "\nbigger: " << bigger_s["model"].dump());
-    if (!small["errors"].empty() || !big["errors"].empty()) continue;
-    ++compared;
-    CHECK(memory(big) >= memory(small));
-    CHECK(big["model"]["params"].get<double>() > small["model"]["params"].get<double>());
-  }
+  const int compared = check_pairs(
+      d,
+      [&](json& s, json& bigger) {
+        s["strategy"]["tp"] = 1;
+        s["strategy"]["pp"] = 1;
+        s["strategy"]["cp"] = 1;
+        s["strategy"]["ep"] = 1;
+        s["strategy"]["micro_batch"] = 1;
+        s["strategy"]["zero"] = d.pick(std::vector<double>{0, 1, 2, 3});
+        s["strategy"]["recompute"] = d.pick(std::vector<std::string>{"none", "full"});
+        bigger = s;
+        if (s["model"].contains("params")) {
+          bigger["model"]["params"] = s["model"]["params"].get<double>() * d.uniform(1.01, 4);
+          return true;
+        }
+        // The same architecture with twice the layers.
+        const auto* preset = traincalc::builtin_catalog().find_model(s["model"]["preset"].get<std::string>());
+        REQUIRE(preset);
+        if (!preset->model.architecture) return false;
+        bigger["model"]["layers"] = preset->model.architecture->layers * 2;
+        return true;
+      },
+      [](const json& small, const json& big) {
+        CHECK(memory(big) >= memory(small));
+        CHECK(big["model"]["params"].get<double>() > small["model"]["params"].get<double>());
+      });
   CHECK(compared > draws / 4);
 }
