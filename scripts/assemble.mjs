@@ -19,6 +19,16 @@ cpSync(join(root, 'public'), site, { recursive: true });
 cpSync(join(root, 'web', 'js'), join(site, 'js'), { recursive: true });
 for (const file of ['traincalc_engine.mjs', 'traincalc_engine.wasm']) cpSync(join(wasmDir, file), join(site, 'js', file));
 
+// The contract's JSON Schemas, from the engine's own field tables, for people who integrate with it.
+const createEngine = (await import(join(wasmDir, 'traincalc_engine.mjs'))).default;
+const engine = await createEngine({ wasmBinary: readFileSync(join(wasmDir, 'traincalc_engine.wasm')) });
+mkdirSync(join(site, 'schema'), { recursive: true });
+for (const which of ['scenario', 'catalog', 'report']) {
+  const text = engine.schema(which);
+  if (!text) throw new Error(`assemble: the engine has no ${which} schema`);
+  writeFileSync(join(site, 'schema', `${which}.schema.json`), text);
+}
+
 // One file: scripts and styles inline, the wasm as base64, a CSP that allows exactly these inline
 // blocks by hash (and nothing from the network).
 const bundle = await esbuild.build({

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# Installs what traincalc needs and is missing: Debian packages (compilers, Emscripten, Catch2,
-# nlohmann/json, clang's sanitizer and libFuzzer runtimes, Chromium for the browser tests) and the npm packages pinned in package-lock.json.
+# Installs what traincalc needs and is missing, and nothing more:
+#   scripts/setup.sh serve   what building and serving the page needs: CMake, Ninja, Emscripten,
+#                            nlohmann/json, Node.js and the npm packages (scripts/run.sh)
+#   scripts/setup.sh         all of that, plus the native compiler, Catch2, Google Benchmark, clang's
+#                            sanitizer and libFuzzer runtimes, Chromium and a CJK font (scripts/test.sh)
 # Does nothing (quickly) when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=${1:-all}
 # Debian package and a file that shows it is installed.
 declare -A needs=(
   [cmake]=/usr/bin/cmake
   [ninja-build]=/usr/bin/ninja
-  [g++]=/usr/bin/g++
   [emscripten]=/usr/bin/em++
-  [catch2]=/usr/include/catch2/catch.hpp
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
-  [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
-  [clang]=/usr/bin/clang++
-  [libclang-rt-14-dev]='/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
-  [chromium]=/usr/bin/chromium
-  [fonts-wqy-microhei]=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 )
+if [ "$mode" != serve ]; then
+  needs+=(
+    [g++]=/usr/bin/g++
+    [catch2]=/usr/include/catch2/catch.hpp
+    [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
+    [clang]=/usr/bin/clang++
+    [libclang-rt-14-dev]='/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+    [chromium]=/usr/bin/chromium
+    [fonts-wqy-microhei]=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
+  )
+fi
 missing=()
 for package in "${!needs[@]}"; do
   compgen -G "${needs[$package]}" >/dev/null || missing+=("$package")

@@ -11,7 +11,7 @@ scripts/setup.sh || { echo "test: setup failed"; echo "traincalc: 0 passed, 1 fa
 scripts/build.sh || { echo "test: build failed"; echo "traincalc: 0 passed, 1 failed"; exit 1; }
 
 mkdir -p build/test-results
-rm -f build/test-results/ctest*.txt build/test-results/*.tap  # no result of an earlier run is counted
+rm -f build/test-results/ctest*.txt build/test-results/ctest*.xml build/test-results/*.tap  # no result of an earlier run is counted
 status=0
 
 echo "== engine (Catch2 via ctest)"
@@ -44,12 +44,15 @@ run_node() {  # name, files...  (a run that hangs is stopped after 20 minutes an
 run_node wasm-and-modules tests/node/*.test.mjs
 run_node browser tests/browser/*.test.mjs
 
-# One line for everything that ran.
+# One line for everything that ran, read from ctest's JUnit files and node's TAP files.
+junit_count() {  # attribute, file: the <testsuite> element's count
+  tr '\n\t' '  ' <"$2" | grep -oE "<testsuite [^>]*" | grep -oE " $1=\"[0-9]+\"" | grep -oE '[0-9]+' | head -n 1 || echo 0
+}
 ctest_total=0; ctest_failed=0
-for txt in build/test-results/ctest.txt build/test-results/ctest-sanitize.txt; do
-  [ -f "$txt" ] || continue
-  ctest_total=$((ctest_total + $(grep -oE 'tests failed out of [0-9]+' "$txt" | grep -oE '[0-9]+$' || echo 0)))
-  ctest_failed=$((ctest_failed + $(grep -oE '[0-9]+ tests failed' "$txt" | grep -oE '^[0-9]+' || echo 0)))
+for xml in build/test-results/ctest.xml build/test-results/ctest-sanitize.xml; do
+  [ -f "$xml" ] || continue
+  ctest_total=$((ctest_total + $(junit_count tests "$xml")))
+  ctest_failed=$((ctest_failed + $(junit_count failures "$xml")))
 done
 # The fuzzing run counts as one test, and a sanitizer build that failed as another.
 ctest_total=$((ctest_total + 1 + ${sanitize_build_failed:-0}))

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "traincalc/catalog.hpp"
+#include "traincalc/contract.hpp"
 #include "traincalc/json_api.hpp"
 
 namespace {
@@ -46,6 +47,11 @@ std::string validation(bool with_planner) {
   return traincalc::validation_json(traincalc::builtin_catalog(), with_planner);
 }
 
+// The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
+std::string schema(const std::string& which) {
+  return traincalc::contract::json_schema(which);
+}
+
 std::string version() {
   return TRAINCALC_VERSION;
 }
@@ -58,5 +64,6 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
   emscripten::function("validation", &validation);
+  emscripten::function("schema", &schema);
   emscripten::function("version", &version);
 }

@@ -3,6 +3,7 @@
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
 //   traincalc validate [--planner] [--json] [--pretty]
+//   traincalc schema scenario|catalog|report|reference
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 #include "traincalc/catalog.hpp"
+#include "traincalc/contract.hpp"
 #include "traincalc/json_api.hpp"
 
 namespace {
@@ -26,6 +28,7 @@ constexpr const char* usage =
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
     "       traincalc validate [--planner] [--json] [--pretty]\n"
+    "       traincalc schema scenario|catalog|report|reference\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
     "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
@@ -37,6 +40,8 @@ constexpr const char* usage =
     "          form, with its parameter count and a warning for every default it assumed.\n"
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON).\n"
+    "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
+    "          (reference) the Markdown reference of every field, all from the engine's field tables.\n"
     "--catalog adds or replaces catalog rows from a JSON file; may be repeated.\n"
     "--pretty  indents the JSON output.\n";
 
@@ -130,6 +135,17 @@ int run(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
+  if (command == "schema") {
+    const std::string which = args.size() == 2 ? args[1] : "";
+    const std::string text =
+        which == "reference" ? traincalc::contract::markdown_reference() : traincalc::contract::json_schema(which);
+    if (text.empty()) {
+      std::cerr << "traincalc: schema needs one of scenario, catalog, report, reference\n" << usage;
+      return 2;
+    }
+    std::cout << text;
+    return 0;
+  }
   if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate" &&
       command != "compare") {
     std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;

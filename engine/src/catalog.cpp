@@ -1,3 +1,4 @@
+#include "traincalc/contract.hpp"
 #include "traincalc/catalog.hpp"
 
 #include <algorithm>
@@ -36,19 +37,7 @@ const Catalog& builtin_catalog() {
 }
 
 const char* to_string(Precision precision) {
-  switch (precision) {
-    case Precision::fp32:
-      return "fp32";
-    case Precision::tf32:
-      return "tf32";
-    case Precision::fp16:
-      return "fp16";
-    case Precision::bf16:
-      return "bf16";
-    case Precision::fp8:
-      return "fp8";
-  }
-  return "bf16";
+  return contract::name_of(contract::precisions, precision).data();  // the names are NUL-terminated literals
 }
 
 std::optional<Precision> default_precision(const GpuSpec& gpu) {
@@ -58,47 +47,15 @@ std::optional<Precision> default_precision(const GpuSpec& gpu) {
 }
 
 const char* to_string(Optimizer optimizer) {
-  switch (optimizer) {
-    case Optimizer::adamw:
-      return "adamw";
-    case Optimizer::adam:
-      return "adam";
-    case Optimizer::adamw_8bit:
-      return "adamw-8bit";
-    case Optimizer::sgd:
-      return "sgd";
-    case Optimizer::sgd_momentum:
-      return "sgd-momentum";
-    case Optimizer::adafactor:
-      return "adafactor";
-    case Optimizer::lion:
-      return "lion";
-  }
-  return "adamw";
+  return contract::name_of(contract::optimizers, optimizer).data();  // the names are NUL-terminated literals
 }
 
 const char* to_string(Recompute recompute) {
-  switch (recompute) {
-    case Recompute::none:
-      return "none";
-    case Recompute::selective:
-      return "selective";
-    case Recompute::full:
-      return "full";
-  }
-  return "none";
+  return contract::name_of(contract::recomputes, recompute).data();  // the names are NUL-terminated literals
 }
 
 const char* to_string(Offload offload) {
-  switch (offload) {
-    case Offload::none:
-      return "none";
-    case Offload::optimizer:
-      return "optimizer";
-    case Offload::optimizer_and_params:
-      return "optimizer+params";
-  }
-  return "none";
+  return contract::name_of(contract::offloads, offload).data();  // the names are NUL-terminated literals
 }
 
 }  // namespace traincalc

@@ -17,17 +17,14 @@ using detail::json;
 
 namespace {
 
-constexpr const char* precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
-
 // A precision the GPU has no peak for is dropped (the engine then picks the GPU's own), so that a
 // bf16 scenario still compares a V100 at fp16 rather than failing on it.
 void keep_precision_if_supported(json& s, const GpuSpec& gpu) {
   if (!s.contains("strategy") || !s["strategy"].is_object()) return;
   json& strategy = s["strategy"];
   if (!strategy.contains("precision") || !strategy["precision"].is_string()) return;
-  const std::string name = strategy["precision"].get<std::string>();
-  for (int p = 0; p < 5; ++p)
-    if (name == precision_names[p] && !dense_peak_tflops(gpu, static_cast<Precision>(p))) strategy.erase("precision");
+  const auto precision = contract::value_of(contract::precisions, strategy["precision"].get<std::string>());
+  if (precision && !dense_peak_tflops(gpu, *precision)) strategy.erase("precision");
 }
 
 void erase_if_empty(json& s, const char* key) {
@@ -97,18 +94,19 @@ double number_at(const json& report, std::initializer_list<const char*> path, do
 
 // Rows that can run come first, those that fit before those that do not; then fewer days, then
 // less money within one currency (currencies in alphabetical order; never converted), then the ID.
-bool ranks_before(const json& a, const json& b) {
-  const auto key = [](const json& row) {
-    const json& r = row["report"];
-    const bool runs = r["errors"].empty();
-    const json* fits = at(r, {"memory", "fits"});
-    return std::tuple(!runs, !(fits && fits->is_boolean() && fits->get<bool>()),
+// Written into each row as "rank_key", so that rows ranked in separate requests merge in this order
+// without the page knowing the rule (compare the keys element by element).
+json rank_key(const json& row) {
+  const json& r = row["report"];
+  const bool runs = r["errors"].empty();
+  const json* fits = at(r, {"memory", "fits"});
+  return json::array({runs ? 0 : 1, fits && fits->is_boolean() && fits->get<bool>() ? 0 : 1,
                       number_at(r, {"time", "wall_clock_days"}, 1e308), text_at(r, {"cost", "currency"}),
-                      number_at(r, {"cost", "total"}, 1e308));
-  };
-  const auto ka = key(a), kb = key(b);
-  if (ka != kb) return ka < kb;
-  return a["id"].get<std::string>() < b["id"].get<std::string>();
+                      number_at(r, {"cost", "total"}, 1e308), row["id"]});
+}
+
+bool ranks_before(const json& a, const json& b) {
+  return a["rank_key"] < b["rank_key"];
 }
 
 Issues read_request(const json& value, CompareRequest& request) {
@@ -119,9 +117,8 @@ Issues read_request(const json& value, CompareRequest& request) {
              "The comparison request must be a JSON object ({\"kind\": \"offers\", \"ids\": [...]}), not " +
                  detail::describe(value) + ".",
              {{"expected", "object"}}}};
-  detail::Fields f(value, "compare", errors);
-  if (auto kind = f.choice<CompareKind>("kind", {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}}))
-    request.kind = *kind;
+  detail::Fields f(value, "compare", errors, &contract::compare_request);
+  if (auto kind = f.choice("kind", contract::compare_kinds)) request.kind = *kind;
   if (const json* ids = f.raw("ids")) {
     if (!ids->is_array()) {
       f.error("ids", "wrong_type", "compare.ids must be a list of catalog IDs.", {{"expected", "list"}});
@@ -137,7 +134,7 @@ Issues read_request(const json& value, CompareRequest& request) {
       }
     }
   }
-  if (auto n = f.number("gpus_when_unset", {0, true, 1e7, true})) request.gpus_when_unset = *n;
+  if (auto n = f.number("gpus_when_unset")) request.gpus_when_unset = *n;
   f.reject_unknown();
   return errors;
 }
@@ -179,6 +176,7 @@ std::string compare_json(std::string_view scenario_text, const Catalog& base, co
       engine["strategy"].erase("mfu");
       row["at_engine_utilisation"] = detail::estimate_value(engine, *catalog, valid);
     }
+    row["rank_key"] = rank_key(row);
     rows.push_back(std::move(row));
   };
   if (request.kind == CompareKind::offers) {
@@ -205,7 +203,7 @@ std::string compare_json(std::string_view scenario_text, const Catalog& base, co
     }
   }
   std::stable_sort(rows.begin(), rows.end(), ranks_before);
-  json out = {{"kind", request.kind == CompareKind::offers ? "offers" : "gpus"},
+  json out = {{"kind", contract::name_of(contract::compare_kinds, request.kind)},
               {"ranked_by", "rows that run and fit first, then fewest days, then lowest total cost"},
               {"fixed_utilisation", fixed_utilisation},
               {"rows", std::move(rows)},

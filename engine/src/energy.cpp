@@ -8,32 +8,11 @@
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
+#include "traincalc/grids.hpp"
 
 namespace traincalc::detail {
 
 namespace {
-
-struct Grid {
-  const char* id;
-  double kg_co2_per_kwh;
-  const char* source;
-};
-
-// Location-based average intensity of each grid (market-based accounting with renewable contracts
-// can be far lower).
-constexpr std::array<Grid, 10> grids = {{
-    {"world", 0.436, "Ember Global Electricity Review 2023: world average 436 gCO2/kWh in 2022"},
-    {"us", 0.367, "US EIA FAQ 74: 0.81 lb CO2/kWh from utility-scale generation in 2023"},
-    {"china", 0.5306,
-     "China MEE & NBS, 2023 national grid average electricity CO2 emission factor (announced Jan 2026)"},
-    {"eu", 0.281, "European Environment Agency, GHG intensity of EU-27 electricity generation in 2018 (older)"},
-    {"germany", 0.381, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
-    {"france", 0.056, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
-    {"india", 0.713, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
-    {"canada", 0.17, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
-    {"brazil", 0.098, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
-    {"australia", 0.549, "Our World in Data (Ember, Energy Institute), 2023, lifecycle CO2e"},
-}};
 
 // PUE of a new large facility, "1.3 or better" (Uptime Institute, 14th annual survey, 2024); the
 // industry average is 1.56-1.58 and hyperscale fleets about 1.1 (hardware.md sec. 4).
@@ -48,6 +27,7 @@ constexpr double full_power_hfu = 0.5;
 }  // namespace
 
 const Grid* find_grid(std::string_view id) {
+  using traincalc::grids;
   const auto it = std::find_if(grids.begin(), grids.end(), [&](const Grid& g) { return id == g.id; });
   return it == grids.end() ? nullptr : &*it;
 }
@@ -58,6 +38,7 @@ std::optional<double> grid_intensity(std::string_view region) {
 }
 
 std::string grid_region_list() {
+  using traincalc::grids;
   std::string out;
   for (std::size_t i = 0; i < grids.size(); ++i) out += (i ? ", \"" : "\"") + std::string(grids[i].id) + "\"";
   return out;

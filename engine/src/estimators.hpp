@@ -10,8 +10,7 @@
 
 namespace traincalc::detail {
 
-struct TextDensity {
-  const char* name;  // the scenario's training.text
+struct TextDensity {  // for the kind named contract::text_kinds
   double bytes_per_token;
   const char* source;
 };

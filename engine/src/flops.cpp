@@ -3,6 +3,7 @@
 // count with the attention and logits terms (Narayanan et al. 2021, sec. 5.1; Chowdhery et al. 2022,
 // appendix B). The detailed one is used whenever it exists.
 #include "estimators.hpp"
+#include "traincalc/contract.hpp"
 #include "json_fields.hpp"
 
 namespace traincalc::detail {
@@ -12,24 +13,24 @@ namespace traincalc::detail {
 // (and some sources' "GB" may be GiB, about 7%). tokenizer-arena is a third party's measurement.
 const TextDensity& text_density(TextKind kind) {
   static const TextDensity english{
-      "english", 4.0,
+      4.0,
       "OpenAI, What are tokens and how to count them (help.openai.com/en/articles/4936856): 1 token is about 4 "
       "characters of English. Dolma (arXiv:2402.00159, Table 1): Common Crawl 9,812 GB / 2,479B Llama tokens = "
       "3.96; OLMo (arXiv:2402.00838, Table 2): all of Dolma 11,519 GB / 2,668B GPT-NeoX tokens = 4.32; The Pile "
       "(arXiv:2101.00027, sec. 3.1): 0.293 GPT-2 tokens per byte = 3.41. Range about 3.4-4.5."};
   static const TextDensity chinese{
-      "chinese", 4.4,
+      4.4,
       "Chinese with a tokenizer built for it. tokenizer-arena (github.com/xu-song/tokenizer-arena), cc100 "
       "zh-Hans: Qwen 4.47, DeepSeek-LLM 4.35, Yi 4.48, InternLM 4.54, ChatGLM2/3 4.51, Baichuan 2 4.87 bytes per "
       "token; SkyPile-150B (Skywork, arXiv:2310.19341): 620 GB / 150B tokens = 4.13; DeepSeek API docs: 1 "
       "Chinese character is about 0.6 token (3 bytes each: about 5). Range about 4-5."};
   static const TextDensity chinese_english_tokenizer{
-      "chinese-english-tokenizer", 2.0,
+      2.0,
       "Chinese through a tokenizer built for English, where a character (3 bytes in UTF-8) takes 1-2 tokens. "
       "tokenizer-arena (github.com/xu-song/tokenizer-arena), cc100 zh-Hans: LLaMA 1/2 1.98, GPT-4 cl100k 2.43, "
       "GPT-2 1.41 bytes per token. Range about 1.4-2.4."};
   static const TextDensity code{
-      "code", 3.0,
+      3.0,
       "Dolma (arXiv:2402.00159, Table 1): GitHub code 1,043 GB / 411B Llama tokens = 2.54; OLMo "
       "(arXiv:2402.00838, Table 2): the same code, 342B GPT-NeoX tokens = 3.05; OLMoE (arXiv:2409.02060, "
       "Table 2): StarCoder 325 GB / 101B tokens = 3.22. Range about 2.5-3.2."};
@@ -150,9 +151,10 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
              "is applied to the total parameter count."});
       break;
     case DataKind::dataset_gb: {
-      const TextDensity& d = text_density(t.text.value_or(TextKind::english));
+      const TextKind kind = t.text.value_or(TextKind::english);
+      const TextDensity& d = text_density(kind);
       c.bytes_per_token = t.bytes_per_token.value_or(d.bytes_per_token);
-      c.bytes_per_token_from = t.bytes_per_token ? "given" : d.name;
+      c.bytes_per_token_from = t.bytes_per_token ? "given" : std::string(contract::name_of(contract::text_kinds, kind));
       c.bytes_per_token_source = t.bytes_per_token ? "" : d.source;
       if (!t.bytes_per_token && !t.text)
         warnings.push_back({"training.bytes_per_token", "bytes_per_token_assumed",

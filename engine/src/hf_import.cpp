@@ -224,12 +224,10 @@ HfImport import_hf_config(std::string_view config_text) {
       !config["architectures"].empty() && config["architectures"][0].is_string())
     name = config["architectures"][0].get<std::string>();
   if (!name.empty()) model["name"] = name;
-  if (seq_len > 0) model["seq_len_hint"] = seq_len;
   Issues check;
-  detail::Fields f(model, "model", check);
+  detail::Fields f(model, "model", check, &contract::model);
   Architecture again;
   f.text("name");
-  f.raw("seq_len_hint");
   detail::read_architecture_fields(f, again);
   detail::check_architecture(again, f);
   f.reject_unknown();
@@ -240,7 +238,6 @@ HfImport import_hf_config(std::string_view config_text) {
     out.params = count.total;
     out.active_params = count.active;
     out.seq_len = seq_len;
-    model.erase("seq_len_hint");
     out.model_json = model.dump(-1, ' ', false, json::error_handler_t::replace);
   }
   return out;

@@ -68,8 +68,12 @@ std::optional<std::string> closest_key(std::string_view key, const std::vector<s
   return best;
 }
 
-Fields::Fields(const json& object, std::string path, Issues& errors)
-    : object_(object), path_(std::move(path)), errors_(errors) {}
+Fields::Fields(const json& object, std::string path, Issues& errors, const contract::Record* record)
+    : object_(object), path_(std::move(path)), errors_(errors), record_(record) {}
+
+const contract::Field* Fields::declared(std::string_view key) const {
+  return record_ ? contract::find(*record_, key) : nullptr;
+}
 
 bool Fields::has(std::string_view key) const {
   return object_.is_object() && object_.contains(key);
@@ -77,6 +81,10 @@ bool Fields::has(std::string_view key) const {
 
 const json* Fields::raw(std::string_view key) {
   known_.emplace_back(key);
+  if (record_ && !declared(key))
+    errors_.push_back({path(key), "internal_undeclared_field",
+                       "The engine reads " + path(key) + ", which the contract (" + std::string(record_->name) +
+                           ") does not declare; please report this."});
   if (!object_.is_object()) return nullptr;
   const auto it = object_.find(key);
   return it == object_.end() ? nullptr : &*it;
@@ -90,6 +98,11 @@ void Fields::error(std::string_view key, std::string code, std::string message,
 void Fields::require(std::string_view key, std::string_view what) {
   known_.emplace_back(key);
   if (!has(key)) error(key, "required", path(key) + " is required: " + std::string(what) + ".");
+}
+
+std::optional<double> Fields::number(std::string_view key) {
+  const contract::Field* field = declared(key);
+  return number(key, field ? field->rule : positive);
 }
 
 std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
@@ -128,6 +141,12 @@ std::optional<double> Fields::number(std::string_view key, NumberRule rule) {
     return std::nullopt;
   }
   return x;
+}
+
+Fields::NumberOrWord Fields::number_or_word(std::string_view key) {
+  const contract::Field* field = declared(key);
+  if (!field || field->choices.empty()) return number_or_word(key, "auto", field ? field->rule : positive);
+  return number_or_word(key, field->choices.front(), field->rule);
 }
 
 Fields::NumberOrWord Fields::number_or_word(std::string_view key, std::string_view word, NumberRule rule) {
@@ -184,16 +203,41 @@ const json* Fields::object(std::string_view key) {
   return value;
 }
 
+void Fields::refuse_choice(std::string_view key, const json& value, const std::vector<std::string_view>& names) {
+  std::string quoted, allowed;
+  for (auto name : names) {
+    quoted += (quoted.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  error(key, value.is_string() ? "unknown_choice" : "wrong_type",
+        path(key) + " must be one of " + quoted + ", not " + describe(value) + ".",
+        {{"allowed", allowed}, {"expected", "choice"}});
+}
+
 void Fields::reject_unknown(const std::vector<std::string>& also_allowed) {
   if (!object_.is_object()) return;
   std::vector<std::string> allowed = known_;
   allowed.insert(allowed.end(), also_allowed.begin(), also_allowed.end());
+  std::vector<std::string> suggestible = allowed;
+  if (record_) {
+    const auto add_declared = [&](const contract::Record& record, const auto& self) -> void {
+      for (const auto& field : record.fields) suggestible.emplace_back(field.name);
+      for (const auto* included : record.includes) self(*included, self);
+    };
+    add_declared(*record_, add_declared);
+  }
   for (const auto& [key, value] : object_.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    if (declared(key)) {  // declared but never read: the reader and the contract disagree
+      errors_.push_back({join_path(path_, key), "internal_unread_field",
+                         "The contract declares " + join_path(path_, key) +
+                             " but the engine did not read it; please report this."});
+      continue;
+    }
     std::string where = path_.empty() ? "at the top level" : "in " + path_;
     std::string message = "Unknown key \"" + key + "\" " + where + ".";
     std::map<std::string, std::string> params;
-    if (auto suggestion = closest_key(key, allowed)) {
+    if (auto suggestion = closest_key(key, suggestible)) {
       message += " Did you mean \"" + *suggestion + "\"?";
       params["suggestion"] = *suggestion;
     }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "traincalc/contract.hpp"
 #include "traincalc/issue.hpp"
 
 namespace traincalc::detail {
@@ -20,16 +21,8 @@ namespace traincalc::detail {
 // Keys keep their order, so reports read in the contract's order (model, compute, time, ...).
 using json = nlohmann::ordered_json;
 
-struct NumberRule {
-  double min = 0;
-  bool min_exclusive = true;  // default rule: strictly positive
-  double max = 1e300;
-  bool integer = false;
-};
-
+using contract::NumberRule;
 inline constexpr NumberRule positive{};
-inline constexpr NumberRule positive_integer{0, true, 1e300, true};
-inline constexpr NumberRule non_negative{0, false, 1e300, false};
 
 // "12", "1.5e+22", "0.4": short, round-trippable enough for messages.
 std::string format_number(double value);
@@ -39,45 +32,51 @@ std::string join_path(std::string_view parent, std::string_view key);
 // The allowed key closest to a typo, if any is close (Levenshtein distance <= 2).
 std::optional<std::string> closest_key(std::string_view key, const std::vector<std::string>& allowed);
 
+// Reads one object. Bound to a contract record, every key it reads must be declared there (else an
+// internal_undeclared_field error, which the tests and the fuzzer treat as a bug), numbers take the
+// declared range, and reject_unknown() allows exactly the declared keys.
 class Fields {
  public:
-  Fields(const json& object, std::string path, Issues& errors);
+  Fields(const json& object, std::string path, Issues& errors, const contract::Record* record = nullptr);
 
   bool has(std::string_view key) const;
   // The raw value (marks the key as known); nullptr when absent.
   const json* raw(std::string_view key);
-  std::optional<double> number(std::string_view key, NumberRule rule = positive);
+  // A number in the declared range (bound), or in rule.
+  std::optional<double> number(std::string_view key);
+  std::optional<double> number(std::string_view key, NumberRule rule);
 
-  // A number, or a keyword such as "auto" or "chinchilla".
+  // A number, or one of the declared words such as "auto" or "chinchilla".
   struct NumberOrWord {
     bool present = false;
     bool is_word = false;
     std::optional<double> value;  // set when a valid number was given
   };
-  NumberOrWord number_or_word(std::string_view key, std::string_view word, NumberRule rule = positive);
+  NumberOrWord number_or_word(std::string_view key);
+  NumberOrWord number_or_word(std::string_view key, std::string_view word, NumberRule rule);
 
   std::optional<std::string> text(std::string_view key);
   std::optional<bool> flag(std::string_view key);
   const json* object(std::string_view key);  // nullptr when absent or not an object (error)
 
-  template <class E>
-  std::optional<E> choice(std::string_view key, std::initializer_list<std::pair<std::string_view, E>> options) {
+  // One of an enumeration's names (contract.hpp); a wrong one is refused with the declared choices.
+  template <class E, std::size_t N>
+  std::optional<E> choice(std::string_view key, const contract::Named<E> (&table)[N]) {
     const json* value = raw(key);
     if (!value) return std::nullopt;
-    if (value->is_string()) {
-      const auto& s = value->get_ref<const std::string&>();
-      for (const auto& [name, e] : options)
-        if (name == s) return e;
-    }
-    std::string names;
-    for (const auto& [name, e] : options) names += (names.empty() ? "\"" : ", \"") + std::string(name) + "\"";
-    std::string allowed;
-    for (const auto& [name, e] : options) allowed += (allowed.empty() ? "" : ", ") + std::string(name);
-    error(key, value->is_string() ? "unknown_choice" : "wrong_type",
-          path(key) + " must be one of " + names + ", not " + describe(*value) + ".",
-          {{"allowed", allowed}, {"expected", "choice"}});
+    if (value->is_string())
+      if (auto e = contract::value_of(table, value->get_ref<const std::string&>())) return e;
+    const contract::Field* field = declared(key);
+    const auto names = contract::names_of(table);
+    if (field && !field->choices.empty())
+      refuse_choice(key, *value, {field->choices.begin(), field->choices.end()});
+    else
+      refuse_choice(key, *value, {names.begin(), names.end()});
     return std::nullopt;
   }
+  void refuse_choice(std::string_view key, const json& value, const std::vector<std::string_view>& names);
+  // The declaration of key in the bound record (nullptr when unbound or undeclared).
+  const contract::Field* declared(std::string_view key) const;
 
   void require(std::string_view key, std::string_view what);
   void error(std::string_view key, std::string code, std::string message,
@@ -93,6 +92,7 @@ class Fields {
   const json& object_;
   std::string path_;
   Issues& errors_;
+  const contract::Record* record_;
   std::vector<std::string> known_;
 };
 

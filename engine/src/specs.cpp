@@ -1,7 +1,5 @@
 #include "specs.hpp"
 
-#include "limits.hpp"
-
 #include <cmath>
 
 #include "traincalc/json_api.hpp"
@@ -10,46 +8,53 @@ namespace traincalc::detail {
 
 namespace {
 
-struct OptionalNumberField {
-  const char* key;
+// Where each GPU field lives in GpuSpec; its type, unit and range are the contract's (contract::gpu).
+struct GpuText {
+  std::string_view key;
+  std::string GpuSpec::*member;
+};
+struct GpuNumber {
+  std::string_view key;
   std::optional<double> GpuSpec::*member;
-  NumberRule rule;
+};
+constexpr GpuText gpu_texts[] = {
+    {"id", &GpuSpec::id},         {"name", &GpuSpec::name},
+    {"vendor", &GpuSpec::vendor}, {"form_factor", &GpuSpec::form_factor},
+    {"memory_type", &GpuSpec::memory_type}, {"interconnect", &GpuSpec::interconnect},
+    {"source", &GpuSpec::source}, {"confidence", &GpuSpec::confidence},
+    {"notes", &GpuSpec::notes},
+};
+constexpr GpuNumber gpu_numbers[] = {
+    {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs},
+    {"fp32_tflops", &GpuSpec::fp32_tflops},
+    {"tf32_tflops", &GpuSpec::tf32_tflops},
+    {"bf16_tflops", &GpuSpec::bf16_tflops},
+    {"fp16_tflops", &GpuSpec::fp16_tflops},
+    {"fp8_tflops", &GpuSpec::fp8_tflops},
+    {"fp4_tflops", &GpuSpec::fp4_tflops},
+    {"int8_tops", &GpuSpec::int8_tops},
+    {"tdp_w", &GpuSpec::tdp_w},
+    {"gpus_per_node", &GpuSpec::gpus_per_node},
+    {"intra_node_gbs", &GpuSpec::intra_node_gbs},
+    {"inter_node_gbps", &GpuSpec::inter_node_gbps},
+    {"matmul_efficiency", &GpuSpec::matmul_efficiency},
+    {"release_year", &GpuSpec::release_year},
 };
 }  // namespace
 
+// The ID is read by whoever knows what it means (a catalog row's, or an inline spec's vendor name).
 void read_gpu_fields(Fields& f, GpuSpec& gpu) {
-  if (auto v = f.text("name")) gpu.name = *v;
-  if (auto v = f.text("vendor")) gpu.vendor = *v;
-  if (auto v = f.text("form_factor")) gpu.form_factor = *v;
-  if (auto v = f.text("memory_type")) gpu.memory_type = *v;
-  if (auto v = f.text("interconnect")) gpu.interconnect = *v;
-  if (auto v = f.number("memory_gb", limits::memory_gb)) gpu.memory_gb = *v;
-  static const OptionalNumberField optional_numbers[] = {
-      {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs, limits::bandwidth},
-      {"fp32_tflops", &GpuSpec::fp32_tflops, limits::tflops},
-      {"tf32_tflops", &GpuSpec::tf32_tflops, limits::tflops},
-      {"bf16_tflops", &GpuSpec::bf16_tflops, limits::tflops},
-      {"fp16_tflops", &GpuSpec::fp16_tflops, limits::tflops},
-      {"fp8_tflops", &GpuSpec::fp8_tflops, limits::tflops},
-      {"fp4_tflops", &GpuSpec::fp4_tflops, limits::tflops},
-      {"int8_tops", &GpuSpec::int8_tops, limits::tflops},
-      {"tdp_w", &GpuSpec::tdp_w, limits::watts},
-      {"gpus_per_node", &GpuSpec::gpus_per_node, limits::gpus_per_node},
-      {"intra_node_gbs", &GpuSpec::intra_node_gbs, limits::bandwidth},
-      {"inter_node_gbps", &GpuSpec::inter_node_gbps, limits::bandwidth},
-      {"matmul_efficiency", &GpuSpec::matmul_efficiency, limits::efficiency},
-      {"release_year", &GpuSpec::release_year, NumberRule{1990, false, 2100, true}},
-  };
-  for (const auto& field : optional_numbers)
-    if (auto v = f.number(field.key, field.rule)) gpu.*field.member = *v;
-  if (auto v = f.text("source")) gpu.source = *v;
-  if (auto v = f.text("confidence")) gpu.confidence = *v;
-  if (auto v = f.text("notes")) gpu.notes = *v;
+  for (const auto& field : gpu_texts)
+    if (field.key != "id")
+      if (auto v = f.text(field.key)) gpu.*field.member = *v;
+  if (auto v = f.number("memory_gb")) gpu.memory_gb = *v;
+  for (const auto& field : gpu_numbers)
+    if (auto v = f.number(field.key)) gpu.*field.member = *v;
 }
 
 void read_vision_fields(Fields& f, ModelSpec& model) {
-  model.forward_macs_per_image = f.number("forward_macs_per_image", limits::macs_per_image);
-  if (auto v = f.number("image_resolution", limits::resolution)) model.image_resolution = *v;
+  model.forward_macs_per_image = f.number("forward_macs_per_image");
+  if (auto v = f.number("image_resolution")) model.image_resolution = *v;
   if (model.forward_macs_per_image && model.image_resolution <= 0)
     f.require("image_resolution", "the side in pixels at which forward_macs_per_image was counted");
 }
@@ -67,72 +72,46 @@ void check_gpu(const GpuSpec& gpu, Fields& f) {
 }
 
 const std::vector<std::string>& architecture_keys() {
-  static const std::vector<std::string> keys = {"layers",
-                                                "hidden",
-                                                "heads",
-                                                "kv_heads",
-                                                "head_dim",
-                                                "ffn_hidden",
-                                                "vocab",
-                                                "gated_mlp",
-                                                "tied_embeddings",
-                                                "experts",
-                                                "experts_per_token",
-                                                "encoder_only",
-                                                "bias",
-                                                "norm",
-                                                "position_embeddings",
-                                                "qkv_bias",
-                                                "qk_norm",
-                                                "norms_per_layer",
-                                                "embedding_norm",
-                                                "lm_head_bias",
-                                                "moe_ffn_hidden",
-                                                "shared_experts",
-                                                "dense_layers",
-                                                "q_lora_rank",
-                                                "kv_lora_rank",
-                                                "qk_nope_head_dim",
-                                                "qk_rope_head_dim",
-                                                "v_head_dim",
-                                                "decoder_layers",
-                                                "dropout"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> names;
+    for (const auto& field : contract::architecture.fields) names.emplace_back(field.name);
+    return names;
+  }();
   return keys;
 }
 
 bool read_architecture_fields(Fields& f, Architecture& a) {
   bool any = false;
   for (const auto& key : architecture_keys()) any = any || f.has(key);
+  // Where each field lives in Architecture; its range is the contract's (contract::architecture).
   struct NumberField {
     const char* key;
     double Architecture::*member;
-    NumberRule rule;
   };
-  static constexpr NumberRule zero_or_dimension{0, false, 1e8, true};
   static const NumberField numbers[] = {
-      {"layers", &Architecture::layers, limits::layers},
-      {"hidden", &Architecture::hidden, limits::dimension},
-      {"heads", &Architecture::heads, limits::heads},
-      {"kv_heads", &Architecture::kv_heads, limits::heads},
-      {"head_dim", &Architecture::head_dim, limits::dimension},
-      {"ffn_hidden", &Architecture::ffn_hidden, limits::dimension},
-      {"vocab", &Architecture::vocab, limits::dimension},
-      {"experts", &Architecture::experts, limits::experts},
-      {"experts_per_token", &Architecture::experts_per_token, limits::experts},
-      {"position_embeddings", &Architecture::position_embeddings, limits::positions},
-      {"norms_per_layer", &Architecture::norms_per_layer, NumberRule{0, false, 8, true}},
-      {"moe_ffn_hidden", &Architecture::moe_ffn_hidden, limits::dimension},
-      {"shared_experts", &Architecture::shared_experts, NumberRule{0, false, 1e5, true}},
-      {"dense_layers", &Architecture::dense_layers, NumberRule{0, false, 1e5, true}},
-      {"q_lora_rank", &Architecture::q_lora_rank, zero_or_dimension},
-      {"kv_lora_rank", &Architecture::kv_lora_rank, zero_or_dimension},
-      {"qk_nope_head_dim", &Architecture::qk_nope_head_dim, zero_or_dimension},
-      {"qk_rope_head_dim", &Architecture::qk_rope_head_dim, zero_or_dimension},
-      {"v_head_dim", &Architecture::v_head_dim, zero_or_dimension},
-      {"decoder_layers", &Architecture::decoder_layers, NumberRule{0, false, 1e5, true}},
+      {"layers", &Architecture::layers},
+      {"hidden", &Architecture::hidden},
+      {"heads", &Architecture::heads},
+      {"kv_heads", &Architecture::kv_heads},
+      {"head_dim", &Architecture::head_dim},
+      {"ffn_hidden", &Architecture::ffn_hidden},
+      {"vocab", &Architecture::vocab},
+      {"experts", &Architecture::experts},
+      {"experts_per_token", &Architecture::experts_per_token},
+      {"position_embeddings", &Architecture::position_embeddings},
+      {"norms_per_layer", &Architecture::norms_per_layer},
+      {"moe_ffn_hidden", &Architecture::moe_ffn_hidden},
+      {"shared_experts", &Architecture::shared_experts},
+      {"dense_layers", &Architecture::dense_layers},
+      {"q_lora_rank", &Architecture::q_lora_rank},
+      {"kv_lora_rank", &Architecture::kv_lora_rank},
+      {"qk_nope_head_dim", &Architecture::qk_nope_head_dim},
+      {"qk_rope_head_dim", &Architecture::qk_rope_head_dim},
+      {"v_head_dim", &Architecture::v_head_dim},
+      {"decoder_layers", &Architecture::decoder_layers},
   };
   for (const auto& field : numbers)
-    if (auto v = f.number(field.key, field.rule)) a.*field.member = *v;
+    if (auto v = f.number(field.key)) a.*field.member = *v;
   struct FlagField {
     const char* key;
     bool Architecture::*member;
@@ -150,7 +129,7 @@ bool read_architecture_fields(Fields& f, Architecture& a) {
   };
   for (const auto& field : flags)
     if (auto v = f.flag(field.key)) a.*field.member = *v;
-  if (auto v = f.choice<NormKind>("norm", {{"rmsnorm", NormKind::rms}, {"layernorm", NormKind::layer}})) a.norm = *v;
+  if (auto v = f.choice("norm", contract::norm_kinds)) a.norm = *v;
   return any;
 }
 
@@ -236,7 +215,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
                       {{"expected", "object"}}});
     return load;
   }
-  Fields top(value, path, errors);
+  Fields top(value, path, errors, &contract::catalog);
   top.text("description");
   top.text("source");
 
@@ -252,7 +231,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
 
   if (const json* gpus = rows("gpus")) {
     for (std::size_t i = 0; i < gpus->size(); ++i) {
-      Fields f((*gpus)[i], row_path("gpus", i), errors);
+      Fields f((*gpus)[i], row_path("gpus", i), errors, &contract::gpu);
       if (!(*gpus)[i].is_object()) {
         errors.push_back(
             {row_path("gpus", i), "wrong_type", row_path("gpus", i) + " must be an object.", {{"expected", "object"}}});
@@ -279,7 +258,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
         errors.push_back({where, "wrong_type", where + " must be an object.", {{"expected", "object"}}});
         continue;
       }
-      Fields f((*offers)[i], where, errors);
+      Fields f((*offers)[i], where, errors, &contract::offer);
       const std::size_t before = errors.size();
       Offer offer;
       auto id = read_id(f);
@@ -294,7 +273,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
             f.error("gpu", "unknown_id",
                     f.path("gpu") + ": no GPU with ID \"" + gpu->get<std::string>() + "\" in the catalog.");
         } else if (gpu->is_object()) {
-          Fields g(*gpu, f.path("gpu"), errors);
+          Fields g(*gpu, f.path("gpu"), errors, &contract::gpu);
+          g.text("id");  // an inline spec may carry the ID a vendor knows it by
           read_gpu_fields(g, offer.gpu);
           check_gpu(offer.gpu, g);
           g.reject_unknown();
@@ -303,9 +283,9 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
                   f.path("gpu") + " must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
         }
       }
-      offer.per_gpu_hour = f.number("per_gpu_hour", limits::money);
-      offer.per_gpu_month = f.number("per_gpu_month", limits::money);
-      if (auto v = f.number("hours_per_month", limits::hours_per_month)) offer.hours_per_month = *v;
+      offer.per_gpu_hour = f.number("per_gpu_hour");
+      offer.per_gpu_month = f.number("per_gpu_month");
+      if (auto v = f.number("hours_per_month")) offer.hours_per_month = *v;
       if (!f.has("per_gpu_hour") && !f.has("per_gpu_month"))
         f.error("per_gpu_hour", "required", where + " needs per_gpu_hour or per_gpu_month.");
       if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
@@ -334,14 +314,14 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
         errors.push_back({where, "wrong_type", where + " must be an object.", {{"expected", "object"}}});
         continue;
       }
-      Fields f((*models)[i], where, errors);
+      Fields f((*models)[i], where, errors, &contract::model_preset);
       const std::size_t before = errors.size();
       ModelPreset preset;
       auto id = read_id(f);
       if (auto v = f.text("name")) preset.model.name = *v;
-      preset.published_params = f.number("published_params", limits::params);
-      preset.published_active_params = f.number("published_active_params", limits::params);
-      if (auto v = f.number("seq_len", limits::seq_len)) preset.model.default_seq_len = *v;
+      preset.published_params = f.number("published_params");
+      preset.published_active_params = f.number("published_active_params");
+      if (auto v = f.number("seq_len")) preset.model.default_seq_len = *v;
       read_vision_fields(f, preset.model);
       if (auto v = f.text("notes")) preset.notes = *v;
       if (auto v = f.text("confidence")) preset.confidence = *v;
@@ -352,8 +332,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       f.raw("computed_active_params");
       Architecture arch;
       const bool has_architecture = read_architecture_fields(f, arch);
-      const auto params = f.number("params", limits::params);
-      const auto active = f.number("active_params", limits::params);
+      const auto params = f.number("params");
+      const auto active = f.number("active_params");
       if (has_architecture) {
         if (params || active)
           f.error("params", "conflict", where + " gives both an architecture and params; keep one.");
@@ -383,39 +363,23 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
 }
 
 // Writes a field only when it has a value, so printed catalogs read like the files they came from.
-void put(json& j, const char* key, const std::optional<double>& v) {
-  if (v) j[key] = *v;
+void put(json& j, std::string_view key, const std::optional<double>& v) {
+  if (v) j[std::string(key)] = *v;
 }
-void put(json& j, const char* key, const std::string& v) {
-  if (!v.empty()) j[key] = v;
+void put(json& j, std::string_view key, const std::string& v) {
+  if (!v.empty()) j[std::string(key)] = v;
 }
 
+// In the contract's order; a field is written only when it has a value (memory_gb always).
 json gpu_to_json(const GpuSpec& g) {
   json j = json::object();
-  put(j, "id", g.id);
-  put(j, "name", g.name);
-  put(j, "vendor", g.vendor);
-  put(j, "form_factor", g.form_factor);
-  j["memory_gb"] = g.memory_gb;
-  put(j, "memory_type", g.memory_type);
-  put(j, "memory_bandwidth_tbs", g.memory_bandwidth_tbs);
-  put(j, "fp32_tflops", g.fp32_tflops);
-  put(j, "tf32_tflops", g.tf32_tflops);
-  put(j, "bf16_tflops", g.bf16_tflops);
-  put(j, "fp16_tflops", g.fp16_tflops);
-  put(j, "fp8_tflops", g.fp8_tflops);
-  put(j, "fp4_tflops", g.fp4_tflops);
-  put(j, "int8_tops", g.int8_tops);
-  put(j, "tdp_w", g.tdp_w);
-  put(j, "interconnect", g.interconnect);
-  put(j, "gpus_per_node", g.gpus_per_node);
-  put(j, "intra_node_gbs", g.intra_node_gbs);
-  put(j, "inter_node_gbps", g.inter_node_gbps);
-  put(j, "matmul_efficiency", g.matmul_efficiency);
-  put(j, "release_year", g.release_year);
-  put(j, "source", g.source);
-  put(j, "confidence", g.confidence);
-  put(j, "notes", g.notes);
+  for (const auto& field : contract::gpu.fields) {
+    if (field.name == "memory_gb") j["memory_gb"] = g.memory_gb;
+    for (const auto& text : gpu_texts)
+      if (text.key == field.name) put(j, text.key, g.*text.member);
+    for (const auto& number : gpu_numbers)
+      if (number.key == field.name) put(j, number.key, g.*number.member);
+  }
   return j;
 }
 

@@ -13,6 +13,8 @@
 
 namespace traincalc::detail {
 
+// Readers take a Fields bound to the record they read (contract::gpu, contract::model, ...), whose
+// declarations give each field's range.
 // Reads GPU fields present in f into gpu (fields absent keep gpu's values).
 void read_gpu_fields(Fields& f, GpuSpec& gpu);
 // Errors for a GPU that cannot be used: no memory, no peak at any precision.
@@ -36,8 +38,8 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base);
 // Its report as JSON (see estimate.cpp); valid becomes false when the report has errors.
 json estimate_value(const json& scenario, const Catalog& catalog, bool& valid);
 
-void put(json& j, const char* key, const std::optional<double>& v);
-void put(json& j, const char* key, const std::string& v);
+void put(json& j, std::string_view key, const std::optional<double>& v);
+void put(json& j, std::string_view key, const std::string& v);
 json gpu_to_json(const GpuSpec& gpu);
 json architecture_to_json(const Architecture& arch);
 // An image network's forward_macs_per_image and image_resolution (catalog rows and inline models).

@@ -5,7 +5,6 @@
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
-#include "limits.hpp"
 #include "specs.hpp"
 #include "traincalc/json_api.hpp"
 
@@ -17,8 +16,6 @@ using detail::describe;
 using detail::Fields;
 using detail::format_number;
 using detail::json;
-using detail::NumberRule;
-namespace limits = detail::limits;
 
 template <class Rows>
 std::string unknown_id_message(const std::string& what, const std::string& id, const Rows& rows) {
@@ -35,11 +32,11 @@ void note_unused(const Fields& f, std::string_view key, const std::string& why, 
 }
 
 void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issues& errors) {
-  Fields f(value, "model", errors);
+  Fields f(value, "model", errors, &contract::model);
   const auto preset_id = f.text("preset");
   const auto name = f.text("name");
-  const auto params = f.number("params", limits::params);
-  const auto active = f.number("active_params", limits::params);
+  const auto params = f.number("params");
+  const auto active = f.number("active_params");
 
   Architecture arch;
   const ModelPreset* preset = nullptr;
@@ -95,26 +92,19 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
 }
 
 void read_training(const json& value, Training& t, Issues& errors, Issues& warnings) {
-  Fields f(value, "training", errors);
+  Fields f(value, "training", errors, &contract::training);
   f.require("type", "\"pretrain\" or \"finetune\"");
-  if (auto v =
-          f.choice<TrainingType>("type", {{"pretrain", TrainingType::pretrain}, {"finetune", TrainingType::finetune}}))
-    t.type = *v;
-  if (auto v = f.choice<FinetuneMethod>(
-          "method", {{"full", FinetuneMethod::full}, {"lora", FinetuneMethod::lora}, {"qlora", FinetuneMethod::qlora}}))
-    t.method = *v;
-  if (auto v = f.number("lora_rank", limits::lora_rank)) t.lora_rank = *v;
-  if (auto v = f.choice<LoraTargets>("lora_targets",
-                                     {{"attention", LoraTargets::attention}, {"all_linear", LoraTargets::all_linear}}))
-    t.lora_targets = *v;
+  if (auto v = f.choice("type", contract::training_types)) t.type = *v;
+  if (auto v = f.choice("method", contract::finetune_methods)) t.method = *v;
+  if (auto v = f.number("lora_rank")) t.lora_rank = *v;
+  if (auto v = f.choice("lora_targets", contract::lora_targets)) t.lora_targets = *v;
   if (t.type == TrainingType::pretrain && t.method != FinetuneMethod::full)
     f.error("method", "conflict",
             "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
             "\"full\".");
 
-  static const char* amount_keys[] = {"tokens", "dataset_gb", "samples", "steps", "total_flops", "images"};
   std::vector<std::string> given;
-  for (const char* key : amount_keys)
+  for (const auto& [key, kind] : contract::data_amount_keys)
     if (f.has(key)) given.emplace_back(key);
   if (given.empty())
     f.error("tokens", "required",
@@ -124,46 +114,34 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
     f.error(given[i], "conflict",
             "training." + given[0] + " and training." + given[i] + " both set the amount of data; keep one.");
 
-  const auto tokens = f.number_or_word("tokens", "chinchilla", limits::tokens);
+  const auto tokens = f.number_or_word("tokens");
   if (tokens.is_word) t.data_kind = DataKind::chinchilla;
   if (tokens.value) {
     t.data_kind = DataKind::tokens;
     t.data_amount = *tokens.value;
   }
-  auto take = [&](const char* key, DataKind kind, NumberRule rule) {
-    if (auto v = f.number(key, rule)) {
+  for (const auto& [key, kind] : contract::data_amount_keys) {
+    if (kind == DataKind::tokens) continue;
+    if (auto v = f.number(key)) {
       t.data_kind = kind;
       t.data_amount = *v;
     }
-  };
-  take("dataset_gb", DataKind::dataset_gb, limits::dataset_gb);
-  take("samples", DataKind::samples, limits::samples);
-  take("steps", DataKind::steps, limits::steps);
-  take("total_flops", DataKind::total_flops, limits::total_flops);
-  take("images", DataKind::images, limits::images);
-  t.resolution = f.number("resolution", limits::resolution);
-  if (given.size() == 1)
-    t.data_kind = given[0] == "tokens"       ? (tokens.is_word ? DataKind::chinchilla : DataKind::tokens)
-                  : given[0] == "dataset_gb" ? DataKind::dataset_gb
-                  : given[0] == "samples"    ? DataKind::samples
-                  : given[0] == "steps"      ? DataKind::steps
-                  : given[0] == "images"     ? DataKind::images
-                                             : DataKind::total_flops;
+  }
+  t.resolution = f.number("resolution");
+  if (given.size() == 1) {
+    t.data_kind = *contract::value_of(contract::data_amount_keys, given[0]);
+    if (tokens.is_word) t.data_kind = DataKind::chinchilla;
+  }
 
-  t.bytes_per_token = f.number("bytes_per_token", limits::bytes_per_token);
-  t.text = f.choice<TextKind>("text", {{"english", TextKind::english},
-                                       {"chinese", TextKind::chinese},
-                                       {"chinese-english-tokenizer", TextKind::chinese_english_tokenizer},
-                                       {"code", TextKind::code}});
-  if (auto v = f.choice<Objective>(
-          "objective", {{"language_model", Objective::language_model}, {"classification", Objective::classification}}))
-    t.objective = *v;
-  if (auto v = f.number("epochs", limits::epochs)) t.epochs = *v;
+  t.bytes_per_token = f.number("bytes_per_token");
+  t.text = f.choice("text", contract::text_kinds);
+  if (auto v = f.choice("objective", contract::objectives)) t.objective = *v;
+  if (auto v = f.number("epochs")) t.epochs = *v;
   if (f.has("epochs") && t.data_kind == DataKind::total_flops)
     f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.");
-  t.seq_len = f.number("seq_len", limits::seq_len);
-  t.global_batch_tokens = f.number("global_batch_tokens", limits::batch_tokens);
-  t.global_batch_sequences = f.number("global_batch_sequences", limits::batch_sequences);
+  t.seq_len = f.number("seq_len");
+  t.global_batch_tokens = f.number("global_batch_tokens");
+  t.global_batch_sequences = f.number("global_batch_sequences");
   if (f.has("global_batch_tokens") && f.has("global_batch_sequences"))
     f.error("global_batch_sequences", "conflict",
             "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.");
@@ -184,12 +162,12 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
 }
 
 void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const Offer*& offer, Issues& errors) {
-  Fields f(value, "pricing", errors);
+  Fields f(value, "pricing", errors, &contract::pricing);
   const auto offer_id = f.text("offer");
-  p.per_gpu_hour = f.number("per_gpu_hour", limits::money);
-  p.per_gpu_month = f.number("per_gpu_month", limits::money);
+  p.per_gpu_hour = f.number("per_gpu_hour");
+  p.per_gpu_month = f.number("per_gpu_month");
   const auto currency = f.text("currency");
-  if (auto v = f.number("hours_per_month", limits::hours_per_month)) p.hours_per_month = *v;
+  if (auto v = f.number("hours_per_month")) p.hours_per_month = *v;
   const int ways = int(f.has("offer")) + int(f.has("per_gpu_hour")) + int(f.has("per_gpu_month"));
   if (ways == 0) f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
   if (ways > 1)
@@ -222,7 +200,7 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
 }
 
 void read_hardware(const json& value, const Catalog& catalog, const Offer* offer, HardwareChoice& h, Issues& errors) {
-  Fields f(value, "hardware", errors);
+  Fields f(value, "hardware", errors, &contract::hardware);
   const json* gpu = f.raw("gpu");
   if (!gpu && !offer) f.require("gpu", "a GPU ID from the catalog (e.g. \"h100-sxm\") or an inline GPU spec");
   if (gpu) {
@@ -242,7 +220,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
         f.error("gpu", "conflict",
                 "pricing.offer \"" + offer->id + "\" already says which GPU is rented (" + offer->gpu.name +
                     "); remove hardware.gpu.");
-      Fields g(*gpu, "hardware.gpu", errors);
+      Fields g(*gpu, "hardware.gpu", errors, &contract::gpu);
       detail::read_gpu_fields(g, h.gpu);
       g.text("id");  // an inline spec may carry the ID a vendor knows it by
       detail::check_gpu(h.gpu, g);
@@ -254,43 +232,31 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
   } else if (offer) {
     h.gpu = offer->gpu;
   }
-  h.count = f.number("count", limits::gpu_count);
-  h.gpus_per_node = f.number("gpus_per_node", limits::gpus_per_node);
-  h.intra_node_gbs = f.number("intra_node_gbs", limits::bandwidth);
-  h.inter_node_gbps = f.number("inter_node_gbps", limits::bandwidth);
+  h.count = f.number("count");
+  h.gpus_per_node = f.number("gpus_per_node");
+  h.intra_node_gbs = f.number("intra_node_gbs");
+  h.inter_node_gbps = f.number("inter_node_gbps");
   f.reject_unknown();
 }
 
 void read_strategy(const json& value, Strategy& s, Issues& errors) {
-  Fields f(value, "strategy", errors);
-  s.precision = f.choice<Precision>("precision", {{"fp32", Precision::fp32},
-                                                  {"tf32", Precision::tf32},
-                                                  {"fp16", Precision::fp16},
-                                                  {"bf16", Precision::bf16},
-                                                  {"fp8", Precision::fp8}});
-  if (auto v = f.choice<Optimizer>("optimizer", {{"adamw", Optimizer::adamw},
-                                                 {"adam", Optimizer::adam},
-                                                 {"adamw-8bit", Optimizer::adamw_8bit},
-                                                 {"sgd", Optimizer::sgd},
-                                                 {"sgd-momentum", Optimizer::sgd_momentum},
-                                                 {"adafactor", Optimizer::adafactor},
-                                                 {"lion", Optimizer::lion}}))
-    s.optimizer = *v;
-  s.mfu = f.number_or_word("mfu", "auto", limits::mfu).value;
-  s.tp = f.number_or_word("tp", "auto", limits::layout).value;
-  s.pp = f.number_or_word("pp", "auto", limits::layout).value;
-  s.cp = f.number_or_word("cp", "auto", limits::layout).value;
-  s.ep = f.number_or_word("ep", "auto", limits::layout).value;
-  s.dp = f.number_or_word("dp", "auto", limits::data_parallel).value;
-  s.micro_batch = f.number_or_word("micro_batch", "auto", limits::layout).value;
-  s.zero = f.number_or_word("zero", "fsdp", limits::zero_stage).value;
-  if (f.has("zero") && value.at("zero").is_string() && value.at("zero").get<std::string>() == "fsdp") s.zero = 3;
-  s.pp_virtual_stages = f.number_or_word("pp_virtual_stages", "auto", NumberRule{1, false, 1024, true}).value;
+  Fields f(value, "strategy", errors, &contract::strategy);
+  s.precision = f.choice("precision", contract::precisions);
+  if (auto v = f.choice("optimizer", contract::optimizers)) s.optimizer = *v;
+  s.mfu = f.number_or_word("mfu").value;
+  s.tp = f.number_or_word("tp").value;
+  s.pp = f.number_or_word("pp").value;
+  s.cp = f.number_or_word("cp").value;
+  s.ep = f.number_or_word("ep").value;
+  s.dp = f.number_or_word("dp").value;
+  s.micro_batch = f.number_or_word("micro_batch").value;
+  const auto zero = f.number_or_word("zero");
+  s.zero = zero.is_word ? 3 : zero.value;  // "fsdp" is ZeRO-3
+  s.pp_virtual_stages = f.number_or_word("pp_virtual_stages").value;
   if (f.has("recompute") && value.at("recompute") == "auto") {
     f.raw("recompute");
   } else {
-    s.recompute = f.choice<Recompute>(
-        "recompute", {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
+    s.recompute = f.choice("recompute", contract::recomputes);
   }
   if (auto v = f.flag("flash_attention")) s.flash_attention = *v;
   if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
@@ -298,19 +264,16 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   if (auto v = f.flag("fused_cross_entropy")) s.fused_cross_entropy = *v;
   s.fused_softmax = f.flag("fused_softmax");
   s.sequence_parallel = f.flag("sequence_parallel");
-  if (auto v = f.choice<Offload>("offload", {{"none", Offload::none},
-                                             {"optimizer", Offload::optimizer},
-                                             {"optimizer+params", Offload::optimizer_and_params}}))
-    s.offload = *v;
+  if (auto v = f.choice("offload", contract::offloads)) s.offload = *v;
   f.reject_unknown();
 }
 
 void read_budget(const json& value, Budget& b, Issues& errors) {
-  Fields f(value, "budget", errors);
-  b.per_month = f.number("per_month", limits::money);
-  b.total = f.number("total", limits::money);
-  b.deadline_days = f.number("deadline_days", limits::deadline_days);
-  b.months = f.number("months", NumberRule{1e-3, false, 1200, false});
+  Fields f(value, "budget", errors, &contract::budget);
+  b.per_month = f.number("per_month");
+  b.total = f.number("total");
+  b.deadline_days = f.number("deadline_days");
+  b.months = f.number("months");
   if (auto v = f.text("currency")) b.currency = *v;
   if (f.has("months") && !f.has("per_month"))
     f.error("months", "inconsistent",
@@ -325,19 +288,19 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
 }
 
 void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
-  Fields f(value, "memory", errors);
-  m.cuda_context_gb = f.number("cuda_context_gb", NumberRule{0, false, 100, false});
-  m.communication_gb = f.number("communication_gb", NumberRule{0, false, 100, false});
-  m.fragmentation = f.number("fragmentation", NumberRule{0, false, 1, false});
+  Fields f(value, "memory", errors, &contract::memory_options);
+  m.cuda_context_gb = f.number("cuda_context_gb");
+  m.communication_gb = f.number("communication_gb");
+  m.fragmentation = f.number("fragmentation");
   f.reject_unknown();
 }
 
 void read_energy(const json& value, Energy& e, Issues& errors) {
-  Fields f(value, "energy", errors);
-  e.pue = f.number("pue", NumberRule{1, false, 5, false});
-  e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh", NumberRule{0, false, 5, false});
-  e.gpu_power_fraction = f.number("gpu_power_fraction", NumberRule{0.01, false, 1, false});  // of TDP
-  e.host_power_fraction = f.number("host_power_fraction", NumberRule{0, false, 5, false});
+  Fields f(value, "energy", errors, &contract::energy);
+  e.pue = f.number("pue");
+  e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh");
+  e.gpu_power_fraction = f.number("gpu_power_fraction");  // of TDP
+  e.host_power_fraction = f.number("host_power_fraction");
   if (auto region = f.text("region")) {
     if (detail::grid_intensity(*region)) {
       e.region = *region;
@@ -490,7 +453,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
                       {{"expected", "object"}}});
     return out;
   }
-  Fields top(root, "", errors);
+  Fields top(root, "", errors, &contract::scenario);
   if (const json* version = top.raw("version"); version && *version != 1)
     top.error("version", "unsupported", "Only scenario version 1 is understood.");
   top.text("label");

@@ -205,8 +205,11 @@ describe('the served page', () => {
     }
     assert.match(await page.locator('#compare .hint').innerText(), /更接近实际/);
     assert.match(await row('alibaba-a100').innerText(), /预算/);  // "the budget does not rent a single GPU"
-    // Sorting by days puts the fastest offer first.
+    // The engine's rank, kept by the page: offers that run and fit first, then the fewest days.
     assert.equal(await page.locator('#compare tbody tr').first().getAttribute('data-offer'), 'neuronforge-cloud-a100-x');
+    assert.equal(await page.locator('#compare thead th').first().getAttribute('aria-sort'), 'ascending');
+    const refused = await page.locator('#compare tbody tr').evaluateAll((rows) => rows.map((r) => Boolean(r.querySelector('.row-error'))));
+    assert.ok(refused.includes(true) && refused.indexOf(true) === refused.filter((x) => !x).length, 'rows that run come first');
     assert.ok(await page.locator('#compare svg circle').count() >= 8);
     assert.deepEqual(problems, []);
     await context.close();

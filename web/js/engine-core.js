@@ -32,7 +32,8 @@ export async function estimateMany(module, { scenarios, catalog }, { progress, c
 
 // The scenario on each catalog offer (kind 'offers') or GPU (kind 'gpus'), ranked by the engine
 // (traincalc::compare_json), `stride` rows at a time so that newer requests get in; null when
-// superseded. Rows come back in the engine's order within each stride; the page sorts them.
+// superseded. Each stride comes back ranked; the strides are merged by the rank key the engine gives
+// each row, so the whole list is in the engine's order without the page knowing its rule.
 export async function compare(module, { scenario, catalog, kind, ids, gpusWhenUnset }, { progress, cancelled }, stride = 4) {
   const rows = [];
   const text = JSON.stringify(scenario);
@@ -45,7 +46,17 @@ export async function compare(module, { scenario, catalog, kind, ids, gpusWhenUn
     progress(Math.min(i + stride, ids.length), ids.length);
     await nextTurn();
   }
+  rows.sort((a, b) => compareRankKeys(a.rank_key, b.rank_key));
   return { errors: [], rows };
+}
+
+// Element by element, as the engine compares them: numbers by value, text by code unit.
+export function compareRankKeys(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    if (a[i] < b[i]) return -1;
+    if (a[i] > b[i]) return 1;
+  }
+  return a.length - b.length;
 }
 
 // The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time

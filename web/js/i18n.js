@@ -188,6 +188,7 @@ const STRINGS = {
     compare_rows: 'Rows',
     compare_rows_offers: 'cloud offers (with prices)',
     compare_rows_gpus: 'GPUs (with your GPU count)',
+    compare_rank: '#',
     compare_offer: 'Offer',
     compare_gpu: 'GPU',
     compare_price: 'Price',
@@ -577,6 +578,7 @@ const STRINGS = {
     compare_rows: '比较对象',
     compare_rows_offers: '云服务报价（含价格）',
     compare_rows_gpus: 'GPU（按你的 GPU 数）',
+    compare_rank: '排名',
     compare_offer: '报价',
     compare_gpu: 'GPU',
     compare_price: '单价',
@@ -830,6 +832,8 @@ export const ERRORS = {
     unreadable: 'The file cannot be read.',
     internal_non_finite: 'The calculator could not compute a sound number for this input; please report it.',
     internal_error: 'The calculator failed on this input; please report it.',
+    internal_undeclared_field: 'The calculator read a field its contract does not declare; please report it.',
+    internal_unread_field: 'The calculator did not read a field its contract declares; please report it.',
   },
   zh: {
     required: '必填。',
@@ -867,6 +871,8 @@ export const ERRORS = {
     unreadable: '无法读取该文件。',
     internal_non_finite: '计算器无法为这个输入算出可靠的数值，请反馈给我们。',
     internal_error: '计算器处理这个输入时出错，请反馈给我们。',
+    internal_undeclared_field: '计算器读取了接口约定中没有声明的字段，请反馈给我们。',
+    internal_unread_field: '计算器没有读取接口约定中声明的字段，请反馈给我们。',
   },
 };
 

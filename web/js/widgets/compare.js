@@ -6,7 +6,10 @@ import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
 import { errorText, t } from '../i18n.js';
 
+// The first column is the engine's rank (traincalc::compare_json: rows that run and fit first, then
+// fewest days, then cost), the order the page shows until the user sorts by another column.
 const COLUMNS = [
+  { key: 'rank', sort: (r) => r.rank, numeric: true },
   { key: 'offer', sort: (r) => r.offer.provider + r.offer.name },
   { key: 'gpu', sort: (r) => r.gpuName },
   { key: 'price', sort: (r) => r.report?.cost?.per_gpu_hour ?? Infinity, numeric: true, money: true },
@@ -20,7 +23,7 @@ const COLUMNS = [
 
 export class Compare {
   constructor(container, { onOpen }) {
-    this.sortKey = 'days';
+    this.sortKey = 'rank';
     this.ascending = true;
     this.summary = el('summary');
     this.note = el('p', { class: 'hint' });
@@ -72,7 +75,7 @@ export class Compare {
   render(rows, lang) {
     this.root.dataset.state = 'ok';
     this.root.classList.remove('stale');
-    this.rows = rows;
+    this.rows = rows.map((row, i) => ({ ...row, rank: i + 1 }));
     this.lang = lang;
     this.summary.textContent = t(lang, 'compare_title');
     this.note.textContent = `${t(lang, this.kind === 'gpus' ? 'compare_note_gpus' : 'compare_note')}${rows.some((r) => r.predicted) ? ` ${t(lang, 'compare_note_both')}` : ''}`;
@@ -87,7 +90,7 @@ export class Compare {
   draw() {
     const { lang } = this;
     const column = COLUMNS.find((c) => c.key === this.sortKey && (!c.withEngine || this.rows.some((r) => r.predicted)))
-      ?? COLUMNS.find((c) => c.key === 'days');
+      ?? COLUMNS[0];
     // Money sorts within each currency (no conversion): currencies first, then the amount.
     const currency = (r) => r.report?.cost?.currency ?? '~';
     const rows = [...this.rows].sort((a, b) => {
@@ -114,14 +117,15 @@ export class Compare {
     this.chart.setAttribute('aria-label', t(lang, 'compare_chart'));
   }
 
-  row({ offer, gpuName, report, predicted }, lang) {
+  row({ rank, offer, gpuName, report, predicted }, lang) {
     const cells = [
+      el('td', { class: 'rank', text: format.plain(rank, lang, 0) }),
       el('th', { scope: 'row' }, [offer.provider, el('span', { class: 'sub', text: `${offer.name}${offer.date ? ` · ${offer.date}` : ''}` })]),
       el('td', { text: gpuName }),
     ];
     if (report.errors.length) {
       const e = report.errors[0];
-      cells.push(el('td', { colspan: this.columns.length - 2, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
+      cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
     } else {
       const cost = report.cost;
       const value = (path, text) => el('td', { 'data-report': path, 'data-value': path.split('.').reduce((n, k) => n[k], report), text });

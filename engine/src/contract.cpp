@@ -1,0 +1,688 @@
+// The contract's records, field by field. Ranges are the engine's input limits: each bound is far
+// outside any real run and keeps every product the estimate forms finite (no zero, denormal or
+// overflowing intermediate). Descriptions are one line; the methodology behind them is in docs/.
+#include "traincalc/contract.hpp"
+#include "traincalc/grids.hpp"
+
+namespace traincalc::contract {
+
+namespace {
+
+// ---- Ranges ----
+//                                      min   min excl.  max   integer
+constexpr NumberRule params_range{1, false, 1e16, false};
+constexpr NumberRule tokens_range{1, false, 1e20, false};
+constexpr NumberRule dataset_gb_range{1e-6, false, 1e9, false};
+constexpr NumberRule bytes_per_token_range{0.1, false, 100, false};
+constexpr NumberRule samples_range{1, false, 1e13, false};
+constexpr NumberRule steps_range{1, false, 1e10, false};
+constexpr NumberRule total_flops_range{1, false, 1e40, false};
+constexpr NumberRule epochs_range{1e-3, false, 1e6, false};
+constexpr NumberRule seq_len_range{1, false, 1e7, true};
+constexpr NumberRule batch_tokens_range{1, false, 1e10, false};
+constexpr NumberRule batch_sequences_range{1, false, 1e8, true};
+constexpr NumberRule lora_rank_range{1, false, 65536, true};
+constexpr NumberRule images_range{1, false, 1e13, false};
+constexpr NumberRule resolution_range{8, false, 65536, true};
+constexpr NumberRule macs_per_image_range{1, false, 1e16, false};
+constexpr NumberRule mfu_range{1e-3, false, 1, false};  // 0.1% to 100% of the dense peak
+constexpr NumberRule gpu_count_range{1, false, 1e7, true};
+constexpr NumberRule layout_range{1, false, 1e6, true};
+constexpr NumberRule data_parallel_range{1, false, 1e7, true};
+constexpr NumberRule zero_stage_range{0, false, 3, true};
+constexpr NumberRule virtual_stages_range{1, false, 1024, true};
+constexpr NumberRule tflops_range{1e-3, false, 1e6, false};  // up to an EFLOP/s per GPU
+constexpr NumberRule memory_gb_range{1e-3, false, 1e6, false};
+constexpr NumberRule bandwidth_range{1e-3, false, 1e6, false};
+constexpr NumberRule watts_range{1, false, 1e5, false};
+constexpr NumberRule efficiency_range{0.01, false, 1, false};  // a fraction of the peak
+constexpr NumberRule gpus_per_node_range{1, false, 1e6, true};
+constexpr NumberRule release_year_range{1990, false, 2100, true};
+constexpr NumberRule money_range{1e-6, false, 1e15, false};
+constexpr NumberRule hours_per_month_range{1, false, 744, false};
+constexpr NumberRule deadline_days_range{1e-3, false, 1e6, false};
+constexpr NumberRule months_range{1e-3, false, 1200, false};
+constexpr NumberRule pue_range{1, false, 5, false};
+constexpr NumberRule grid_range{0, false, 5, false};
+constexpr NumberRule power_fraction_range{0.01, false, 1, false};
+constexpr NumberRule host_fraction_range{0, false, 5, false};
+constexpr NumberRule allowance_gb_range{0, false, 100, false};
+constexpr NumberRule fraction_range{0, false, 1, false};
+constexpr NumberRule layers_range{1, false, 1e5, true};
+constexpr NumberRule dimension_range{1, false, 1e8, true};
+constexpr NumberRule heads_range{1, false, 1e6, true};
+constexpr NumberRule experts_range{1, false, 1e5, true};
+constexpr NumberRule positions_range{0, false, 1e8, true};
+constexpr NumberRule count_or_zero_range{0, false, 1e5, true};
+constexpr NumberRule zero_or_dimension_range{0, false, 1e8, true};
+constexpr NumberRule norms_range{0, false, 8, true};
+constexpr NumberRule version_range{1, false, 1, true};
+constexpr NumberRule compare_gpus_range{0, true, 1e7, true};
+// What a report holds: finite and never negative.
+constexpr NumberRule amount{0, false, 1e300, false};
+
+// ---- Builders, so each table reads as one line per field ----
+
+constexpr Field num(std::string_view name, std::string_view unit, NumberRule rule, std::string_view default_value,
+                    std::string_view description) {
+  return {name, rule.integer ? Type::integer : Type::number, unit, rule, default_value, description};
+}
+constexpr Field flag(std::string_view name, std::string_view default_value, std::string_view description) {
+  return {name, Type::boolean, {}, {}, default_value, description};
+}
+constexpr Field text(std::string_view name, std::string_view description) {
+  return {name, Type::text, {}, {}, {}, description};
+}
+constexpr Field pick(std::string_view name, std::span<const std::string_view> choices, std::string_view default_value,
+                     std::string_view description) {
+  return {name, Type::choice, {}, {}, default_value, description, choices};
+}
+constexpr Field number_or(std::string_view name, std::span<const std::string_view> words, std::string_view unit,
+                          NumberRule rule, std::string_view default_value, std::string_view description) {
+  return {name, Type::number_or_word, unit, rule, default_value, description, words};
+}
+constexpr Field holds(std::string_view name, Type type, const Record* record, std::string_view description) {
+  return {name, type, {}, {}, {}, description, {}, record};
+}
+constexpr Field required(Field field) {
+  field.required = true;
+  return field;
+}
+// A report amount (never negative).
+constexpr Field out(std::string_view name, std::string_view unit, std::string_view description) {
+  return {name, Type::number, unit, amount, {}, description};
+}
+
+constexpr auto precision_names = names_of(precisions);
+constexpr auto optimizer_names = names_of(optimizers);
+constexpr auto recompute_names = names_of(recomputes);
+constexpr auto offload_names = names_of(offloads);
+constexpr auto training_type_names = names_of(training_types);
+constexpr auto finetune_method_names = names_of(finetune_methods);
+constexpr auto lora_target_names = names_of(lora_targets);
+constexpr auto objective_names = names_of(objectives);
+constexpr auto text_kind_names = names_of(text_kinds);
+constexpr auto norm_names = names_of(norm_kinds);
+constexpr auto grid_names = grid_region_names();
+constexpr std::string_view auto_word[] = {"auto"};
+constexpr std::string_view chinchilla_word[] = {"chinchilla"};
+constexpr std::string_view fsdp_word[] = {"fsdp"};
+constexpr std::string_view recompute_or_auto[] = {"auto", "none", "selective", "full"};
+constexpr auto compare_kind_names = names_of(compare_kinds);
+constexpr std::string_view compute_methods[] = {"detailed", "6n", "given"};
+constexpr std::string_view mfu_sources[] = {"given", "assumed", "predicted"};
+constexpr std::string_view chosen_by_names[] = {"given", "default", "planner"};
+constexpr std::string_view gpus_from_names[] = {"count", "budget.per_month", "budget.deadline_days"};
+constexpr std::string_view power_from_names[] = {"given", "utilisation"};
+
+// ---- Scenario ----
+
+constexpr Field architecture_fields[] = {
+    num("layers", "layers", layers_range, {}, "Transformer layers (the encoder's, in an encoder-decoder)."),
+    num("hidden", "", dimension_range, {}, "Hidden size (model width)."),
+    num("heads", "", heads_range, {}, "Attention heads."),
+    num("kv_heads", "", heads_range, "heads", "Key/value heads (grouped-query or multi-query attention)."),
+    num("head_dim", "", dimension_range, "hidden / heads", "Width of each attention head."),
+    num("ffn_hidden", "", dimension_range, {}, "Inner width of the MLP."),
+    num("vocab", "tokens", dimension_range, {}, "Vocabulary size."),
+    flag("gated_mlp", "false", "SwiGLU/GeGLU MLP: gate, up and down matrices."),
+    flag("tied_embeddings", "false", "The output projection shares the input embedding."),
+    num("experts", "", experts_range, "1", "Experts per mixture-of-experts layer."),
+    num("experts_per_token", "", experts_range, "1", "Routed experts each token passes through."),
+    flag("encoder_only", "false", "BERT-style: token-type embeddings and a pooler."),
+    flag("bias", "false", "Biases on every linear layer (GPT-2, GPT-3, BERT)."),
+    pick("norm", norm_names, "rmsnorm", "Normalisation: LayerNorm has a bias vector, RMSNorm does not."),
+    num("position_embeddings", "positions", positions_range, "0", "Learned absolute positions (0 for rotary/ALiBi)."),
+    flag("qkv_bias", "false", "Biases on Q, K and V only (Qwen2)."),
+    flag("qk_norm", "false", "A norm over each head of Q and K (Qwen3, Gemma 3)."),
+    num("norms_per_layer", "", norms_range, "2", "Norms per layer: 4 in Gemma 2/3, 1 with one shared norm."),
+    flag("embedding_norm", "false", "A norm right after the embedding (BLOOM)."),
+    flag("lm_head_bias", "false", "A bias on the output projection (Phi-2)."),
+    num("moe_ffn_hidden", "", dimension_range, "ffn_hidden", "Each expert's MLP width."),
+    num("shared_experts", "", count_or_zero_range, "0", "Experts every token passes through (DeepSeek)."),
+    num("dense_layers", "layers", count_or_zero_range, "0", "Leading layers with a dense MLP in a mixture of experts."),
+    num("q_lora_rank", "", zero_or_dimension_range, "0", "Latent attention: the query's low-rank projection (0: none)."),
+    num("kv_lora_rank", "", zero_or_dimension_range, "0", "Latent attention: the key/value compression rank (0: none)."),
+    num("qk_nope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width without rotary."),
+    num("qk_rope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width with rotary."),
+    num("v_head_dim", "", zero_or_dimension_range, "0", "Latent attention: value head width."),
+    num("decoder_layers", "layers", count_or_zero_range, "0", "Decoder layers of an encoder-decoder (T5)."),
+    flag("dropout", "false", "Dropout in training: its masks are kept for the backward pass."),
+};
+
+constexpr Field image_network_fields[] = {
+    num("forward_macs_per_image", "multiply-adds", macs_per_image_range, {},
+        "An image network's published forward multiply-adds per image."),
+    num("image_resolution", "pixels", resolution_range, {}, "The image side at which forward_macs_per_image was counted."),
+};
+
+}  // namespace
+
+const Record architecture{"architecture", "A transformer's shape; the engine derives the parameter counts from it.",
+                          architecture_fields};
+namespace {
+const Record image_network{"image_network", "An image network, by its published cost per image.",
+                           image_network_fields};
+constexpr const Record* model_includes[] = {&architecture, &image_network};
+
+constexpr Field model_fields[] = {
+    text("preset", "A catalog model ID (e.g. \"llama-2-7b\"); fields beside it override the preset's architecture."),
+    text("name", "A display name."),
+    num("params", "parameters", params_range, {}, "Parameter count, when no architecture is given."),
+    num("active_params", "parameters", params_range, "params",
+        "Parameters each token passes through (a mixture of experts)."),
+};
+
+constexpr Field training_fields[] = {
+    required(pick("type", training_type_names, {}, "Pre-training or fine-tuning.")),
+    pick("method", finetune_method_names, "full", "Fine-tuning method."),
+    num("lora_rank", "", lora_rank_range, "16", "LoRA rank."),
+    pick("lora_targets", lora_target_names, "all_linear", "The matrices LoRA adapts."),
+    number_or("tokens", chinchilla_word, "tokens", tokens_range, {},
+              "Tokens seen per epoch, or \"chinchilla\" (20 per parameter). One of tokens, dataset_gb, samples, "
+              "steps, total_flops, images."),
+    num("dataset_gb", "GB", dataset_gb_range, {}, "A text dataset's size, turned into tokens by bytes_per_token."),
+    num("samples", "sequences", samples_range, {}, "Sequences of seq_len per epoch."),
+    num("steps", "steps", steps_range, {}, "Optimizer steps, each of the global batch."),
+    num("total_flops", "FLOPs", total_flops_range, {}, "All the run's work, stated directly (skips the FLOPs count)."),
+    num("images", "images", images_range, {}, "Images per epoch (image networks)."),
+    num("resolution", "pixels", resolution_range, "the network's", "Training image side."),
+    num("bytes_per_token", "bytes", bytes_per_token_range, "from text",
+        "Bytes of text per token, for dataset_gb."),
+    pick("text", text_kind_names, "english", "What dataset_gb is made of, for its bytes per token."),
+    pick("objective", objective_names, "language_model",
+         "What the model predicts: tokens over the vocabulary, or a few classes."),
+    num("epochs", "epochs", epochs_range, "1", "Passes over the data."),
+    num("seq_len", "tokens", seq_len_range, "the preset's, else 2048", "Sequence length."),
+    num("global_batch_tokens", "tokens", batch_tokens_range, "a typical batch", "Tokens per optimizer step."),
+    num("global_batch_sequences", "sequences", batch_sequences_range, "a typical batch",
+        "Sequences per optimizer step."),
+};
+
+constexpr Field gpu_fields[] = {
+    text("id", "Catalog ID: lower-case letters, digits, '.', '_' and '-'."),
+    required(text("name", "Display name.")),
+    text("vendor", "Maker."),
+    text("form_factor", "SXM, PCIe, OAM, ..."),
+    required(num("memory_gb", "GB", memory_gb_range, {}, "Memory per GPU as the vendor states it (read as 10^9 bytes).")),
+    text("memory_type", "HBM3, GDDR6X, ..."),
+    num("memory_bandwidth_tbs", "TB/s", bandwidth_range, {}, "Memory bandwidth."),
+    num("fp32_tflops", "TFLOPS", tflops_range, {}, "Dense FP32 peak."),
+    num("tf32_tflops", "TFLOPS", tflops_range, {}, "Dense TF32 tensor peak (no 2:4 sparsity)."),
+    num("bf16_tflops", "TFLOPS", tflops_range, {}, "Dense BF16 tensor peak (no 2:4 sparsity)."),
+    num("fp16_tflops", "TFLOPS", tflops_range, {}, "Dense FP16 tensor peak (no 2:4 sparsity)."),
+    num("fp8_tflops", "TFLOPS", tflops_range, {}, "Dense FP8 tensor peak (no 2:4 sparsity)."),
+    num("fp4_tflops", "TFLOPS", tflops_range, {}, "Dense FP4 peak (informational)."),
+    num("int8_tops", "TOPS", tflops_range, {}, "Dense INT8 peak (informational)."),
+    num("tdp_w", "W", watts_range, {}, "Board power."),
+    text("interconnect", "The intra-node link, in words."),
+    num("gpus_per_node", "GPUs", gpus_per_node_range, "8", "GPUs in one server."),
+    num("intra_node_gbs", "GB/s", bandwidth_range, {}, "Intra-node bandwidth per GPU, per direction."),
+    num("inter_node_gbps", "Gbit/s", bandwidth_range, {}, "Inter-node bandwidth per GPU."),
+    num("matmul_efficiency", "", efficiency_range, {},
+        "Fraction of the dense peak the best-shaped matrix multiplication reaches, measured."),
+    num("release_year", "", release_year_range, {}, "Year of release."),
+    text("source", "Where the numbers come from (datasheet, paper, page)."),
+    text("confidence", "How sure the numbers are."),
+    text("notes", "Anything else worth knowing."),
+};
+
+}  // namespace
+
+const Record gpu{"gpu", "An accelerator: peaks are dense, per GPU, in vendor TFLOPS.", gpu_fields};
+
+namespace {
+
+constexpr Field hardware_fields[] = {
+    holds("gpu", Type::id_or_object, &gpu, "A catalog GPU ID (e.g. \"h100-sxm\") or an inline GPU spec."),
+    num("count", "GPUs", gpu_count_range, {}, "GPUs used; required unless budget.per_month or deadline_days decides."),
+    num("gpus_per_node", "GPUs", gpus_per_node_range, "the GPU's, else 8", "GPUs in one server."),
+    num("intra_node_gbs", "GB/s", bandwidth_range, "the GPU's", "Intra-node bandwidth per GPU, per direction."),
+    num("inter_node_gbps", "Gbit/s", bandwidth_range, "the GPU's", "Inter-node bandwidth per GPU."),
+};
+
+constexpr Field strategy_fields[] = {
+    pick("precision", precision_names, "the GPU's: bf16 where it has it", "Numeric precision of the matmuls."),
+    pick("optimizer", optimizer_names, "adamw", "Optimizer (decides the optimizer states' bytes)."),
+    number_or("mfu", auto_word, "fraction", mfu_range, "auto",
+              "Model-FLOPs utilisation in (0, 1], or \"auto\" to predict it."),
+    number_or("tp", auto_word, "GPUs", layout_range, "auto", "Tensor-parallel degree."),
+    number_or("pp", auto_word, "stages", layout_range, "auto", "Pipeline stages."),
+    number_or("cp", auto_word, "GPUs", layout_range, "auto", "Context-parallel degree."),
+    number_or("ep", auto_word, "GPUs", layout_range, "auto", "Expert-parallel degree."),
+    number_or("dp", auto_word, "GPUs", data_parallel_range, "the rest", "Data-parallel degree."),
+    number_or("micro_batch", auto_word, "sequences", layout_range, "auto", "Sequences per micro-batch."),
+    number_or("zero", fsdp_word, "", zero_stage_range, "auto", "ZeRO stage 0-3 (\"fsdp\" = 3)."),
+    number_or("pp_virtual_stages", auto_word, "", virtual_stages_range, "auto",
+              "Interleaved 1F1B chunks per stage (1: plain 1F1B)."),
+    pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),
+    flag("flash_attention", "true", "FlashAttention (no stored attention scores)."),
+    flag("fused_softmax", "false", "Without FlashAttention: Megatron's fused softmax keeps 16-bit scores."),
+    flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism."),
+    pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity)."),
+    flag("fused_cross_entropy", "false", "A fused cross-entropy kernel: no fp32 copies of the logits."),
+    flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
+    flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
+};
+
+constexpr Field pricing_fields[] = {
+    text("offer", "A catalog cloud offer ID (its GPU, price and currency)."),
+    num("per_gpu_hour", "money", money_range, {}, "Price per GPU-hour."),
+    num("per_gpu_month", "money", money_range, {}, "Price per GPU-month."),
+    text("currency", "ISO code of the price, e.g. \"USD\" or \"CNY\"."),
+    num("hours_per_month", "hours", hours_per_month_range, "730", "Hours in a billing month."),
+};
+
+constexpr Field budget_fields[] = {
+    num("per_month", "money", money_range, {}, "Monthly budget: how many GPUs it rents."),
+    num("total", "money", money_range, {}, "Total budget, checked against the cost."),
+    num("deadline_days", "days", deadline_days_range, {}, "Deadline: how many GPUs it takes."),
+    num("months", "months", months_range, {}, "With per_month: for how long."),
+    text("currency", "ISO code of the budget (the price's when absent)."),
+};
+
+constexpr Field energy_fields[] = {
+    num("pue", "", pue_range, "1.3", "The facility's power usage effectiveness."),
+    num("grid_kg_co2_per_kwh", "kg CO2/kWh", grid_range, "the region's", "The grid's carbon intensity."),
+    pick("region", grid_names, "world", "A built-in grid (or give grid_kg_co2_per_kwh for another)."),
+    num("gpu_power_fraction", "fraction of TDP", power_fraction_range, "from utilisation", "Average GPU draw."),
+    num("host_power_fraction", "fraction of GPU power", host_fraction_range, "0.4",
+        "CPUs, memory and network, per GPU watt."),
+};
+
+constexpr Field memory_options_fields[] = {
+    num("cuda_context_gb", "GB", allowance_gb_range, "documented in memory.cpp", "CUDA context per GPU."),
+    num("communication_gb", "GB", allowance_gb_range, "documented in memory.cpp",
+        "NCCL buffers per communicator in use."),
+    num("fragmentation", "fraction", fraction_range, "documented in memory.cpp",
+        "The caching allocator's reserve, as a fraction of the dynamic allocations."),
+};
+
+}  // namespace
+
+const Record model{"model", "The model: a preset, a parameter count, or an architecture.", model_fields,
+                   model_includes};
+const Record training{"training", "What the run does and how much data it sees.", training_fields};
+const Record hardware{"hardware", "The GPU and how many.", hardware_fields};
+const Record strategy{"strategy", "How the work is run; defaults are what a practitioner would pick.",
+                      strategy_fields};
+const Record pricing{"pricing", "The price of a GPU: per hour, per month, or a catalog offer.", pricing_fields};
+const Record budget{"budget", "A monthly or total budget, or a deadline.", budget_fields};
+const Record energy{"energy", "Energy and carbon assumptions.", energy_fields};
+const Record memory_options{"memory", "Overrides of the memory model's runtime allowances.", memory_options_fields};
+
+namespace {
+constexpr Field scenario_fields[] = {
+    num("version", "", version_range, "1", "Contract version."),
+    text("label", "A name for this scenario."),
+    holds("catalog", Type::object, &catalog, "An inline catalog merged over the built-in one."),
+    required(holds("model", Type::object, &model, "The model to train.")),
+    required(holds("training", Type::object, &training, "What the run does and how much data it sees.")),
+    holds("hardware", Type::object, &hardware, "The GPU and how many (the offer's GPU with pricing.offer)."),
+    holds("strategy", Type::object, &strategy, "Precision, optimizer, utilisation and parallel layout."),
+    holds("pricing", Type::object, &pricing, "The price."),
+    holds("budget", Type::object, &budget, "A budget or deadline."),
+    holds("energy", Type::object, &energy, "Energy and carbon assumptions."),
+    holds("memory", Type::object, &memory_options, "Memory allowances."),
+};
+
+// ---- Catalog ----
+
+constexpr Field offer_fields[] = {
+    text("id", "Catalog ID: lower-case letters, digits, '.', '_' and '-'."),
+    text("name", "Display name."),
+    text("provider", "The cloud."),
+    required(holds("gpu", Type::id_or_object, &gpu, "The GPU rented: a catalog ID or an inline spec.")),
+    num("per_gpu_hour", "money", money_range, {}, "Price per GPU-hour (or per_gpu_month)."),
+    num("per_gpu_month", "money", money_range, {}, "Price per GPU-month (or per_gpu_hour)."),
+    num("hours_per_month", "hours", hours_per_month_range, "730", "Hours in a billing month."),
+    required(text("currency", "ISO code of the price.")),
+    text("date", "When the price was read (YYYY-MM-DD)."),
+    text("pricing_type", "on-demand, spot, reserved, ..."),
+    text("region", "Where."),
+    text("confidence", "How sure the price is."),
+    text("notes", "Anything else worth knowing."),
+    text("source", "Where the price comes from."),
+};
+
+constexpr Field model_preset_fields[] = {
+    text("id", "Catalog ID: lower-case letters, digits, '.', '_' and '-'."),
+    text("name", "Display name."),
+    num("params", "parameters", params_range, {}, "Parameter count, when no architecture is given."),
+    num("active_params", "parameters", params_range, "params", "Parameters each token passes through."),
+    num("published_params", "parameters", params_range, {}, "The count the authors publish."),
+    num("published_active_params", "parameters", params_range, {}, "The active count the authors publish."),
+    num("computed_params", "parameters", amount, {}, "Written by `traincalc catalog`; read back, never trusted."),
+    num("computed_active_params", "parameters", amount, {}, "Written by `traincalc catalog`; read back, never trusted."),
+    num("seq_len", "tokens", seq_len_range, {}, "The context the model was trained with."),
+    text("notes", "Anything else worth knowing."),
+    text("confidence", "How sure the numbers are."),
+    text("source", "Where the architecture comes from (paper, config at a commit)."),
+};
+
+constexpr std::string_view row_needs[] = {"id", "source"};
+
+}  // namespace
+
+const Record offer{"offer", "A cloud offer: a GPU and its price.", offer_fields, {}};
+const Record model_preset{"model_preset", "A model preset: an architecture (or a parameter count) with its source.",
+                          model_preset_fields, model_includes};
+
+namespace {
+// A catalog row needs an ID and a source besides its record's own required fields.
+constexpr Field rows(std::string_view name, const Record* record, std::string_view description) {
+  Field field = holds(name, Type::list, record, description);
+  field.row_requires = row_needs;
+  return field;
+}
+
+constexpr Field catalog_fields[] = {
+    text("description", "What this catalog is."),
+    text("source", "Where its rows come from."),
+    rows("gpus", &gpu, "GPUs: a row with a known ID replaces it, a new ID is added."),
+    rows("offers", &offer, "Cloud offers."),
+    rows("models", &model_preset, "Model presets."),
+};
+}  // namespace
+
+const Record catalog{"catalog", "GPUs, cloud offers and model presets, merged over the built-in catalog.",
+                     catalog_fields};
+const Record scenario{"scenario", "One training run to estimate.", scenario_fields};
+
+namespace {
+constexpr Field compare_request_fields[] = {
+    pick("kind", compare_kind_names, "offers", "Compare on each cloud offer or on each GPU."),
+    holds("ids", Type::text_list, nullptr, "Only these catalog IDs."),
+    num("gpus_when_unset", "GPUs", compare_gpus_range, "8", "GPUs where a budget or deadline chose the count."),
+};
+}  // namespace
+const Record compare_request{"compare", "Which rows a comparison computes.", compare_request_fields};
+
+// ---- Report ----
+
+namespace {
+
+constexpr Field issue_fields[] = {
+    required(text("field", "Dotted scenario path, e.g. \"training.tokens\"; empty for the whole input.")),
+    required(text("code", "Stable machine code, e.g. \"not_positive\" (pages translate by it).")),
+    required(text("message", "English message that says what to change.")),
+    holds("params", Type::text_map, nullptr,
+          "What another language needs: got, min, max, allowed, suggestion, expected, ..."),
+};
+
+constexpr Field report_model_fields[] = {
+    required(text("name", "Display name.")),
+    text("preset", "Catalog preset ID."),
+    required(out("params", "parameters", "Total parameters.")),
+    required(out("active_params", "parameters", "Parameters each token passes through.")),
+    required(flag("architecture_known", {}, "Whether the architecture (and so activations) is known.")),
+    out("forward_macs_per_image", "multiply-adds", "An image network's forward multiply-adds per image."),
+    out("image_resolution", "pixels", "The side at which they were counted."),
+    out("embedding_params", "parameters", "Token, position and token-type embeddings."),
+    out("output_head_params", "parameters", "The untied output projection."),
+};
+
+constexpr Field compute_fields[] = {
+    required(out("tokens", "tokens", "Tokens trained on (images, for image networks), all epochs.")),
+    required(out("flops_per_token", "FLOPs", "Training FLOPs per token, forward and backward.")),
+    required(out("total_flops", "FLOPs", "Model FLOPs of the run (no recomputation).")),
+    required(pick("method", compute_methods, {}, "How FLOPs were counted.")),
+    required(out("flops_per_token_6n", "FLOPs", "6 x active parameters (4 x when the base is frozen).")),
+    required(out("total_flops_6n", "FLOPs", "The run by 6·N·T.")),
+    required(out("flops_per_param_per_token", "FLOPs", "6 for full training, 4 with frozen base weights.")),
+    required(out("trainable_params", "parameters", "Parameters with gradients.")),
+    required(out("seq_len", "tokens", "Sequence length used.")),
+    required(out("epochs", "epochs", "Passes over the data.")),
+    out("flops_per_token_detailed", "FLOPs", "Per token, counted matmul by matmul (with attention)."),
+    out("total_flops_detailed", "FLOPs", "The run, counted matmul by matmul."),
+    out("bytes_per_token", "bytes", "Bytes of text per token used for dataset_gb."),
+    text("bytes_per_token_from", "\"given\" or the text kind."),
+    text("bytes_per_token_source", "Where the bytes per token come from."),
+    out("images_per_epoch", "images", "Images per epoch."),
+    out("images", "images", "Images in all epochs."),
+    out("flops_per_image", "FLOPs", "Training FLOPs per image."),
+    out("image_resolution", "pixels", "Training image side."),
+};
+
+constexpr Field report_hardware_fields[] = {
+    text("gpu", "Catalog GPU ID."),
+    required(text("gpu_name", "Display name.")),
+    required(pick("precision", precision_names, {}, "Precision used.")),
+    required(out("peak_tflops", "TFLOPS", "Dense peak per GPU at that precision.")),
+    required(out("memory_gb", "GB", "Memory per GPU.")),
+    required(out("gpus_per_node", "GPUs", "GPUs in one server.")),
+};
+
+constexpr Field breakdown_fields[] = {
+    required(out("matmul", "s", "Linear layers and the logits, forward and backward.")),
+    required(out("attention", "s", "Attention scores and their product with V.")),
+    required(out("elementwise", "s", "Norms, activations, residual adds, dropout, the loss.")),
+    required(out("recompute", "s", "Activation recomputation.")),
+    required(out("tensor_parallel", "s", "Tensor-parallel communication not hidden.")),
+    required(out("context_parallel", "s", "Context-parallel communication not hidden.")),
+    required(out("expert_parallel", "s", "Expert-parallel all-to-all not hidden.")),
+    required(out("pipeline_p2p", "s", "Pipeline sends and receives not hidden.")),
+    required(out("data_parallel", "s", "Gradient reduction and ZeRO/FSDP gathers not hidden.")),
+    required(out("bubble", "s", "Pipeline fill and drain.")),
+    required(out("optimizer", "s", "The optimizer step (and CPU offload traffic).")),
+};
+const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
+                       breakdown_fields};
+
+constexpr Field time_fields[] = {
+    required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak.")),
+    required(pick("mfu_source", mfu_sources, {}, "Whether the utilisation was given, assumed or predicted.")),
+    required(out("cluster_flops_per_second", "FLOP/s", "Achieved model FLOP/s of the whole cluster.")),
+    required(out("tokens_per_second", "tokens/s", "Throughput of the whole cluster.")),
+    required(out("gpu_hours", "GPU-hours", "GPUs x wall-clock hours.")),
+    required(out("wall_clock_hours", "hours", "Wall-clock time.")),
+    required(out("wall_clock_days", "days", "Wall-clock time.")),
+    out("step_seconds", "s", "One optimizer step at the reported speed."),
+    out("step_seconds_predicted", "s", "With a given utilisation: the step the engine predicts."),
+    out("global_batch_sequences", "sequences", "Sequences per optimizer step."),
+    out("micro_batches_per_step", "micro-batches", "Per step, per pipeline."),
+    out("hfu", "fraction", "Hardware-FLOPs utilisation (recomputation counted)."),
+    out("mfu_predicted", "fraction", "With a given utilisation: the one the engine predicts."),
+    out("hfu_predicted", "fraction", "With a given utilisation: the predicted HFU."),
+    holds("breakdown_seconds", Type::object, &breakdown, "Where one step's time goes."),
+};
+
+constexpr Field memory_parts_fields[] = {
+    required(out("weights", "bytes", "Weights.")),
+    required(out("gradients", "bytes", "Gradients.")),
+    required(out("optimizer", "bytes", "Optimizer states (and fp32 master weights).")),
+    required(out("activations", "bytes", "Activations kept for the backward pass.")),
+    required(out("logits", "bytes", "The loss's logits and their gradient, on the last stage.")),
+    required(out("overhead", "bytes", "CUDA context, communication and gather buffers, fragmentation.")),
+    required(out("total", "bytes", "The peak over the phases of a step.")),
+};
+const Record memory_parts{"report.memory.per_gpu_bytes", "Memory per GPU, part by part.", memory_parts_fields};
+
+constexpr Field overhead_fields[] = {
+    required(out("cuda_context", "bytes", "CUDA context.")),
+    required(out("communication", "bytes", "NCCL buffers per communicator in use.")),
+    required(out("gather", "bytes", "ZeRO-3/FSDP: gathered weights of the layers being computed.")),
+    required(out("fragmentation", "bytes", "The caching allocator's reserve beyond what is allocated.")),
+};
+const Record overhead{"report.memory.overhead_bytes", "The runtime overhead, part by part.", overhead_fields};
+
+constexpr Field explain_fields[] = {
+    required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding.")),
+    required(out("trainable_params_per_gpu", "parameters", "What gets gradients and optimizer states.")),
+    required(out("weight_bytes_per_param", "bytes", "Bytes per weight.")),
+    required(out("gradient_bytes_per_param", "bytes", "Bytes per gradient.")),
+    required(out("optimizer_bytes_per_param", "bytes", "Optimizer bytes per trainable parameter.")),
+    required(out("weight_shard", "", "What ZeRO divides the weights by (1: not sharded).")),
+    required(out("gradient_shard", "", "What ZeRO divides the gradients by.")),
+    required(out("optimizer_shard", "", "What ZeRO divides the optimizer states by.")),
+    required(out("tokens_per_micro_batch", "tokens", "Per GPU, after context parallelism.")),
+    required(out("activation_bytes_per_token", "bytes", "Activations kept per token, all layers on this GPU.")),
+    required(out("logits_bytes_per_token", "bytes", "Logits bytes per token.")),
+    required(out("fragmentation_fraction", "fraction", "Allocator reserve as a fraction of dynamic allocations.")),
+};
+const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".",
+                     explain_fields};
+
+constexpr Field suggestion_fields[] = {
+    required(holds("changes", Type::object, nullptr, "Dotted scenario paths and their new values.")),
+    required(out("total_bytes", "bytes", "Memory per GPU with the change.")),
+    required(flag("fits", {}, "Whether it then fits.")),
+};
+const Record suggestion{"report.memory.suggestions[]", "A change that alters the memory per GPU.",
+                        suggestion_fields};
+
+constexpr Field report_memory_fields[] = {
+    required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part.")),
+    required(holds("overhead_bytes", Type::object, &overhead, "The runtime overhead, part by part.")),
+    required(holds("phases_bytes", Type::number_map, nullptr, "Memory at the end of each phase of a step.")),
+    required(holds("explain", Type::object, &explain, "The numbers behind each part.")),
+    required(text("peak_phase", "The phase with the peak.")),
+    required(holds("peak_parts", Type::text_list, nullptr, "The parts in memory at the peak.")),
+    required(holds("at_peak_bytes", Type::number_map, nullptr, "Those parts' bytes; they sum to the total.")),
+    required(out("capacity_bytes", "bytes", "What the GPU has.")),
+    required(flag("fits", {}, "Whether the peak fits.")),
+    required(out("headroom_bytes", "bytes", "Capacity minus the peak when it fits, else 0.")),
+    required(out("shortfall_bytes", "bytes", "The peak minus capacity when it does not fit, else 0.")),
+    required(flag("activations_known", {}, "Whether activations could be counted (an architecture is known).")),
+    required(out("activation_bytes_per_micro_batch", "bytes", "What one more micro-batch in flight adds.")),
+    required(out("micro_batches_in_flight", "micro-batches", "On the first pipeline stage.")),
+    out("max_micro_batch", "sequences", "The largest micro-batch that fits (0: none does)."),
+    out("min_gpus", "GPUs", "The fewest GPUs (same layout, more data parallelism) that fit."),
+    required(holds("suggestions", Type::list, &suggestion, "Changes that would make it fit.")),
+};
+
+constexpr Field layout_fields[] = {
+    required(out("tp", "GPUs", "Tensor-parallel degree.")),
+    required(out("pp", "stages", "Pipeline stages.")),
+    required(out("dp", "GPUs", "Data-parallel degree.")),
+    required(out("cp", "GPUs", "Context-parallel degree.")),
+    required(out("ep", "GPUs", "Expert-parallel degree.")),
+    required(out("zero", "", "ZeRO stage.")),
+    required(out("micro_batch", "sequences", "Sequences per micro-batch.")),
+    required(out("virtual_stages", "", "Interleaved chunks per stage.")),
+    required(pick("recompute", recompute_names, {}, "Activation recomputation.")),
+};
+const Record layout{"layout", "A parallel layout's choices.", layout_fields};
+constexpr const Record* layout_includes[] = {&layout};
+
+constexpr Field alternative_fields[] = {
+    required(out("step_seconds", "s", "Predicted step.")),
+    required(out("mfu", "fraction", "Predicted utilisation.")),
+    required(out("memory_bytes", "bytes", "Memory per GPU.")),
+};
+const Record alternative{"report.parallelism.alternatives[]", "One of the next fastest layouts that fit.",
+                         alternative_fields, layout_includes};
+
+constexpr Field parallelism_fields[] = {
+    required(flag("sequence_parallel", {}, "Megatron sequence parallelism.")),
+    required(pick("chosen_by", chosen_by_names, {}, "Who chose the layout.")),
+    out("layouts_evaluated", "layouts", "Layouts the planner weighed."),
+    out("layouts_fitting", "layouts", "Of those, the ones that fit."),
+    holds("alternatives", Type::list, &alternative, "The next fastest layouts that fit."),
+};
+
+constexpr Field plan_fields[] = {
+    required(out("gpus", "GPUs", "GPUs the estimate used.")),
+    required(out("nodes", "nodes", "Servers.")),
+    required(pick("gpus_from", gpus_from_names, {}, "What decided the GPU count.")),
+    out("budget_per_month", "money", "The monthly budget."),
+    out("budget_total", "money", "The total budget."),
+    flag("within_budget", {}, "Whether the cost stays within the total budget."),
+    out("deadline_days", "days", "The deadline."),
+    flag("meets_deadline", {}, "Whether the run meets it."),
+};
+
+constexpr Field cost_fields[] = {
+    required(text("currency", "ISO code.")),
+    required(out("total", "money", "The run's cost.")),
+    required(out("per_gpu_hour", "money", "Price per GPU-hour.")),
+    required(out("per_gpu_month", "money", "Price per GPU-month.")),
+    required(out("per_month", "money", "The whole cluster for one billing month.")),
+    required(out("months", "months", "Wall-clock time in billing months.")),
+    text("offer", "The catalog offer priced."),
+};
+
+constexpr Field report_energy_fields[] = {
+    required(out("gpu_tdp_w", "W", "Board power.")),
+    required(out("gpu_power_fraction", "fraction of TDP", "Average GPU draw.")),
+    required(pick("gpu_power_from", power_from_names, {}, "Given, or from the utilisation.")),
+    required(out("host_power_fraction", "fraction of GPU power", "Host share.")),
+    required(out("pue", "", "Power usage effectiveness.")),
+    required(out("facility_kw", "kW", "The whole run's draw at the meter.")),
+    required(out("kwh", "kWh", "Energy of the run.")),
+    required(text("grid", "Region ID, \"given\", or \"world\".")),
+    required(out("grid_kg_co2_per_kwh", "kg CO2/kWh", "The grid's intensity.")),
+    required(text("grid_source", "Where the intensity comes from.")),
+    required(out("co2_kg", "kg CO2", "Emissions of the run.")),
+};
+
+constexpr Field split_fields[] = {
+    required(out("params", "parameters", "Parameters.")),
+    required(out("tokens", "tokens", "Tokens.")),
+    out("loss", "nats", "Loss predicted by the fitted law."),
+};
+const Record split{"split", "A compute-optimal split of parameters and tokens.", split_fields};
+
+constexpr Field budget_split_fields[] = {
+    required(out("compute_flops", "FLOPs", "What the total budget buys.")),
+    required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
+    required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
+};
+const Record budget_split{"report.scaling_law.budget", "What a total budget buys, split.", budget_split_fields};
+
+constexpr Field scaling_law_fields[] = {
+    required(out("params", "parameters", "The run's parameters.")),
+    required(out("tokens", "tokens", "The run's tokens.")),
+    required(out("compute_flops", "FLOPs", "C = 6ND.")),
+    required(out("tokens_per_param", "tokens", "Tokens per parameter.")),
+    required(out("loss", "nats", "The run's loss by the fitted law.")),
+    required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
+    required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
+    holds("budget", Type::object, &budget_split, "What a total budget buys."),
+};
+
+}  // namespace
+
+const Record issue{"issue", "An error or warning: user errors are data.", issue_fields};
+
+namespace {
+const Record report_model{"report.model", "The model.", report_model_fields};
+const Record compute{"report.compute", "The work.", compute_fields};
+const Record report_hardware{"report.hardware", "The GPU and precision.", report_hardware_fields};
+const Record time{"report.time", "Utilisation, throughput and time.", time_fields};
+const Record report_memory{"report.memory", "Memory per GPU.", report_memory_fields};
+const Record parallelism{"report.parallelism", "The parallel layout.", parallelism_fields, layout_includes};
+const Record plan{"report.plan", "How many GPUs, and why.", plan_fields};
+const Record cost{"report.cost", "Money (with pricing or a budget).", cost_fields};
+const Record report_energy{"report.energy", "Energy and CO2 (when the GPU's power is known).", report_energy_fields};
+const Record scaling_law{"report.scaling_law", "Compute-optimal training (dense language-model pre-training).",
+                         scaling_law_fields};
+
+constexpr Field report_fields[] = {
+    required(holds("model", Type::object, &report_model, "The model.")),
+    required(holds("compute", Type::object, &compute, "The work.")),
+    required(holds("hardware", Type::object, &report_hardware, "The GPU and precision.")),
+    required(holds("time", Type::object, &time, "Utilisation, throughput and time.")),
+    required(holds("memory", Type::object, &report_memory, "Memory per GPU.")),
+    required(holds("parallelism", Type::object, &parallelism, "The parallel layout.")),
+    required(holds("plan", Type::object, &plan, "How many GPUs, and why.")),
+    holds("cost", Type::object, &cost, "Money (with pricing or a budget)."),
+    holds("energy", Type::object, &report_energy, "Energy and CO2."),
+    holds("scaling_law", Type::object, &scaling_law, "Compute-optimal training."),
+    required(holds("warnings", Type::list, &issue, "Assumptions and ignored fields.")),
+    required(holds("errors", Type::list, &issue, "Why no estimate could be made; empty when it could.")),
+};
+}  // namespace
+
+// An estimate's report; an input that cannot be estimated gives only warnings and errors.
+const Record report{"report", "What an estimate says.", report_fields, {}, true};
+
+const Field* find(const Record& record, std::string_view name) {
+  for (const Field& field : record.fields)
+    if (field.name == name) return &field;
+  for (const Record* included : record.includes)
+    if (const Field* field = find(*included, name)) return field;
+  return nullptr;
+}
+
+}  // namespace traincalc::contract

@@ -1,0 +1,136 @@
+// The contract is declared once (engine/src/contract.cpp); these check that the readers, the writers
+// and the documentation follow the declaration.
+#include <fstream>
+#include <sstream>
+
+#include "helpers.hpp"
+#include "traincalc/contract.hpp"
+
+using namespace traincalc;
+using namespace test;
+
+namespace {
+
+// A value of the declared type, within the declared range.
+json sample_value(const contract::Field& field) {
+  switch (field.type) {
+    case contract::Type::number:
+    case contract::Type::integer:
+    case contract::Type::number_or_word:
+      return field.rule.min_exclusive ? (field.rule.integer ? field.rule.min + 1 : field.rule.min * 2 + 1) : field.rule.min;
+    case contract::Type::boolean:
+      return false;
+    case contract::Type::choice:
+      return std::string(field.choices.back());
+    default:
+      return "x";
+  }
+}
+
+// Every scalar field of a record (and its includes) set, so that every declaration is exercised.
+json every_field(const contract::Record& record) {
+  json object = json::object();
+  for (const auto& field : record.fields)
+    if (!field.record && field.type != contract::Type::text_list) object[std::string(field.name)] = sample_value(field);
+  for (const auto* included : record.includes) object.update(every_field(*included));
+  return object;
+}
+
+bool has_internal_error(const json& report) {
+  for (const auto& e : report["errors"])
+    if (e["code"].get<std::string>().rfind("internal_", 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Every field a scenario section declares is read by the engine, and nothing undeclared is", "[contract]") {
+  // Fields that conflict are refused with user errors, never with internal_unread_field (declared
+  // but not read) or internal_undeclared_field (read but not declared).
+  for (const contract::Record* section : {&contract::model, &contract::training, &contract::hardware,
+                                          &contract::strategy, &contract::pricing, &contract::budget,
+                                          &contract::energy, &contract::memory_options}) {
+    json s = json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain", "tokens": 1e9},
+                            "hardware": {"gpu": "h100-sxm", "count": 8}})");
+    s[std::string(section->name)] = every_field(*section);
+    const json r = report_json(s);
+    INFO(section->name << ": " << r["errors"].dump());
+    CHECK_FALSE(has_internal_error(r));
+  }
+}
+
+TEST_CASE("Every field of a catalog row is read: a GPU, an offer and a model preset with all of them", "[contract]") {
+  json gpu = every_field(contract::gpu);
+  gpu["id"] = "every-field-gpu";
+  json offer = every_field(contract::offer);
+  offer["id"] = "every-field-offer";
+  offer["gpu"] = "h100-sxm";
+  json preset = every_field(contract::model_preset);
+  preset["id"] = "every-field-model";
+  const json catalog = {{"description", "x"}, {"source", "x"}, {"gpus", {gpu}}, {"offers", {offer}}, {"models", {preset}}};
+  const CatalogLoad load = merge_catalog_json(catalog.dump(), builtin_catalog());
+  for (const auto& e : load.errors) {
+    INFO(e.field << " " << e.code << " " << e.message);
+    CHECK(e.code.rfind("internal_", 0) != 0);
+  }
+}
+
+TEST_CASE("Enumeration names read back as the values they name", "[contract]") {
+  for (const auto& [name, value] : contract::precisions) CHECK(to_string(value) == name);
+  for (const auto& [name, value] : contract::optimizers) CHECK(to_string(value) == name);
+  for (const auto& [name, value] : contract::recomputes) CHECK(to_string(value) == name);
+  for (const auto& [name, value] : contract::offloads) CHECK(to_string(value) == name);
+  CHECK(contract::value_of(contract::text_kinds, "chinese-english-tokenizer") == TextKind::chinese_english_tokenizer);
+  CHECK_FALSE(contract::value_of(contract::precisions, "bf17"));
+}
+
+TEST_CASE("Each declared range is the one the engine enforces, at both ends", "[contract]") {
+  const json base = json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain", "tokens": 1e9},
+                                    "hardware": {"gpu": "h100-sxm", "count": 8}})");
+  int checked = 0;
+  for (const contract::Record* section : {&contract::training, &contract::hardware, &contract::strategy,
+                                          &contract::budget, &contract::energy, &contract::memory_options}) {
+    for (const auto& field : section->fields) {
+      if (field.rule.max >= 1e300 || field.record) continue;
+      if (field.type != contract::Type::number && field.type != contract::Type::integer &&
+          field.type != contract::Type::number_or_word)
+        continue;
+      const std::string path = std::string(section->name) + "." + std::string(field.name);
+      json above = base, below = base;
+      above[std::string(section->name)][std::string(field.name)] = field.rule.max * 2 + 1;
+      below[std::string(section->name)][std::string(field.name)] = field.rule.min - 1;
+      for (const json& s : {above, below}) {
+        const json r = report_json(s);
+        INFO(path << ": " << r["errors"].dump());
+        bool named = false;
+        for (const auto& e : r["errors"])
+          named = named || (e["field"] == path && (e["code"] == "out_of_range" || e["code"] == "not_positive"));
+        CHECK(named);
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked >= 30);
+}
+
+TEST_CASE("docs/reference.md is what the field tables generate", "[contract]") {
+  std::ifstream in(std::string(TRAINCALC_SOURCE_DIR) + "/docs/reference.md", std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  INFO("regenerate it: build/native/bin/traincalc schema reference > docs/reference.md");
+  CHECK(text.str() == contract::markdown_reference());
+}
+
+TEST_CASE("The schemas are JSON, one for each of scenario, catalog and report", "[contract]") {
+  for (const char* which : {"scenario", "catalog", "report"}) {
+    const json schema = json::parse(contract::json_schema(which));
+    CHECK(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+    CHECK(schema["additionalProperties"] == false);
+  }
+  CHECK(contract::json_schema("scenarios").empty());
+  // The report's sections are required only when it has no errors (an error report is short).
+  const json report = json::parse(contract::json_schema("report"));
+  CHECK(report["required"] == json::array({"warnings", "errors"}));
+  CHECK(report["then"]["required"].size() == 7);
+}
