@@ -1,5 +1,5 @@
-#include "traincalc/contract.hpp"
 #include "traincalc/catalog.hpp"
+#include "traincalc/contract.hpp"
 
 #include <algorithm>
 

@@ -110,7 +110,7 @@ constexpr std::string_view fsdp_word[] = {"fsdp"};
 constexpr std::string_view recompute_or_auto[] = {"auto", "none", "selective", "full"};
 constexpr auto compare_kind_names = names_of(compare_kinds);
 constexpr std::string_view compute_methods[] = {"detailed", "6n", "given"};
-constexpr std::string_view mfu_sources[] = {"given", "assumed", "predicted"};
+constexpr auto mfu_source_names = names_of(mfu_sources);
 constexpr std::string_view chosen_by_names[] = {"given", "default", "planner"};
 constexpr std::string_view gpus_from_names[] = {"count", "budget.per_month", "budget.deadline_days"};
 constexpr std::string_view power_from_names[] = {"given", "utilisation"};
@@ -141,8 +141,10 @@ constexpr Field architecture_fields[] = {
     num("moe_ffn_hidden", "", dimension_range, "ffn_hidden", "Each expert's MLP width."),
     num("shared_experts", "", count_or_zero_range, "0", "Experts every token passes through (DeepSeek)."),
     num("dense_layers", "layers", count_or_zero_range, "0", "Leading layers with a dense MLP in a mixture of experts."),
-    num("q_lora_rank", "", zero_or_dimension_range, "0", "Latent attention: the query's low-rank projection (0: none)."),
-    num("kv_lora_rank", "", zero_or_dimension_range, "0", "Latent attention: the key/value compression rank (0: none)."),
+    num("q_lora_rank", "", zero_or_dimension_range, "0",
+        "Latent attention: the query's low-rank projection (0: none)."),
+    num("kv_lora_rank", "", zero_or_dimension_range, "0",
+        "Latent attention: the key/value compression rank (0: none)."),
     num("qk_nope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width without rotary."),
     num("qk_rope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width with rotary."),
     num("v_head_dim", "", zero_or_dimension_range, "0", "Latent attention: value head width."),
@@ -153,7 +155,8 @@ constexpr Field architecture_fields[] = {
 constexpr Field image_network_fields[] = {
     num("forward_macs_per_image", "multiply-adds", macs_per_image_range, {},
         "An image network's published forward multiply-adds per image."),
-    num("image_resolution", "pixels", resolution_range, {}, "The image side at which forward_macs_per_image was counted."),
+    num("image_resolution", "pixels", resolution_range, {},
+        "The image side at which forward_macs_per_image was counted."),
 };
 
 }  // namespace
@@ -161,8 +164,7 @@ constexpr Field image_network_fields[] = {
 const Record architecture{"architecture", "A transformer's shape; the engine derives the parameter counts from it.",
                           architecture_fields};
 namespace {
-const Record image_network{"image_network", "An image network, by its published cost per image.",
-                           image_network_fields};
+const Record image_network{"image_network", "An image network, by its published cost per image.", image_network_fields};
 constexpr const Record* model_includes[] = {&architecture, &image_network};
 
 constexpr Field model_fields[] = {
@@ -187,8 +189,7 @@ constexpr Field training_fields[] = {
     num("total_flops", "FLOPs", total_flops_range, {}, "All the run's work, stated directly (skips the FLOPs count)."),
     num("images", "images", images_range, {}, "Images per epoch (image networks)."),
     num("resolution", "pixels", resolution_range, "the network's", "Training image side."),
-    num("bytes_per_token", "bytes", bytes_per_token_range, "from text",
-        "Bytes of text per token, for dataset_gb."),
+    num("bytes_per_token", "bytes", bytes_per_token_range, "from text", "Bytes of text per token, for dataset_gb."),
     pick("text", text_kind_names, "english", "What dataset_gb is made of, for its bytes per token."),
     pick("objective", objective_names, "language_model",
          "What the model predicts: tokens over the vocabulary, or a few classes."),
@@ -204,7 +205,8 @@ constexpr Field gpu_fields[] = {
     required(text("name", "Display name.")),
     text("vendor", "Maker."),
     text("form_factor", "SXM, PCIe, OAM, ..."),
-    required(num("memory_gb", "GB", memory_gb_range, {}, "Memory per GPU as the vendor states it (read as 10^9 bytes).")),
+    required(
+        num("memory_gb", "GB", memory_gb_range, {}, "Memory per GPU as the vendor states it (read as 10^9 bytes).")),
     text("memory_type", "HBM3, GDDR6X, ..."),
     num("memory_bandwidth_tbs", "TB/s", bandwidth_range, {}, "Memory bandwidth."),
     num("fp32_tflops", "TFLOPS", tflops_range, {}, "Dense FP32 peak."),
@@ -304,8 +306,7 @@ const Record model{"model", "The model: a preset, a parameter count, or an archi
                    model_includes};
 const Record training{"training", "What the run does and how much data it sees.", training_fields};
 const Record hardware{"hardware", "The GPU and how many.", hardware_fields};
-const Record strategy{"strategy", "How the work is run; defaults are what a practitioner would pick.",
-                      strategy_fields};
+const Record strategy{"strategy", "How the work is run; defaults are what a practitioner would pick.", strategy_fields};
 const Record pricing{"pricing", "The price of a GPU: per hour, per month, or a catalog offer.", pricing_fields};
 const Record budget{"budget", "A monthly or total budget, or a deadline.", budget_fields};
 const Record energy{"energy", "Energy and carbon assumptions.", energy_fields};
@@ -353,7 +354,8 @@ constexpr Field model_preset_fields[] = {
     num("published_params", "parameters", params_range, {}, "The count the authors publish."),
     num("published_active_params", "parameters", params_range, {}, "The active count the authors publish."),
     num("computed_params", "parameters", amount, {}, "Written by `traincalc catalog`; read back, never trusted."),
-    num("computed_active_params", "parameters", amount, {}, "Written by `traincalc catalog`; read back, never trusted."),
+    num("computed_active_params", "parameters", amount, {},
+        "Written by `traincalc catalog`; read back, never trusted."),
     num("seq_len", "tokens", seq_len_range, {}, "The context the model was trained with."),
     text("notes", "Anything else worth knowing."),
     text("confidence", "How sure the numbers are."),
@@ -471,7 +473,7 @@ const Record breakdown{"report.time.breakdown_seconds", "Where one step's time g
 
 constexpr Field time_fields[] = {
     required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak.")),
-    required(pick("mfu_source", mfu_sources, {}, "Whether the utilisation was given, assumed or predicted.")),
+    required(pick("mfu_source", mfu_source_names, {}, "Whether the utilisation was given, assumed or predicted.")),
     required(out("cluster_flops_per_second", "FLOP/s", "Achieved model FLOP/s of the whole cluster.")),
     required(out("tokens_per_second", "tokens/s", "Throughput of the whole cluster.")),
     required(out("gpu_hours", "GPU-hours", "GPUs x wall-clock hours.")),
@@ -520,16 +522,14 @@ constexpr Field explain_fields[] = {
     required(out("logits_bytes_per_token", "bytes", "Logits bytes per token.")),
     required(out("fragmentation_fraction", "fraction", "Allocator reserve as a fraction of dynamic allocations.")),
 };
-const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".",
-                     explain_fields};
+const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
 
 constexpr Field suggestion_fields[] = {
     required(holds("changes", Type::object, nullptr, "Dotted scenario paths and their new values.")),
     required(out("total_bytes", "bytes", "Memory per GPU with the change.")),
     required(flag("fits", {}, "Whether it then fits.")),
 };
-const Record suggestion{"report.memory.suggestions[]", "A change that alters the memory per GPU.",
-                        suggestion_fields};
+const Record suggestion{"report.memory.suggestions[]", "A change that alters the memory per GPU.", suggestion_fields};
 
 constexpr Field report_memory_fields[] = {
     required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part.")),
@@ -630,6 +630,16 @@ constexpr Field budget_split_fields[] = {
 };
 const Record budget_split{"report.scaling_law.budget", "What a total budget buys, split.", budget_split_fields};
 
+constexpr Field law_fit_fields[] = {
+    required(out("e", "nats", "E, the irreducible loss.")),
+    required(out("a", "", "A, the parameter term's scale.")),
+    required(out("alpha", "", "alpha, the parameter term's exponent.")),
+    required(out("b", "", "B, the data term's scale.")),
+    required(out("beta", "", "beta, the data term's exponent.")),
+};
+const Record law_fit{"report.scaling_law.fit", "L(N, D) = E + A/N^alpha + B/D^beta (Hoffmann et al. 2022, eq. 10).",
+                     law_fit_fields};
+
 constexpr Field scaling_law_fields[] = {
     required(out("params", "parameters", "The run's parameters.")),
     required(out("tokens", "tokens", "The run's tokens.")),
@@ -638,6 +648,7 @@ constexpr Field scaling_law_fields[] = {
     required(out("loss", "nats", "The run's loss by the fitted law.")),
     required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
     required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
+    required(holds("fit", Type::object, &law_fit, "The fitted law's constants.")),
     holds("budget", Type::object, &budget_split, "What a total budget buys."),
 };
 

@@ -80,115 +80,20 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   std::optional<StepPrediction> step = step_at(r.parallelism);
   const bool predicted = !s.strategy.mfu && step;
   if (predicted && s.budget && s.budget->deadline_days && !s.hardware.count && !s.budget->per_month) {
-    // The GPUs a deadline needs depend on the utilisation they reach, and that on their number (and on
-    // how the batch divides among them). Counts tried: whole model-parallel groups, powers of two up
-    // to a node, whole nodes beyond; grown until the predicted time meets the deadline, then bisected
-    // down to the fewest that do.
-    const double group = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
-    const double per_node = r.hardware.gpus_per_node;
-    const double unit = static_cast<double>(std::lcm(static_cast<long long>(group), static_cast<long long>(per_node)));
-    auto round_up = [&](double g) {
-      if (g <= per_node) {
-        double c = group;
-        while (c < g) c *= 2;
-        if (c <= per_node) return c;
-      }
-      return std::ceil(g / unit - 1e-9) * unit;
-    };
-    struct Probe {
-      double gpus = 0;
-      ParallelismReport layout;
-      std::optional<StepPrediction> step;
-      Issues warnings;
-      bool possible = false;  // a layout exists (the batch divides among the GPUs)
-      bool meets = false;
-    };
-    const double deadline_seconds = *s.budget->deadline_days * units::seconds_per_day;
-    const double peak = units::tflops_to_flops(r.hardware.peak_tflops);
-    auto probe = [&](double g) {
-      Probe p;
-      p.gpus = g;
-      p.layout = layout_at(g, p.warnings);
-      p.step = step_at(p.layout);
-      p.possible = p.step && std::none_of(p.warnings.begin(), p.warnings.end(),
-                                          [](const Issue& w) { return w.code == "no_layout"; });
-      p.meets = p.possible && r.compute.total_flops / (g * peak * p.step->mfu) <= deadline_seconds * (1 + 1e-12);
-      return p;
-    };
-    Issues ignored;
-    Probe high = probe(round_up(plan_gpus(s, r.compute, r.hardware, step->mfu, ignored).gpus));
-    double low = 0;  // a count known to miss (0: none tried)
-    for (int round = 0; round < 60 && !high.meets && high.possible && high.gpus < 1e7; ++round) {
-      low = high.gpus;
-      const double seconds = r.compute.total_flops / (high.gpus * peak * high.step->mfu);
-      high = probe(round_up(std::min(1e7, high.gpus * std::max(1.05, seconds / deadline_seconds))));
-    }
-    if (high.meets) {
-      for (int round = 0; round < 60; ++round) {
-        const double mid = round_up((low + high.gpus) / 2);
-        if (mid >= high.gpus || mid <= low) break;
-        Probe p = probe(mid);
-        if (p.meets) {
-          high = std::move(p);
-        } else {
-          low = mid;
-        }
-      }
-    }
-    r.plan.gpus = high.gpus;
-    r.plan.nodes = std::ceil(high.gpus / per_node);
-    r.parallelism = high.layout;
-    layout_warnings = high.warnings;
-    step = high.step;
+    DeadlinePlan plan = plan_for_deadline(s, r.compute, r.hardware, *step, layout_at, step_at);
+    r.plan.gpus = plan.gpus;
+    r.plan.nodes = std::ceil(plan.gpus / r.hardware.gpus_per_node);
+    r.parallelism = std::move(plan.layout);
+    layout_warnings = std::move(plan.warnings);
+    step = plan.step;
   }
   r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
   if (predicted) mfu = step->mfu;
   const double gpus = r.plan.gpus;
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
-  r.time.mfu_source = s.strategy.mfu ? "given" : predicted ? "predicted" : "assumed";
-  r.time.step = step;
-  if (step && !s.training.global_batch_sequences && !s.training.global_batch_tokens)
-    r.warnings.push_back({"training.global_batch_sequences", "global_batch_assumed",
-                          "The step time assumes a global batch of " + format_number(batch) + " sequences (" +
-                              (s.training.type == TrainingType::finetune ? std::string("typical of fine-tuning")
-                                                                         : std::string("about 4M tokens, typical of "
-                                                                                       "pre-training")) +
-                              "); set training.global_batch_sequences to yours."});
-  if (step && !calibrated_gpu(s.hardware.gpu)) {
-    const std::string how =
-        calibrated_family(s.hardware.gpu)
-            ? std::string("the efficiencies calibrated for its family; its clocks, power and memory bandwidth differ")
-        : s.hardware.gpu.matmul_efficiency
-            ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
-            : std::string("an assumed matmul efficiency (75% of peak, not measured), scaled as on those GPUs");
-    r.warnings.push_back({"hardware.gpu", "mfu_extrapolated",
-                          "The step-time model is calibrated on published A100 SXM and H100 SXM runs; for " +
-                              r.hardware.gpu_name + " it uses " + how +
-                              ", so treat the utilisation as an estimate (about ±10 points)."});
-  }
-  if (step) {
-    // What the 45 published runs did not exercise.
-    std::vector<std::string> features;
-    const Architecture& a = *s.model.architecture;
-    if (a.experts > 1) features.push_back("mixture of experts");
-    if (r.parallelism.cp > 1) features.push_back("context parallelism");
-    if (s.training.method == FinetuneMethod::lora) features.push_back("LoRA");
-    if (s.training.method == FinetuneMethod::qlora) features.push_back("QLoRA");
-    if (s.strategy.offload != Offload::none) features.push_back("CPU offload");
-    if (a.decoder_layers > 0) features.push_back("an encoder-decoder");
-    if (a.encoder_only) features.push_back("an encoder-only model");
-    if (!features.empty()) {
-      std::string list;
-      for (std::size_t i = 0; i < features.size(); ++i) list += (i ? ", " : "") + features[i];
-      r.warnings.push_back({"strategy.mfu", "speed_uncalibrated",
-                            "The published runs the step-time model is calibrated on include no " + list +
-                                "; the prediction models them from first principles, uncalibrated."});
-    }
-  }
-  if (step && s.strategy.offload != Offload::none)
-    r.warnings.push_back({"strategy.offload", "offload_time_assumed",
-                          "The optimizer step on the CPU is timed with assumed rates (PCIe 4.0 x16, about 25 GB/s; "
-                          "CPU Adam, about 1e9 parameters a second per GPU's share of the host)."});
+  r.time.mfu_source = s.strategy.mfu ? MfuSource::given : predicted ? MfuSource::predicted : MfuSource::assumed;
+  attach_step(r.time, step, r.compute.seq_len);
+  if (step) speed_warnings(s, r.hardware, r.parallelism, batch, r.warnings);
   r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
   const Scenario pinned = pinned_to(s, r.parallelism);
   r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
@@ -201,17 +106,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.energy = estimate_energy(s, r.time, gpus, r.warnings);
   r.scaling_law = estimate_scaling_law(s, r.compute, r.hardware, r.time);
 
-  if (r.plan.deadline_days) r.plan.meets_deadline = r.time.wall_clock_days <= *r.plan.deadline_days * (1 + 1e-12);
-  if (r.plan.budget_total && r.cost) r.plan.within_budget = r.cost->total <= *r.plan.budget_total;
-  if (r.plan.meets_deadline && !*r.plan.meets_deadline)
-    r.warnings.push_back({"budget.deadline_days", "deadline_missed",
-                          "The GPUs this budget rents need " +
-                              detail::format_number(std::ceil(r.time.wall_clock_days)) + " days, more than the " +
-                              detail::format_number(*r.plan.deadline_days) + "-day deadline."});
-  if (r.plan.within_budget && !*r.plan.within_budget)
-    r.warnings.push_back({"budget.total", "over_budget",
-                          "The run costs " + detail::format_number(r.cost->total) + " " + r.cost->currency +
-                              ", more than the " + detail::format_number(*r.plan.budget_total) + " budget."});
+  check_plan(r.time, r.cost, r.plan, r.warnings);
   return r;
 }
 
@@ -325,7 +220,7 @@ json report_json_value(const Report& r) {
                        {"gpus_per_node", h.gpus_per_node}});
   const TimeReport& t = r.time;
   json time = {{"mfu", t.mfu},
-               {"mfu_source", t.mfu_source},
+               {"mfu_source", contract::name_of(contract::mfu_sources, t.mfu_source)},
                {"cluster_flops_per_second", t.cluster_flops_per_second},
                {"tokens_per_second", t.tokens_per_second},
                {"gpu_hours", t.gpu_hours},
@@ -336,11 +231,11 @@ json report_json_value(const Report& r) {
     const StepBreakdown& b = st.seconds;
     // The step at the reported speed; with a given utilisation, the predicted step is reported beside it
     // (and the breakdown is always the predicted one).
-    time["step_seconds"] = st.global_batch_sequences * r.compute.seq_len / t.tokens_per_second;
-    if (t.mfu_source != "predicted") time["step_seconds_predicted"] = st.step_seconds;
+    if (t.step_seconds) time["step_seconds"] = *t.step_seconds;
+    if (t.mfu_source != MfuSource::predicted) time["step_seconds_predicted"] = st.step_seconds;
     time["global_batch_sequences"] = st.global_batch_sequences;
     time["micro_batches_per_step"] = st.micro_batches;
-    if (t.mfu_source == "predicted") {
+    if (t.mfu_source == MfuSource::predicted) {
       time["hfu"] = st.hfu;
     } else {
       // A given utilisation fixes the time; what the model predicts is reported beside it.
@@ -464,7 +359,8 @@ json report_json_value(const Report& r) {
         {"tokens_per_param", l.tokens_per_param},
         {"loss", l.loss},
         {"rule_20_tokens_per_param", {{"params", l.rule_params}, {"tokens", l.rule_tokens}, {"loss", l.rule_loss}}},
-        {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}}};
+        {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}},
+        {"fit", {{"e", l.fit_e}, {"a", l.fit_a}, {"alpha", l.fit_alpha}, {"b", l.fit_b}, {"beta", l.fit_beta}}}};
     if (l.budget_compute_flops)
       out["scaling_law"]["budget"] = {
           {"compute_flops", *l.budget_compute_flops},

@@ -39,6 +39,8 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                      Issues& errors);
 ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings);
 TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
+// The predicted step, and one step's seconds at the time's reported speed.
+void attach_step(TimeReport& time, const std::optional<StepPrediction>& step, double seq_len);
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings);
 // The fewest GPUs (multiples of tp x pp x cp, up to 10 million) at which the memory fits, keeping
@@ -73,6 +75,12 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
                                            const HardwareReport& hardware, const ParallelismReport& layout,
                                            const MemoryExplanation& memory, double global_batch_sequences);
+// What the user should know about a predicted step: an assumed batch, a GPU or features the step
+// model was not calibrated on, assumed offload rates.
+void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
+                    Issues& warnings);
+// Whether the run meets the deadline and stays within the total budget, said when it does not.
+void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings);
 // Whether the step model was calibrated on this GPU (A100 SXM, H100 SXM), or on its family (A100/A800,
 // H100/H800/H200/GH200 in any form, which get the family's efficiencies); elsewhere it extrapolates.
 bool calibrated_gpu(const GpuSpec& gpu);
@@ -90,6 +98,18 @@ struct LayoutSearchResult {
 // needs an architecture.
 LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, const ComputeReport& compute,
                                const HardwareReport& hardware, double gpus, double global_batch);
+// The fewest GPUs that meet budget.deadline_days at the utilisation the step model predicts for them,
+// with their layout and step; layout_at and step_at give a count's layout and its predicted step.
+struct DeadlinePlan {
+  double gpus = 0;
+  ParallelismReport layout;
+  std::optional<StepPrediction> step;
+  Issues warnings;
+};
+using LayoutAt = std::function<ParallelismReport(double gpus, Issues& warnings)>;
+using StepAt = std::function<std::optional<StepPrediction>(const ParallelismReport& layout)>;
+DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware,
+                               const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at);
 // The built-in grids' carbon intensity (kg CO2 per kWh) by region ID, and their IDs for messages.
 std::optional<double> grid_intensity(std::string_view region);
 std::string grid_region_list();

@@ -3,8 +3,9 @@
 // count with the attention and logits terms (Narayanan et al. 2021, sec. 5.1; Chowdhery et al. 2022,
 // appendix B). The detailed one is used whenever it exists.
 #include "estimators.hpp"
-#include "traincalc/contract.hpp"
 #include "json_fields.hpp"
+#include "traincalc/contract.hpp"
+#include "traincalc/units.hpp"
 
 namespace traincalc::detail {
 
@@ -162,7 +163,7 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
                             "bytes per token with a tokenizer built for it (Qwen, DeepSeek, Yi, GLM) but only "
                             "about 2 with one built for English (Llama 2, GPT-2); code about 3. Set training.text "
                             "or training.bytes_per_token."});
-      tokens_per_epoch = t.data_amount * 1e9 / *c.bytes_per_token;
+      tokens_per_epoch = units::gb_to_bytes(t.data_amount) / *c.bytes_per_token;
       break;
     }
     case DataKind::samples:
@@ -207,8 +208,11 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
   const bool seq_len_matters = s.model.architecture || t.data_kind == DataKind::samples ||
                                (t.data_kind == DataKind::steps && !t.global_batch_tokens);
   if (!t.seq_len && seq_len_matters && s.model.default_seq_len <= 0)
-    warnings.push_back({"training.seq_len", "seq_len_assumed",
-                        "training.seq_len was not given; 2048 tokens per sequence is assumed."});
+    warnings.push_back(
+        {"training.seq_len",
+         "seq_len_assumed",
+         "training.seq_len was not given; " + format_number(fallback_seq_len) + " tokens per sequence is assumed.",
+         {{"seq_len", format_number(fallback_seq_len)}}});
   return c;
 }
 

@@ -229,9 +229,9 @@ void Fields::reject_unknown(const std::vector<std::string>& also_allowed) {
   for (const auto& [key, value] : object_.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     if (declared(key)) {  // declared but never read: the reader and the contract disagree
-      errors_.push_back({join_path(path_, key), "internal_unread_field",
-                         "The contract declares " + join_path(path_, key) +
-                             " but the engine did not read it; please report this."});
+      errors_.push_back(
+          {join_path(path_, key), "internal_unread_field",
+           "The contract declares " + join_path(path_, key) + " but the engine did not read it; please report this."});
       continue;
     }
     std::string where = path_.empty() ? "at the top level" : "in " + path_;

@@ -8,6 +8,7 @@
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
+#include "traincalc/units.hpp"
 
 namespace traincalc::detail {
 
@@ -284,11 +285,14 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // CUDA context and kernels: about 1,343 MiB measured on a V100 (Hugging Face Transformers docs,
   // "Model training anatomy"); newer CUDA versions load kernels lazily and use less.
   MemoryOverhead& o = m.overhead_bytes;
-  o.cuda_context = s.memory.cuda_context_gb.value_or(1343.0 * 1048576.0 / 1e9) * 1e9;
+  o.cuda_context =
+      units::gb_to_bytes(s.memory.cuda_context_gb.value_or(1343.0 * units::bytes_per_mib / units::bytes_per_gb));
   // NCCL keeps NCCL_BUFFSIZE (4 MiB) per channel and peer; at up to 32 channels and two ring peers,
   // 256 MiB per communicator in use (NCCL environment variable documentation).
   const double communicators = (tp > 1) + (pp > 1) + (dp > 1) + (cp > 1) + (ep > 1);
-  o.communication = communicators * s.memory.communication_gb.value_or(256.0 * 1048576.0 / 1e9) * 1e9;
+  o.communication =
+      communicators *
+      units::gb_to_bytes(s.memory.communication_gb.value_or(256.0 * units::bytes_per_mib / units::bytes_per_gb));
   // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
   if ((zero >= 3 && dp * cp > 1) || offload_params) o.gather = 2 * states.layer_weights * weight_bytes;
   // The caching allocator holds more than is allocated: 15% of the memory that comes and goes within
@@ -342,7 +346,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   for (const auto& [part, bytes] : peak->parts)
     if (part != "recomputed") m.peak_parts.push_back(part);
 
-  m.capacity_bytes = hardware.memory_gb * 1e9;
+  m.capacity_bytes = units::gb_to_bytes(hardware.memory_gb);
   m.fits = parts.total <= m.capacity_bytes;
   m.headroom_bytes = m.fits ? m.capacity_bytes - parts.total : 0.0;
   m.shortfall_bytes = m.fits ? 0.0 : parts.total - m.capacity_bytes;
@@ -453,7 +457,8 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
     const GpuSpec* best = nullptr;
     const Precision precision = resolved_precision(s);
     for (const GpuSpec& gpu : catalog->gpus) {
-      if (!dense_peak_tflops(gpu, precision) || gpu.memory_gb * 1e9 < r.memory.per_gpu_bytes.total) continue;
+      if (!dense_peak_tflops(gpu, precision) || units::gb_to_bytes(gpu.memory_gb) < r.memory.per_gpu_bytes.total)
+        continue;
       if (!best || gpu.memory_gb < best->memory_gb ||
           (gpu.memory_gb == best->memory_gb &&
            *dense_peak_tflops(gpu, precision) > *dense_peak_tflops(*best, precision)))

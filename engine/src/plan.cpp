@@ -2,6 +2,7 @@
 // (floor(budget / monthly price), as seed 004 does), or the fewest that meet a deadline.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -71,7 +72,8 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     // A monthly budget for a number of months: that many billing months of time, and of money.
     if (budget->months && budget->per_month) {
       plan.budget_total = *budget->per_month * *budget->months;
-      plan.deadline_days = *budget->months * (s.pricing ? s.pricing->hours_per_month : 730.0) / 24;
+      plan.deadline_days = *budget->months * (s.pricing ? s.pricing->hours_per_month : units::default_hours_per_month) /
+                           units::hours_per_day;
     }
   }
   return plan;
@@ -98,6 +100,79 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
                         "1, micro-batch to 1 and the rest is data parallel. Set strategy.tp, pp and micro_batch to "
                         "match your run; memory per GPU depends on them."});
   return p;
+}
+
+// The GPUs a deadline needs depend on the utilisation they reach, and that on their number (and on
+// how the batch divides among them). Counts tried: whole model-parallel groups, powers of two up to a
+// node, whole nodes beyond; grown until the predicted time meets the deadline, then bisected down to
+// the fewest that do.
+DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware,
+                               const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at) {
+  const double group = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
+  const double per_node = hardware.gpus_per_node;
+  const double unit = static_cast<double>(std::lcm(static_cast<long long>(group), static_cast<long long>(per_node)));
+  auto round_up = [&](double g) {
+    if (g <= per_node) {
+      double c = group;
+      while (c < g) c *= 2;
+      if (c <= per_node) return c;
+    }
+    return std::ceil(g / unit - 1e-9) * unit;
+  };
+  struct Probe {
+    double gpus = 0;
+    ParallelismReport layout;
+    std::optional<StepPrediction> step;
+    Issues warnings;
+    bool possible = false;  // a layout exists (the batch divides among the GPUs)
+    bool meets = false;
+  };
+  const double deadline_seconds = *s.budget->deadline_days * units::seconds_per_day;
+  const double peak = units::tflops_to_flops(hardware.peak_tflops);
+  auto probe = [&](double g) {
+    Probe p;
+    p.gpus = g;
+    p.layout = layout_at(g, p.warnings);
+    p.step = step_at(p.layout);
+    p.possible = p.step && std::none_of(p.warnings.begin(), p.warnings.end(),
+                                        [](const Issue& w) { return w.code == "no_layout"; });
+    p.meets = p.possible && compute.total_flops / (g * peak * p.step->mfu) <= deadline_seconds * (1 + 1e-12);
+    return p;
+  };
+  Issues ignored;
+  Probe high = probe(round_up(plan_gpus(s, compute, hardware, first_step.mfu, ignored).gpus));
+  double low = 0;  // a count known to miss (0: none tried)
+  for (int round = 0; round < 60 && !high.meets && high.possible && high.gpus < 1e7; ++round) {
+    low = high.gpus;
+    const double seconds = compute.total_flops / (high.gpus * peak * high.step->mfu);
+    high = probe(round_up(std::min(1e7, high.gpus * std::max(1.05, seconds / deadline_seconds))));
+  }
+  if (high.meets) {
+    for (int round = 0; round < 60; ++round) {
+      const double mid = round_up((low + high.gpus) / 2);
+      if (mid >= high.gpus || mid <= low) break;
+      Probe p = probe(mid);
+      if (p.meets) {
+        high = std::move(p);
+      } else {
+        low = mid;
+      }
+    }
+  }
+  return {high.gpus, std::move(high.layout), high.step, std::move(high.warnings)};
+}
+
+void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings) {
+  if (plan.deadline_days) plan.meets_deadline = time.wall_clock_days <= *plan.deadline_days * (1 + 1e-12);
+  if (plan.budget_total && cost) plan.within_budget = cost->total <= *plan.budget_total;
+  if (plan.meets_deadline && !*plan.meets_deadline)
+    warnings.push_back({"budget.deadline_days", "deadline_missed",
+                        "The GPUs this budget rents need " + detail::format_number(std::ceil(time.wall_clock_days)) +
+                            " days, more than the " + detail::format_number(*plan.deadline_days) + "-day deadline."});
+  if (plan.within_budget && !*plan.within_budget)
+    warnings.push_back({"budget.total", "over_budget",
+                        "The run costs " + detail::format_number(cost->total) + " " + cost->currency +
+                            ", more than the " + detail::format_number(*plan.budget_total) + " budget."});
 }
 
 }  // namespace traincalc::detail

@@ -14,6 +14,8 @@ namespace traincalc::detail {
 namespace {
 
 constexpr double E = 1.69, A = 406.4, B = 410.7, alpha = 0.34, beta = 0.28;
+static_assert(E == ScalingLawReport{}.fit_e && A == ScalingLawReport{}.fit_a && B == ScalingLawReport{}.fit_b &&
+              alpha == ScalingLawReport{}.fit_alpha && beta == ScalingLawReport{}.fit_beta);
 
 double loss(double n, double d) {
   return E + A / std::pow(n, alpha) + B / std::pow(d, beta);
@@ -61,8 +63,8 @@ std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const Co
   if (s.budget && s.budget->total && s.pricing) {
     const double gpu_hours = *s.budget->total / hourly_price(*s.pricing);
     // Model FLOPs those GPU-hours deliver, in Chinchilla's 6N per token.
-    r.budget_compute_flops = gpu_hours * 3600 * units::tflops_to_flops(hardware.peak_tflops) * time.mfu *
-                             (6 * s.model.params / compute.flops_per_token);
+    r.budget_compute_flops = gpu_hours * units::seconds_per_hour * units::tflops_to_flops(hardware.peak_tflops) *
+                             time.mfu * (6 * s.model.params / compute.flops_per_token);
     const Split br = rule_optimum(*r.budget_compute_flops), bf = fitted_optimum(*r.budget_compute_flops);
     r.budget_rule_params = br.params;
     r.budget_rule_tokens = br.tokens;

@@ -95,8 +95,8 @@ json field_schema(const Field& field) {
     case Type::list: {
       // A catalog row needs more than its record does (an ID and a source): its own schema, whole.
       json items = !field.row_requires.empty() ? record_schema(*field.record, field.row_requires)
-                   : field.record             ? ref()
-                                              : json::object();
+                   : field.record              ? ref()
+                                               : json::object();
       s = {{"type", "array"}, {"items", items}};
       break;
     }
@@ -138,7 +138,9 @@ json record_schema(const Record& record, std::span<const std::string_view> also_
     const bool always = !record.errors_only_form || field.name == "errors" || field.name == "warnings";
     (always ? required : required_when_valid).emplace_back(field.name);
   });
-  json s = {{"type", "object"}, {"description", std::string(record.description)}, {"properties", properties},
+  json s = {{"type", "object"},
+            {"description", std::string(record.description)},
+            {"properties", properties},
             {"additionalProperties", false}};
   if (!required.empty()) s["required"] = required;
   if (!required_when_valid.empty()) {
@@ -252,8 +254,9 @@ std::string markdown_reference() {
             " |\n";
     });
     if (record->errors_only_form)
-      md += "\nAn input that cannot be estimated gives only `warnings` and `errors`; the other required "
-            "fields are required when `errors` is empty.\n";
+      md +=
+          "\nAn input that cannot be estimated gives only `warnings` and `errors`; the other required "
+          "fields are required when `errors` is empty.\n";
   }
   return md;
 }

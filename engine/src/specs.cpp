@@ -18,10 +18,14 @@ struct GpuNumber {
   std::optional<double> GpuSpec::*member;
 };
 constexpr GpuText gpu_texts[] = {
-    {"id", &GpuSpec::id},         {"name", &GpuSpec::name},
-    {"vendor", &GpuSpec::vendor}, {"form_factor", &GpuSpec::form_factor},
-    {"memory_type", &GpuSpec::memory_type}, {"interconnect", &GpuSpec::interconnect},
-    {"source", &GpuSpec::source}, {"confidence", &GpuSpec::confidence},
+    {"id", &GpuSpec::id},
+    {"name", &GpuSpec::name},
+    {"vendor", &GpuSpec::vendor},
+    {"form_factor", &GpuSpec::form_factor},
+    {"memory_type", &GpuSpec::memory_type},
+    {"interconnect", &GpuSpec::interconnect},
+    {"source", &GpuSpec::source},
+    {"confidence", &GpuSpec::confidence},
     {"notes", &GpuSpec::notes},
 };
 constexpr GpuNumber gpu_numbers[] = {

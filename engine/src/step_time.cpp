@@ -13,6 +13,7 @@
 #include <string>
 
 #include "estimators.hpp"
+#include "json_fields.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {
@@ -113,13 +114,13 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw) {
   m.matmul_efficiency = efficiency.matmul;
   m.flash_efficiency = efficiency.flash;
   // Without a bandwidth figure: 300 FLOP per byte, the A100/H100 ratio of bf16 peak to HBM bandwidth.
-  m.memory_bytes_per_second =
-      (gpu.memory_bandwidth_tbs ? *gpu.memory_bandwidth_tbs * 1e12 : units::tflops_to_flops(sixteen) / 300) *
-      memory_efficiency;
+  m.memory_bytes_per_second = (gpu.memory_bandwidth_tbs ? units::tbs_to_bytes_per_second(*gpu.memory_bandwidth_tbs)
+                                                        : units::tflops_to_flops(sixteen) / 300) *
+                              memory_efficiency;
   const double intra_gbs = s.hardware.intra_node_gbs.value_or(gpu.intra_node_gbs.value_or(32));
   const double inter_gbps = s.hardware.inter_node_gbps.value_or(gpu.inter_node_gbps.value_or(100));
-  m.intra_bytes_per_second = intra_gbs * 1e9 * link_efficiency;
-  m.inter_bytes_per_second = inter_gbps / 8 * 1e9 * link_efficiency;
+  m.intra_bytes_per_second = units::gb_to_bytes(intra_gbs) * link_efficiency;
+  m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * link_efficiency;
   m.gpus_per_node = hw.gpus_per_node;
   return m;
 }
@@ -411,6 +412,52 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double recomputed_flops = recompute_flops * mbs * gpus;  // every GPU recomputes its own share
   out.hfu = (model_flops + recomputed_flops) / (gpus * peak * out.step_seconds);
   return out;
+}
+
+void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
+                    Issues& warnings) {
+  if (!s.training.global_batch_sequences && !s.training.global_batch_tokens)
+    warnings.push_back({"training.global_batch_sequences", "global_batch_assumed",
+                        "The step time assumes a global batch of " + format_number(batch) + " sequences (" +
+                            (s.training.type == TrainingType::finetune ? std::string("typical of fine-tuning")
+                                                                       : std::string("about 4M tokens, typical of "
+                                                                                     "pre-training")) +
+                            "); set training.global_batch_sequences to yours."});
+  if (!calibrated_gpu(s.hardware.gpu)) {
+    const std::string how =
+        calibrated_family(s.hardware.gpu)
+            ? std::string("the efficiencies calibrated for its family; its clocks, power and memory bandwidth differ")
+        : s.hardware.gpu.matmul_efficiency
+            ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
+            : std::string("an assumed matmul efficiency (75% of peak, not measured), scaled as on those GPUs");
+    warnings.push_back({"hardware.gpu", "mfu_extrapolated",
+                        "The step-time model is calibrated on published A100 SXM and H100 SXM runs; for " +
+                            hardware.gpu_name + " it uses " + how +
+                            ", so treat the utilisation as an estimate (about ±10 points)."});
+  }
+  // What the 45 published runs did not exercise.
+  {
+    std::vector<std::string> features;
+    const Architecture& a = *s.model.architecture;
+    if (a.experts > 1) features.push_back("mixture of experts");
+    if (layout.cp > 1) features.push_back("context parallelism");
+    if (s.training.method == FinetuneMethod::lora) features.push_back("LoRA");
+    if (s.training.method == FinetuneMethod::qlora) features.push_back("QLoRA");
+    if (s.strategy.offload != Offload::none) features.push_back("CPU offload");
+    if (a.decoder_layers > 0) features.push_back("an encoder-decoder");
+    if (a.encoder_only) features.push_back("an encoder-only model");
+    if (!features.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < features.size(); ++i) list += (i ? ", " : "") + features[i];
+      warnings.push_back({"strategy.mfu", "speed_uncalibrated",
+                          "The published runs the step-time model is calibrated on include no " + list +
+                              "; the prediction models them from first principles, uncalibrated."});
+    }
+  }
+  if (s.strategy.offload != Offload::none)
+    warnings.push_back({"strategy.offload", "offload_time_assumed",
+                        "The optimizer step on the CPU is timed with assumed rates (PCIe 4.0 x16, about 25 GB/s; "
+                        "CPU Adam, about 1e9 parameters a second per GPU's share of the host)."});
 }
 
 }  // namespace traincalc::detail

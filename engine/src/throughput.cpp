@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "estimators.hpp"
+#include "json_fields.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {
@@ -25,10 +26,13 @@ double resolved_mfu(const Scenario& s, Issues& warnings) {
   if (s.strategy.mfu) return *s.strategy.mfu;
   // With an architecture the step is predicted; this is only the starting point of a deadline plan.
   if (s.model.architecture) return assumed_mfu;
-  warnings.push_back({"strategy.mfu", "mfu_assumed",
-                      "Utilisation (MFU) is assumed to be 40% of the dense peak, typical of well-tuned LLM training "
-                      "(35-55%): predicting it needs the model's architecture (layers, hidden size, heads), and only "
-                      "a parameter count was given. Choose a preset, give the architecture, or set strategy.mfu."});
+  warnings.push_back({"strategy.mfu",
+                      "mfu_assumed",
+                      "Utilisation (MFU) is assumed to be " + format_number(assumed_mfu * 100) +
+                          "% of the dense peak, typical of well-tuned LLM training (35-55%): predicting it needs the "
+                          "model's architecture (layers, hidden size, heads), and only a parameter count was given. "
+                          "Choose a preset, give the architecture, or set strategy.mfu.",
+                      {{"mfu", format_number(assumed_mfu)}}});
   return assumed_mfu;
 }
 
@@ -42,6 +46,11 @@ TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& har
   t.wall_clock_days = units::seconds_to_days(seconds);
   t.gpu_hours = gpus * t.wall_clock_hours;
   return t;
+}
+
+void attach_step(TimeReport& time, const std::optional<StepPrediction>& step, double seq_len) {
+  time.step = step;
+  if (step) time.step_seconds = step->global_batch_sequences * seq_len / time.tokens_per_second;
 }
 
 }  // namespace traincalc::detail

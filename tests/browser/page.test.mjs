@@ -204,6 +204,7 @@ describe('the served page', () => {
       assert.ok(Math.abs(engine / fixed - 2.5) < 1e-9, `${id}: ${engine} / ${fixed}`);
     }
     assert.match(await page.locator('#compare .hint').innerText(), /更接近实际/);
+    assert.match(await page.locator('#compare .hint').innerText(), /引擎按 40% 估算/);  // the engine's assumed MFU, from its reports
     assert.match(await row('alibaba-a100').innerText(), /预算/);  // "the budget does not rent a single GPU"
     // The engine's rank, kept by the page: offers that run and fit first, then the fewest days.
     assert.equal(await page.locator('#compare tbody tr').first().getAttribute('data-offer'), 'neuronforge-cloud-a100-x');

@@ -17,7 +17,8 @@ json sample_value(const contract::Field& field) {
     case contract::Type::number:
     case contract::Type::integer:
     case contract::Type::number_or_word:
-      return field.rule.min_exclusive ? (field.rule.integer ? field.rule.min + 1 : field.rule.min * 2 + 1) : field.rule.min;
+      return field.rule.min_exclusive ? (field.rule.integer ? field.rule.min + 1 : field.rule.min * 2 + 1)
+                                      : field.rule.min;
     case contract::Type::boolean:
       return false;
     case contract::Type::choice:
@@ -47,9 +48,9 @@ bool has_internal_error(const json& report) {
 TEST_CASE("Every field a scenario section declares is read by the engine, and nothing undeclared is", "[contract]") {
   // Fields that conflict are refused with user errors, never with internal_unread_field (declared
   // but not read) or internal_undeclared_field (read but not declared).
-  for (const contract::Record* section : {&contract::model, &contract::training, &contract::hardware,
-                                          &contract::strategy, &contract::pricing, &contract::budget,
-                                          &contract::energy, &contract::memory_options}) {
+  for (const contract::Record* section :
+       {&contract::model, &contract::training, &contract::hardware, &contract::strategy, &contract::pricing,
+        &contract::budget, &contract::energy, &contract::memory_options}) {
     json s = json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain", "tokens": 1e9},
                             "hardware": {"gpu": "h100-sxm", "count": 8}})");
     s[std::string(section->name)] = every_field(*section);
@@ -67,7 +68,8 @@ TEST_CASE("Every field of a catalog row is read: a GPU, an offer and a model pre
   offer["gpu"] = "h100-sxm";
   json preset = every_field(contract::model_preset);
   preset["id"] = "every-field-model";
-  const json catalog = {{"description", "x"}, {"source", "x"}, {"gpus", {gpu}}, {"offers", {offer}}, {"models", {preset}}};
+  const json catalog = {
+      {"description", "x"}, {"source", "x"}, {"gpus", {gpu}}, {"offers", {offer}}, {"models", {preset}}};
   const CatalogLoad load = merge_catalog_json(catalog.dump(), builtin_catalog());
   for (const auto& e : load.errors) {
     INFO(e.field << " " << e.code << " " << e.message);
@@ -133,4 +135,36 @@ TEST_CASE("The schemas are JSON, one for each of scenario, catalog and report", 
   const json report = json::parse(contract::json_schema("report"));
   CHECK(report["required"] == json::array({"warnings", "errors"}));
   CHECK(report["then"]["required"].size() == 7);
+}
+
+TEST_CASE("Messages carry the engine's numbers, so no page repeats an engine constant", "[contract]") {
+  SECTION("the assumed utilisation, as a fraction") {
+    const json r =
+        report_json(json::parse(R"({"model": {"params": 7e9}, "training": {"type": "pretrain", "tokens": 1e12},
+                                                "hardware": {"gpu": "h100-sxm", "count": 8}})"));
+    bool found = false;
+    for (const auto& w : r["warnings"])
+      if (w["code"] == "mfu_assumed") found = w["params"]["mfu"] == "0.4";
+    CHECK(found);
+  }
+  SECTION("the assumed sequence length") {
+    const json r = report_json(json::parse(R"({"model": {"layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256,
+                                                         "vocab": 1000},
+                                               "training": {"type": "pretrain", "samples": 1000},
+                                               "hardware": {"gpu": "h100-sxm", "count": 1}})"));
+    bool found = false;
+    for (const auto& w : r["warnings"])
+      if (w["code"] == "seq_len_assumed") found = w["params"]["seq_len"] == "2048";
+    CHECK(found);
+  }
+  SECTION("the fitted scaling law's constants (Hoffmann et al. 2022, eq. 10)") {
+    const json r = report_json(json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain",
+                                               "tokens": 1e12}, "hardware": {"gpu": "h100-sxm", "count": 8}})"));
+    const json& fit = r["scaling_law"]["fit"];
+    CHECK(fit["e"].get<double>() == 1.69);
+    CHECK(fit["a"].get<double>() == 406.4);
+    CHECK(fit["alpha"].get<double>() == 0.34);
+    CHECK(fit["b"].get<double>() == 410.7);
+    CHECK(fit["beta"].get<double>() == 0.28);
+  }
 }

@@ -19,7 +19,7 @@ TEST_CASE("Time is total FLOPs over GPUs x dense peak x MFU", "[time]") {
   CHECK_THAT(r.time.wall_clock_days, WithinRel(seconds / 86400, 1e-12));
   CHECK_THAT(r.time.gpu_hours, WithinRel(8 * seconds / 3600, 1e-12));
   CHECK_THAT(r.time.tokens_per_second, WithinRel(1e12 / seconds, 1e-12));
-  CHECK(r.time.mfu_source == "given");
+  CHECK(r.time.mfu_source == traincalc::MfuSource::given);
   CHECK(r.plan.gpus == 8);
   CHECK(r.plan.nodes == 1);
 }
@@ -29,7 +29,7 @@ TEST_CASE("Without a given MFU, 40% is assumed and the report says so", "[time]"
   s["strategy"].erase("mfu");
   const auto r = run(s);
   CHECK(r.time.mfu == 0.4);
-  CHECK(r.time.mfu_source == "assumed");
+  CHECK(r.time.mfu_source == traincalc::MfuSource::assumed);
   CHECK(has_warning(r, "mfu_assumed"));
 }
 

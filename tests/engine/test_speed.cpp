@@ -109,7 +109,7 @@ TEST_CASE("A step is the sum of its parts, and the bubble is (pp - 1) / v micro-
   // MFU from the step: model FLOPs of the batch over the GPUs' peak for that time.
   const double model_flops = r.compute.flops_per_token * 256 * 2048;
   CHECK_THAT(step.mfu, WithinRel(model_flops / (64 * 989.4e12 * step.step_seconds), 1e-9));
-  CHECK(r.time.mfu_source == "predicted");
+  CHECK(r.time.mfu_source == traincalc::MfuSource::predicted);
   CHECK(r.time.mfu == step.mfu);
 }
 
@@ -187,7 +187,7 @@ TEST_CASE("Without an architecture utilisation is assumed, and said so", "[speed
                                    {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
                                    {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}}});
   CHECK(r.time.mfu == 0.40);
-  CHECK(r.time.mfu_source == "assumed");
+  CHECK(r.time.mfu_source == traincalc::MfuSource::assumed);
   CHECK_FALSE(r.time.step);
   CHECK(test::has_warning(r, "mfu_assumed"));
 }

@@ -163,6 +163,20 @@ describe('language', () => {
     assert.deepEqual(Object.keys(ERRORS.zh).filter((code) => !ERRORS.en[code]), []);
   });
 
+  test('no message repeats an engine constant: the assumed utilisation, sequence length and fitted law come from the report', async () => {
+    const { STRINGS, ERRORS, WARNINGS, warningText } = await js('i18n.js');
+    for (const table of [STRINGS, ERRORS, WARNINGS]) {
+      for (const lang of ['en', 'zh']) {
+        for (const [key, text] of Object.entries(table[lang] ?? {})) {
+          assert.doesNotMatch(text, /\b40 ?%|\b2048\b|406\.4|410\.7/, `${lang}.${key}`);
+        }
+      }
+    }
+    const warning = { field: 'strategy.mfu', code: 'mfu_assumed', message: '...', params: { mfu: '0.35' } };
+    assert.match(warningText('zh', warning), /稠密峰值的 35% 估算/);
+    assert.match(warningText('zh', { field: 'training.seq_len', code: 'seq_len_assumed', message: '', params: { seq_len: '4096' } }), /按 4096 计/);
+  });
+
   test('an error says what to change in Chinese too, from the engine\'s params', async () => {
     const { errorText } = await js('i18n.js');
     const engine = (scenario) => JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }).toString());
@@ -322,5 +336,43 @@ describe('embedding parameters', async () => {
     assert.match(code, /embed=1&amp;theme=aa3300&amp;catalog=https%3A%2F%2Fv\.example%2Fc\.json%3Fx%3D%22%3E%3Cscript%3E&amp;origin=https%3A%2F%2Fv\.example/);
     assert.match(code, /height="4000"/);
     assert.doesNotMatch(code, /embed=0/);
+  });
+});
+
+describe('a vendor\'s theme colour', () => {
+  test('is darkened (light mode) or lightened (dark mode) until text in it reads at 4.5:1 (WCAG AA)', async () => {
+    const { contrast, themeColours } = await js('theme.js');
+    for (const [theme, dark, surfaces] of [['ffdd00', false, ['ffffff', 'f7f7f4']], ['1a237e', true, ['1e2227', '15181c']]]) {
+      const { accent, onAccent } = themeColours(theme, dark);
+      assert.notEqual(accent, `#${theme}`, 'the colour as given does not read');
+      for (const surface of surfaces) assert.ok(contrast(accent.slice(1), surface) >= 4.5, `${accent} on ${surface}`);
+      assert.ok(['#000', '#fff'].includes(onAccent));
+    }
+    assert.equal(themeColours('aa3300', false).accent, '#aa3300');  // already readable: unchanged
+  });
+});
+
+describe('the locales', () => {
+  test('English and Chinese have the same keys and the same placeholders', async () => {
+    const en = await js('i18n/en.js');
+    const zh = await js('i18n/zh.js');
+    const names = (text) => [...text.matchAll(/\{(\w+%?)(?:#[^}]*)?\}/g)].map((m) => m[1]).filter((n, i, all) => all.indexOf(n) === i).sort();
+    for (const table of ['STRINGS', 'ERRORS']) {
+      assert.deepEqual(Object.keys(zh[table]).sort(), Object.keys(en[table]).sort(), table);
+      for (const key of Object.keys(en[table])) assert.deepEqual(names(zh[table][key]), names(en[table][key]), `${table}.${key}`);
+    }
+    // Warnings: English is the engine's own message; each Chinese one uses only the engine's params.
+    assert.deepEqual(Object.keys(en.WARNINGS), []);
+    for (const [code, text] of Object.entries(zh.WARNINGS)) {
+      for (const name of names(text)) assert.ok(['field', 'message', 'mfu%', 'seq_len'].includes(name), `${code}: {${name}}`);
+    }
+  });
+
+  test('counts take the plural the language needs (Intl.PluralRules)', async () => {
+    const { t } = await js('i18n.js');
+    assert.equal(t('en', 'sug_gpus', { v: 1 }), '1 GPU');
+    assert.equal(t('en', 'sug_gpus', { v: '1,024' }), '1,024 GPUs');
+    assert.match(t('en', 'catalog_loaded', { url: 'x', gpus: 1, offers: 2, models: 0 }), /1 GPU, 2 offers, 0 models/);
+    assert.doesNotMatch(t('zh', 'sug_gpus', { v: 1 }), /#/);
   });
 });

@@ -1,7 +1,9 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
 import { el } from './dom.js';
-import { catalog, compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, scaling, validation } from './engine.js';
+import { Catalogs } from './catalogs.js';
+import { applyEmbed, EmbedProtocol } from './embed.js';
+import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, scaling, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
@@ -51,7 +53,7 @@ const results = new Results(document.getElementById('results'), {
     changed();
   },
 });
-const hfImport = new HfImport(document.querySelector('#inputs fieldset'), {
+const hfImport = new HfImport(document.querySelector('#inputs fieldset[data-section="section_model"]'), {
   async onImport(text) {
     const result = await importHfConfig(text);
     if (!result.errors.length) applyImportedModel(result);
@@ -59,7 +61,7 @@ const hfImport = new HfImport(document.querySelector('#inputs fieldset'), {
   },
 });
 
-const offerPicker = new OfferPicker(document.querySelectorAll('#inputs fieldset')[4].querySelector('.grid'), {
+const offerPicker = new OfferPicker(document.querySelector('#inputs fieldset[data-section="section_price"] .grid'), {
   onPick(offer) {
     const monthly = offer.per_gpu_hour === undefined;
     state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
@@ -130,7 +132,7 @@ async function recomputeScaling(report) {
   try {
     const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
     const group = fixed('tp') * fixed('pp') * fixed('cp');
-    points = await scaling(scenario, vendorCatalog, scalingCounts(report.plan.gpus, group), (done, total) => {
+    points = await scaling(scenario, catalogs.vendorText, scalingCounts(report.plan.gpus, group), (done, total) => {
       if (id === scalingId) scalingView.step(done, total, lang);
     });
   } catch (error) {
@@ -142,155 +144,26 @@ async function recomputeScaling(report) {
   scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given');
 }
 
-let vendorCatalog = '';  // a vendor's catalog (JSON text), once the engine has accepted it
-let catalogData = null;  // the merged catalog the engine uses
-let catalogProblem = null;
-// A vendor catalog in use is always said (it may redefine built-in rows), in the page's language:
-// kept as a message key and its values.
-let catalogNotice = null;
-let catalogFromMessage = false;  // the catalog came from the embedding page (its IDs mean nothing elsewhere)
+const catalogs = new Catalogs();
 let engineError = null;  // why the engine could not load, said again in the other language
 let catalogsLoaded = null;  // resolves once the built-in (and any #catalog=URL) catalog is in place
-let builtinIds = new Set();  // IDs of the built-in catalog's GPUs, offers and models
 
-// WCAG relative luminance and contrast of #rrggbb colours.
-function luminance(hex) {
-  const channel = (i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
-}
-function contrast(a, b) {
-  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
-}
-// The vendor's colour, darkened (light mode) or lightened (dark mode) just enough to read as text on
-// the page's background and panels (contrast 4.5:1, WCAG AA), and black or white text for use on it
-// as a background.
-function themeColours(theme, dark) {
-  const surfaces = dark ? ['1e2227', '15181c'] : ['ffffff', 'f7f7f4'];  // --panel and --bg (style.css)
-  const readable = (c) => surfaces.every((surface) => contrast(c, surface) >= 4.5);
-  const towards = dark ? 255 : 0;
-  let colour = theme;
-  for (let step = 1; step <= 20 && !readable(colour); step += 1) {
-    colour = [0, 2, 4].map((i) => {
-      const c = parseInt(theme.slice(i, i + 2), 16);
-      return Math.round(c + (towards - c) * (step / 20)).toString(16).padStart(2, '0');
-    }).join('');
-  }
-  return { accent: `#${colour}`, onAccent: contrast(colour, '000000') > contrast(colour, 'ffffff') ? '#000' : '#fff' };
-}
-const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
-darkScheme.addEventListener('change', () => applyEmbed());
-
-// Embedded on a vendor's page (#embed=1): compact, in the vendor's colour, with a link to the full
-// calculator (the same scenario, without the embedding parameters).
-function applyEmbed() {
-  const { on, theme } = state.embed;
-  document.body.classList.toggle('embed', on);
-  if (on && theme) {
-    const colours = themeColours(theme, darkScheme.matches);
-    document.body.style.setProperty('--accent', colours.accent);
-    document.body.style.setProperty('--on-accent', colours.onAccent);
-  } else {
-    document.body.style.removeProperty('--accent');
-    document.body.style.removeProperty('--on-accent');
-  }
-  const full = document.getElementById('full-link');
-  full.hidden = !on;
-  if (on) {
-    const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-    for (const key of ['embed', 'theme', 'origin']) params.delete(key);
-    // GPUs, offers and models from the embedding page's own catalog do not exist on the full page.
-    if (catalogFromMessage) {
-      for (const key of ['hardware.gpu', 'pricing.offer', 'model.preset']) {
-        if (params.has(key) && !builtinIds.has(params.get(key))) params.delete(key);
-      }
-    }
-    const url = new URL(location.href);
-    url.hash = params.toString();
-    full.href = url.href;
-    full.textContent = t(state.lang, 'embed_full');
-    full.title = t(state.lang, 'new_tab');
-  }
-}
-
-// A vendor's page may send its catalog by postMessage: only while embedded, only the page that
-// embeds this one (the parent window), only from the origin the embedding link names (#origin=...),
-// at most 1 MB, and validated by the engine like any catalog. Answers go to that origin only.
-const MAX_MESSAGE_CATALOG = 1 << 20;
-function tellParent(message) {
-  if (state.embed.on && state.embed.origin && window.parent !== window) window.parent.postMessage(message, state.embed.origin);
-}
-window.addEventListener('message', async (event) => {
-  const origin = state.embed.origin;
-  if (!state.embed.on || !origin || event.origin !== origin || event.source !== window.parent) return;
-  if (event.data?.type === 'traincalc-hello') {  // a parent that started listening late
-    if (catalogData) tellParent({ type: 'traincalc-ready' });
-    return;
-  }
-  if (event.data?.type !== 'traincalc-catalog') return;
-  await catalogsLoaded;  // a catalog from a link loads first, so a message catalog is not overwritten
-  let answer;
-  try {
-    const catalogText = typeof event.data.catalog === 'string' ? event.data.catalog : JSON.stringify(event.data.catalog ?? null);
-    if (catalogText.length > MAX_MESSAGE_CATALOG) {
-      answer = { ok: false, errors: [{ field: 'catalog', code: 'too_large', message: 'A catalog sent by postMessage is limited to 1 MB.' }] };
-    } else {
-      const merged = await catalog(catalogText);
-      answer = merged.errors ? { ok: false, errors: merged.errors } : { ok: true };
-      if (answer.ok) {
-        vendorCatalog = catalogText;
-        catalogData = merged;
-        catalogProblem = null;
-        catalogFromMessage = true;
-        const rows = JSON.parse(catalogText);
-        catalogNotice = ['catalog_from_page', { origin, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0 }];
-      } else {
-        catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_message_failed', { origin })} (${answer.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
-      }
-      form.setCatalog(catalogData, state.lang);
-      changed();
-    }
-  } catch (error) {
-    answer = { ok: false, errors: [{ field: 'catalog', code: 'parse_error', message: String(error?.message ?? error) }] };
-  }
-  tellParent({ type: 'traincalc-catalog-result', ...answer });
+const applyEmbedNow = () => applyEmbed(state.embed, state.lang, catalogs);
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyEmbedNow);
+const embedProtocol = new EmbedProtocol({
+  embed: () => state.embed,
+  ready: () => catalogsLoaded,
+  accept: async (text, origin) => {
+    const answer = await catalogs.acceptFromPage(text, origin, state.lang);
+    form.setCatalog(catalogs.data, state.lang);
+    changed();
+    return answer;
+  },
 });
-
-// #catalog=URL: a vendor's GPUs, offers and models over the built-in ones. The engine validates it;
-// if it cannot be used, the page says so and goes on with the built-in catalog.
-async function loadCatalogs() {
-  vendorCatalog = '';
-  catalogProblem = null;
-  catalogNotice = null;
-  catalogFromMessage = false;
-  catalogData = await catalog();
-  builtinIds = new Set([...catalogData.gpus, ...catalogData.offers, ...catalogData.models].map((row) => row.id));
-  if (!state.catalogUrl) return;
-  try {
-    const url = new URL(state.catalogUrl, location.href);
-    if (!['http:', 'https:'].includes(url.protocol)) throw new Error(`unsupported address ${url.protocol}`);
-    const response = await fetch(url, { credentials: 'omit' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const text = await response.text();
-    const merged = await catalog(text);
-    if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
-    vendorCatalog = text;
-    const rows = JSON.parse(text);
-    catalogNotice = ['catalog_loaded', {
-      url: state.catalogUrl, gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0,
-    }];
-    catalogData = merged;
-  } catch (error) {
-    catalogProblem = { field: 'catalog', code: 'catalog_failed', message: `${t(state.lang, 'catalog_failed', { url: state.catalogUrl })} (${error.message})` };
-  }
-}
 
 let comparisonId = 0;
 async function recomputeComparison() {
-  if (!compare.open || !catalogData) return;
+  if (!compare.open || !catalogs.data) return;
   const id = ++comparisonId;
   const { scenario } = scenarioWithExtras(state);
   // The engine puts the workload on each offer (its GPU and price; the user's GPU count or budget,
@@ -298,10 +171,10 @@ async function recomputeComparison() {
   // user's count, or the one on screen where a budget or deadline chose it). With a utilisation of
   // the user's own (seed 004's 100%), each row also comes at the engine's, and both days are shown.
   const kind = compare.kind;
-  const ids = (kind === 'gpus' ? catalogData.gpus : catalogData.offers).map((row) => row.id);
+  const ids = (kind === 'gpus' ? catalogs.data.gpus : catalogs.data.offers).map((row) => row.id);
   let out;
   try {
-    out = await compareOffers(scenario, vendorCatalog, { kind, ids, gpusWhenUnset: shown?.report.plan.gpus ?? 8 });
+    out = await compareOffers(scenario, catalogs.vendorText, { kind, ids, gpusWhenUnset: shown?.report.plan.gpus ?? 8 });
   } catch (error) {
     console.error(error);
     return;
@@ -383,7 +256,7 @@ async function recompute() {
   const { scenario, unplaced } = scenarioWithExtras(state);
   let report;
   try {
-    report = await estimate(scenario, vendorCatalog);
+    report = await estimate(scenario, catalogs.vendorText);
   } catch (error) {
     // The engine loaded but this call failed (the page-thread fallback failing too): said in the
     // results; the banner is for an engine that never loaded.
@@ -397,8 +270,8 @@ async function recompute() {
     ...unplaced.map((field) => ({ field, code: 'link_parameter_unused', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
   ];
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
-  form.showErrors(catalogProblem ? [catalogProblem, ...errors] : errors, state.lang);
-  form.showNotice(catalogNotice ? t(state.lang, ...catalogNotice) : null);
+  form.showErrors(catalogs.problem ? [catalogs.problem, ...errors] : errors, state.lang);
+  form.showNotice(catalogs.notice ? t(state.lang, ...catalogs.notice) : null);
   if (errors.length) {
     results.invalid(state.lang);
     compare.markStale();
@@ -408,7 +281,7 @@ async function recompute() {
     shown = null;
   }
   else {
-    results.render(report, state.lang, catalogData);
+    results.render(report, state.lang, catalogs.data);
     shown = { scenario, report };
     recomputeComparison();
     recomputeScaling(report);
@@ -427,13 +300,13 @@ function labelWidgets() {
   examplesView.label(state.lang);
   share.label(state.lang);
   embedSnippet.label(state.lang);
-  applyEmbed();
+  applyEmbedNow();
 }
 
 function changed() {
   labelWidgets();
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
-  offerPicker.update(catalogData, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
+  offerPicker.update(catalogs.data, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
   writeHash();
   recompute();
 }
@@ -451,8 +324,8 @@ window.addEventListener('hashchange', async () => {
   state = next;
   applyLanguage();
   if (catalogChanged) {
-    await loadCatalogs();
-    form.setCatalog(catalogData, state.lang);
+    await catalogs.load(state.catalogUrl, state.lang);
+    form.setCatalog(catalogs.data, state.lang);
   }
   changed();
   if (state.view === 'compare') compare.show('gpus');
@@ -463,11 +336,11 @@ labelWidgets();
 results.loading(state.lang);
 catalogsLoaded = engineReady
   .then(async () => {
-    await loadCatalogs();
-    form.setCatalog(catalogData, state.lang);
+    await catalogs.load(state.catalogUrl, state.lang);
+    form.setCatalog(catalogs.data, state.lang);
     changed();
     if (state.view === 'compare') compare.show('gpus');
-    tellParent({ type: 'traincalc-ready' });  // the embedding page may now send its catalog
+    embedProtocol.ready();  // the embedding page may now send its catalog
   })
   .catch((error) => {
     console.error(error);

@@ -9,6 +9,7 @@
 
 #include "traincalc/hardware.hpp"
 #include "traincalc/model.hpp"
+#include "traincalc/units.hpp"
 
 namespace traincalc {
 
@@ -20,7 +21,7 @@ struct Offer {
   std::optional<double> per_gpu_hour;
   std::optional<double> per_gpu_month;
   std::string currency;
-  double hours_per_month = 730;
+  double hours_per_month = units::default_hours_per_month;
   std::string pricing_type;  // on-demand, spot, reserved, ...
   std::string region;
   std::string confidence;

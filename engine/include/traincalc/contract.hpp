@@ -14,6 +14,7 @@
 
 #include "traincalc/hardware.hpp"
 #include "traincalc/json_api.hpp"
+#include "traincalc/report.hpp"
 #include "traincalc/scenario.hpp"
 #include "traincalc/strategy.hpp"
 
@@ -53,9 +54,9 @@ struct Field {
   NumberRule rule = {};
   std::string_view default_value = {};  // in words, where absent means something ("1", "the GPU's")
   std::string_view description = {};
-  std::span<const std::string_view> choices = {};  // choice; number_or_word's words
-  const Record* record = nullptr;                  // object, id_or_object, list
-  bool required = false;                           // always required (conditional needs are in the reader)
+  std::span<const std::string_view> choices = {};       // choice; number_or_word's words
+  const Record* record = nullptr;                       // object, id_or_object, list
+  bool required = false;                                // always required (conditional needs are in the reader)
   std::span<const std::string_view> row_requires = {};  // list: keys each row needs beyond its record's
 };
 
@@ -106,10 +107,13 @@ inline constexpr Named<Precision> precisions[] = {{"fp32", Precision::fp32},
                                                   {"fp16", Precision::fp16},
                                                   {"bf16", Precision::bf16},
                                                   {"fp8", Precision::fp8}};
-inline constexpr Named<Optimizer> optimizers[] = {{"adamw", Optimizer::adamw},         {"adam", Optimizer::adam},
-                                                  {"adamw-8bit", Optimizer::adamw_8bit}, {"sgd", Optimizer::sgd},
+inline constexpr Named<Optimizer> optimizers[] = {{"adamw", Optimizer::adamw},
+                                                  {"adam", Optimizer::adam},
+                                                  {"adamw-8bit", Optimizer::adamw_8bit},
+                                                  {"sgd", Optimizer::sgd},
                                                   {"sgd-momentum", Optimizer::sgd_momentum},
-                                                  {"adafactor", Optimizer::adafactor},   {"lion", Optimizer::lion}};
+                                                  {"adafactor", Optimizer::adafactor},
+                                                  {"lion", Optimizer::lion}};
 inline constexpr Named<Recompute> recomputes[] = {
     {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
 inline constexpr Named<Offload> offloads[] = {
@@ -128,13 +132,12 @@ inline constexpr Named<TextKind> text_kinds[] = {{"english", TextKind::english},
                                                  {"code", TextKind::code}};
 inline constexpr Named<NormKind> norm_kinds[] = {{"rmsnorm", NormKind::rms}, {"layernorm", NormKind::layer}};
 // How training.* gives the amount of data; "chinchilla" is tokens given as that word.
-inline constexpr Named<DataKind> data_amount_keys[] = {{"tokens", DataKind::tokens},
-                                                       {"dataset_gb", DataKind::dataset_gb},
-                                                       {"samples", DataKind::samples},
-                                                       {"steps", DataKind::steps},
-                                                       {"total_flops", DataKind::total_flops},
-                                                       {"images", DataKind::images}};
+inline constexpr Named<DataKind> data_amount_keys[] = {
+    {"tokens", DataKind::tokens}, {"dataset_gb", DataKind::dataset_gb},   {"samples", DataKind::samples},
+    {"steps", DataKind::steps},   {"total_flops", DataKind::total_flops}, {"images", DataKind::images}};
 
+inline constexpr Named<MfuSource> mfu_sources[] = {
+    {"given", MfuSource::given}, {"assumed", MfuSource::assumed}, {"predicted", MfuSource::predicted}};
 inline constexpr Named<CompareKind> compare_kinds[] = {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}};
 
 // ---- The records ----

@@ -81,10 +81,15 @@ struct StepPrediction {
   StepBreakdown seconds;
 };
 
+// Where the utilisation came from: the scenario, the assumed default, or the step model.
+enum class MfuSource { given, assumed, predicted };
+
 struct TimeReport {
   double mfu = 0;
-  std::string mfu_source;               // "given", "assumed" or "predicted"
+  MfuSource mfu_source = MfuSource::assumed;
   std::optional<StepPrediction> step;   // when the architecture allows a prediction
+  // One step at the reported speed (with a given utilisation this differs from step->step_seconds).
+  std::optional<double> step_seconds;
   double cluster_flops_per_second = 0;  // achieved model FLOP/s of the whole cluster
   double tokens_per_second = 0;
   double gpu_hours = 0;
@@ -218,6 +223,9 @@ struct ScalingLawReport {
   // What a total money budget buys (budget.total with a price), and its compute-optimal splits.
   std::optional<double> budget_compute_flops;
   double budget_rule_params = 0, budget_rule_tokens = 0, budget_fitted_params = 0, budget_fitted_tokens = 0;
+  // The fitted law's constants, reported so that every page words it with the engine's numbers
+  // (Hoffmann et al. 2022, eq. 10 and appendix D).
+  double fit_e = 1.69, fit_a = 406.4, fit_b = 410.7, fit_alpha = 0.34, fit_beta = 0.28;
 };
 
 struct PlanReport {

@@ -8,6 +8,7 @@
 #include "traincalc/hardware.hpp"
 #include "traincalc/model.hpp"
 #include "traincalc/strategy.hpp"
+#include "traincalc/units.hpp"
 
 namespace traincalc {
 
@@ -54,7 +55,7 @@ struct Pricing {
   std::optional<double> per_gpu_hour;
   std::optional<double> per_gpu_month;
   std::string currency;  // resolved during validation: given, the offer's, the budget's, or USD
-  double hours_per_month = 730;
+  double hours_per_month = units::default_hours_per_month;
   std::string offer;  // catalog offer ID when the price came from one
   std::string offer_source;
 };

@@ -78,7 +78,13 @@ export class Compare {
     this.rows = rows.map((row, i) => ({ ...row, rank: i + 1 }));
     this.lang = lang;
     this.summary.textContent = t(lang, 'compare_title');
-    this.note.textContent = `${t(lang, this.kind === 'gpus' ? 'compare_note_gpus' : 'compare_note')}${rows.some((r) => r.predicted) ? ` ${t(lang, 'compare_note_both')}` : ''}`;
+    // The engine's assumed utilisation, as its reports give it (never a constant of the page's).
+    const assumed = rows.find((r) => r.predicted?.time?.mfu_source === 'assumed')?.predicted.time.mfu;
+    this.note.textContent = [
+      t(lang, this.kind === 'gpus' ? 'compare_note_gpus' : 'compare_note'),
+      ...(rows.some((r) => r.predicted) ? [t(lang, 'compare_note_both')] : []),
+      ...(assumed !== undefined ? [t(lang, 'compare_note_assumed', { mfu: format.percent(assumed, lang) })] : []),
+    ].join(' ');
     this.kindLabel.textContent = t(lang, 'compare_rows');
     this.kindSelect.options[0].textContent = t(lang, 'compare_rows_offers');
     this.kindSelect.options[1].textContent = t(lang, 'compare_rows_gpus');

@@ -189,7 +189,7 @@ Results.prototype.scalingLaw = function scalingLaw(report, lang) {
   const rule = l.rule_20_tokens_per_param;
   const fit = l.fitted_loss_optimum;
   const lines = [
-    t(lang, 'law_run', { n: n(l.params), d: n(l.tokens), r: format.plain(l.tokens_per_param, lang, 0), c: format.scientific(l.compute_flops), loss: format.plain(l.loss, lang, 3) }),
+    t(lang, 'law_run', { n: n(l.params), d: n(l.tokens), r: format.plain(l.tokens_per_param, lang, 0), c: format.scientific(l.compute_flops), loss: format.plain(l.loss, lang, 3), ...l.fit }),
     t(lang, 'law_rule', { n: n(rule.params), d: n(rule.tokens), loss: format.plain(rule.loss, lang, 3) }),
     t(lang, 'law_fitted', { n: n(fit.params), d: n(fit.tokens), loss: format.plain(fit.loss, lang, 3) }),
     // Judged against the fitted law's optimum (the lower of the two losses), not by a fixed ratio.

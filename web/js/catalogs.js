@@ -1,0 +1,61 @@
+// The catalog the page uses: the engine's built-in one, with a vendor's over it from a link
+// (#catalog=URL) or from the embedding page (postMessage). The engine validates every catalog; one it
+// refuses is said, and the page goes on with what it had.
+import { catalog } from './engine.js';
+import { t } from './i18n.js';
+
+const rowCounts = (text) => {
+  const rows = JSON.parse(text);
+  return { gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0 };
+};
+
+export class Catalogs {
+  constructor() {
+    this.vendorText = '';      // the vendor's catalog (JSON text) once the engine accepted it, for each call
+    this.data = null;          // the merged catalog the engine uses
+    this.problem = null;       // an error to show beside the form's
+    this.notice = null;        // [message key, values]: a vendor catalog in use is always said
+    this.fromMessage = false;  // the embedding page's IDs mean nothing on the full page
+    this.builtinIds = new Set();
+  }
+
+  // The built-in catalog and, with a URL, a vendor's over it.
+  async load(catalogUrl, lang) {
+    this.vendorText = '';
+    this.problem = null;
+    this.notice = null;
+    this.fromMessage = false;
+    this.data = await catalog();
+    this.builtinIds = new Set([...this.data.gpus, ...this.data.offers, ...this.data.models].map((row) => row.id));
+    if (!catalogUrl) return;
+    try {
+      const url = new URL(catalogUrl, location.href);
+      if (!['http:', 'https:'].includes(url.protocol)) throw new Error(`unsupported address ${url.protocol}`);
+      const response = await fetch(url, { credentials: 'omit' });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const text = await response.text();
+      const merged = await catalog(text);
+      if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
+      this.vendorText = text;
+      this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(text) }];
+      this.data = merged;
+    } catch (error) {
+      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_failed', { url: catalogUrl })} (${error.message})` };
+    }
+  }
+
+  // A catalog the embedding page sent; { ok } or { ok: false, errors } for its answer.
+  async acceptFromPage(text, origin, lang) {
+    const merged = await catalog(text);
+    if (merged.errors) {
+      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_message_failed', { origin })} (${merged.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
+      return { ok: false, errors: merged.errors };
+    }
+    this.vendorText = text;
+    this.data = merged;
+    this.problem = null;
+    this.fromMessage = true;
+    this.notice = ['catalog_from_page', { origin, ...rowCounts(text) }];
+    return { ok: true };
+  }
+}

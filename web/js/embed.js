@@ -1,0 +1,79 @@
+// Embedded on a vendor's page (#embed=1): compact, in the vendor's colour, with a link to the full
+// calculator, and the postMessage protocol by which the embedding page sends its catalog.
+import { t } from './i18n.js';
+import { themeColours } from './theme.js';
+
+// The page's look and its link to the full calculator (the same scenario, without the embedding
+// parameters, and without IDs from the embedding page's own catalog, which the full page lacks).
+export function applyEmbed(embed, lang, catalogs) {
+  const { on, theme } = embed;
+  document.body.classList.toggle('embed', on);
+  if (on && theme) {
+    const colours = themeColours(theme, window.matchMedia('(prefers-color-scheme: dark)').matches);
+    document.body.style.setProperty('--accent', colours.accent);
+    document.body.style.setProperty('--on-accent', colours.onAccent);
+  } else {
+    document.body.style.removeProperty('--accent');
+    document.body.style.removeProperty('--on-accent');
+  }
+  const full = document.getElementById('full-link');
+  full.hidden = !on;
+  if (!on) return;
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  for (const key of ['embed', 'theme', 'origin']) params.delete(key);
+  if (catalogs.fromMessage) {
+    for (const key of ['hardware.gpu', 'pricing.offer', 'model.preset']) {
+      if (params.has(key) && !catalogs.builtinIds.has(params.get(key))) params.delete(key);
+    }
+  }
+  const url = new URL(location.href);
+  url.hash = params.toString();
+  full.href = url.href;
+  full.textContent = t(lang, 'embed_full');
+  full.title = t(lang, 'new_tab');
+}
+
+// A vendor's page may send its catalog by postMessage: only while embedded, only the page that
+// embeds this one (the parent window), only from the origin the embedding link names (#origin=...),
+// at most 1 MB, and validated by the engine like any catalog. Answers go to that origin only.
+const MAX_MESSAGE_CATALOG = 1 << 20;
+
+export class EmbedProtocol {
+  // embed(): the state's embed settings now; ready: resolves once the link's catalogs are in place;
+  // accept(text, origin): the catalog to the engine, { ok } or { ok: false, errors }.
+  constructor({ embed, ready, accept }) {
+    this.embed = embed;
+    this.readyNow = false;
+    window.addEventListener('message', async (event) => {
+      const { on, origin } = embed();
+      if (!on || !origin || event.origin !== origin || event.source !== window.parent) return;
+      if (event.data?.type === 'traincalc-hello') {  // a parent that started listening late
+        if (this.readyNow) this.tell({ type: 'traincalc-ready' });
+        return;
+      }
+      if (event.data?.type !== 'traincalc-catalog') return;
+      await ready();  // a catalog from a link loads first, so a message catalog is not overwritten
+      let answer;
+      try {
+        const text = typeof event.data.catalog === 'string' ? event.data.catalog : JSON.stringify(event.data.catalog ?? null);
+        answer = text.length > MAX_MESSAGE_CATALOG
+          ? { ok: false, errors: [{ field: 'catalog', code: 'too_large', message: 'A catalog sent by postMessage is limited to 1 MB.' }] }
+          : await accept(text, origin);
+      } catch (error) {
+        answer = { ok: false, errors: [{ field: 'catalog', code: 'parse_error', message: String(error?.message ?? error) }] };
+      }
+      this.tell({ type: 'traincalc-catalog-result', ...answer });
+    });
+  }
+
+  // The page can take a catalog now: said to the embedding page.
+  ready() {
+    this.readyNow = true;
+    this.tell({ type: 'traincalc-ready' });
+  }
+
+  tell(message) {
+    const { on, origin } = this.embed();
+    if (on && origin && window.parent !== window) window.parent.postMessage(message, origin);
+  }
+}
