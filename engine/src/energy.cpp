@@ -1,6 +1,6 @@
 // Energy and carbon: the GPUs' average draw (a fraction of TDP that grows with utilisation, or given),
 // the host's share (CPUs, memory, NICs, fans), the facility's PUE, over the wall-clock time; CO2 from
-// the grid's carbon intensity. Defaults and grids from shared/reference/hardware.md, sec. 4.
+// the grid's carbon intensity. Each default and grid cites its source where it is defined.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -15,9 +15,12 @@ namespace traincalc::detail {
 namespace {
 
 // PUE of a new large facility, "1.3 or better" (Uptime Institute, 14th annual survey, 2024); the
-// industry average is 1.56-1.58 and hyperscale fleets about 1.1 (hardware.md sec. 4).
+// industry average is 1.56-1.58 (the same survey) and hyperscale fleets about 1.1 (Google's fleet-wide
+// trailing-twelve-month PUE, 1.10; google.com/about/datacenters/efficiency).
 constexpr double default_pue = 1.3;
-// A full 8-GPU server draws 30-50% beyond its GPUs (hardware.md sec. 4): the middle.
+// CPUs, memory, fans and network per GPU watt. An assumption of this calculator (overridable): a DGX H100
+// may draw up to 10.2 kW (NVIDIA DGX H100 datasheet), 1.8 times its eight 700 W GPUs at the worst
+// case; servers in training draw less beyond their GPUs, so 40% is taken.
 constexpr double default_host_power_fraction = 0.4;
 // Average GPU draw against utilisation: about 30% of TDP when barely busy, all of it from 50% HFU
 // on. An assumption of this calculator (the report says so); energy.gpu_power_fraction overrides it.

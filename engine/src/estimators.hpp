@@ -17,7 +17,8 @@ struct TextDensity {  // for the kind named contract::text_kinds
 const TextDensity& text_density(TextKind kind);
 
 // The fraction of dense peak assumed when the scenario gives none: seed 001 calls ~40% reasonable,
-// and well-tuned LLM training reaches 35-55% of dense peak (shared/reference/hardware.md, sec. 0.7).
+// and well-tuned LLM training reaches 35-55% of dense peak (PaLM 540B: 46.2% MFU, Chowdhery et al. 2022,
+// Table 3; Llama 3 405B: 38-43%, Dubey et al. 2024, Table 4).
 inline constexpr double assumed_mfu = 0.40;
 // Chinchilla's compute-optimal ratio, ~20 tokens per parameter (Hoffmann et al. 2022, Table 3).
 inline constexpr double chinchilla_tokens_per_param = 20.0;

@@ -187,7 +187,7 @@ describe('the served page', () => {
     await page.click('#compare > summary');
     const row = (id) => page.locator(`#compare tr[data-offer="${id}"]`);
     await row('neuronforge-cloud-a100-x').locator('[data-report="plan.gpus"]').waitFor();
-    // shared/seeds/004: GPUs rented and days (the article's 372 for Tencent's A100 is 371).
+    // Seed article 004 (docs/seeds.md): GPUs rented and days (the article's 372 for Tencent's A100 is 371).
     const expected = {
       'neuronforge-cloud-a100-x': [5, 43], 'neuronforge-cloud-a100-x-pro': [4, 47], 'neuronforge-cloud-a100-z': [2, 54],
       'tencent-t4': [5, 289], 'tencent-v100': [3, 309], 'tencent-a100': [1, 371], 'alibaba-t4': [3, 482], 'alibaba-a10': [1, 827],

@@ -46,8 +46,8 @@ TEST_CASE("Every cloud offer is a dated, sourced snapshot of a catalog GPU's pri
     CHECK((offer.per_gpu_hour.has_value() != offer.per_gpu_month.has_value()));
     CHECK((offer.currency == "USD" || offer.currency == "CNY"));
   }
-  // AWS p5.48xlarge on demand, us-east-1, 2026-09-10 feed: $55.04 per instance-hour / 8 GPUs
-  // (shared/reference/hardware.json).
+  // AWS p5.48xlarge on demand, us-east-1, 2026-09-10 price feed: $55.04 per instance-hour / 8 GPUs
+  // (the offer row cites it).
   const auto* p5 = catalog.find_offer("aws-p5.48xlarge-on-demand-h100-sxm");
   REQUIRE(p5);
   CHECK(p5->gpu.id == "h100-sxm");
@@ -58,7 +58,8 @@ TEST_CASE("Every cloud offer is a dated, sourced snapshot of a catalog GPU's pri
 TEST_CASE("GPU peaks are dense, never 2:4-sparse headlines", "[catalog]") {
   const auto& catalog = traincalc::builtin_catalog();
   SECTION("on NVIDIA and AMD parts since Ampere, dense BF16 is 2x dense TF32 and dense FP8 2x BF16") {
-    // shared/reference/hardware.md sec. 0.1. Published figures round, so within 3% (L40S lists
+    // The vendors' datasheets (NVIDIA A100/H100/H200/L40S/L4/Blackwell, AMD MI300X/MI325X/MI355X).
+    // Published figures round, so within 3% (L40S lists
     // 183 TF32 / 362 BF16 / 733 FP8; B200 1,100 / 2,250).
     for (const auto& gpu : catalog.gpus) {
       if (gpu.vendor != "NVIDIA" && gpu.vendor != "AMD") continue;
@@ -68,7 +69,7 @@ TEST_CASE("GPU peaks are dense, never 2:4-sparse headlines", "[catalog]") {
     }
   }
   SECTION("no BF16 peak equals the vendor's sparse headline; each is half of it") {
-    // Headline (with sparsity) BF16 TFLOPS from shared/reference/hardware.md sec. 0.1.
+    // Headline (with 2:4 sparsity) BF16 TFLOPS from the vendors' datasheets, footnoted "with sparsity".
     const std::pair<const char*, double> sparse_headlines[] = {
         {"h100-sxm", 1979}, {"h200-sxm", 1979}, {"h100-pcie", 1513}, {"h100-nvl", 1671}, {"l40s", 733},
         {"l4", 242},        {"b200", 4500},     {"gb200", 5000},     {"mi300x", 2614.9}};

@@ -133,7 +133,7 @@ TEST_CASE("BERT-large on a V100: measured device memory within 20%", "[memory][c
 }
 
 TEST_CASE("Seed 003: GPT-3 175B cannot be fine-tuned in full on 8 A100-80GB; with QLoRA it fits", "[memory][seed]") {
-  // shared/seeds/README: bf16 weights alone are 350 GB, more than 8 x 80 GB can hold with gradients
+  // docs/seeds.md, article 003: bf16 weights alone are 350 GB, more than 8 x 80 GB can hold with gradients
   // and Adam's states (16 bytes per parameter: 2.8 TB, 350 GB per GPU even fully sharded).
   json s = {{"model", {{"preset", "gpt-3-175b"}}},
             {"training", {{"type", "finetune"}, {"method", "full"}, {"samples", 10000}, {"seq_len", 2048}}},

@@ -1,4 +1,4 @@
-// Seed 001 (shared/seeds/001_7cc6fcfb6f4c6108.txt): pre-training 7B/13B/70B/175B on 20 tokens per
+// Seed article 001 (docs/seeds.md): pre-training 7B/13B/70B/175B on 20 tokens per
 // parameter, 8 GPUs at ~40% utilisation, "GPU days" on A100 (312 TFLOPS) and H100 (989 TFLOPS):
 //
 //   参数量  计算量      8×A100    8×H100

@@ -1,4 +1,4 @@
-// Seed 003 (shared/seeds/003_2a8120e2cb553cd3.txt) on fine-tuning, its claims put to the engine with
+// Seed article 003 (docs/seeds.md) on fine-tuning, its claims put to the engine with
 // the data sizes the article leaves out. What is arithmetic is asserted exactly; what the engine
 // predicts (utilisation) is asserted against the article's range with the prediction's own
 // uncertainty (encoders and V100s are outside the calibration, and a warning says so).

@@ -1,4 +1,4 @@
-// Seed 004 (shared/seeds/004_7eda0877c62cd0c7.txt): a 10,000 CNY monthly budget over nine offers,
+// Seed article 004 (docs/seeds.md): a 10,000 CNY monthly budget over nine offers,
 // 10^22 FLOPs at 100% utilisation of the FP16 peak with perfect scaling. GPUs affordable =
 // floor(budget / monthly price); days = FLOPs / (GPUs x peak).
 #include <cmath>

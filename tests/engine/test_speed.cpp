@@ -46,12 +46,12 @@ double sum_of_compute_parts(const traincalc::StepBreakdown& b) {
 TEST_CASE("Every calibration row is a valid scenario; the MPT shapes give the published parameter counts",
           "[speed][calibration]") {
   const json rows = calibration_rows();
-  REQUIRE(rows.size() == 45);  // shared/reference/calibration.json's A100 and H100 rows
+  REQUIRE(rows.size() == 45);  // the published A100 and H100 runs (engine/data/calibration.json)
   for (const json& row : rows) {
     INFO(row["id"]);
     const traincalc::Report r = run(row["scenario"]);
     REQUIRE(r.time.step);
-    // llm-foundry's own parameter counts (shared/reference/calibration.json), exactly.
+    // llm-foundry's own parameter counts (its scripts/train/benchmarking/README.md), exactly.
     if (row.contains("published_params")) CHECK(r.model.params == row["published_params"].get<double>());
   }
 }

@@ -39,7 +39,7 @@ describe('the wasm module agrees with the native engine', () => {
 describe('seed tables through the wasm module', () => {
   test('seed 004: GPUs a 10,000 CNY monthly budget rents, and days for 1e22 FLOPs at 100%', () => {
     const reports = JSON.parse(engine.estimate(readFileSync(join(SCENARIOS, 'seed-004.json'), 'utf8'), ''));
-    // shared/seeds/004: 5, 4, 2, 5, 3, 1, 3, 1 GPUs; 43, 47, 54, 289, 309, 372 (really 371), 482, 827 days.
+    // Seed article 004 (docs/seeds.md): 5, 4, 2, 5, 3, 1, 3, 1 GPUs; 43, 47, 54, 289, 309, 372 (really 371), 482, 827 days.
     assert.deepEqual(reports.slice(0, 8).map((r) => r.plan.gpus), [5, 4, 2, 5, 3, 1, 3, 1]);
     assert.deepEqual(reports.slice(0, 8).map((r) => Math.round(r.time.wall_clock_days)), [43, 47, 54, 289, 309, 371, 482, 827]);
     assert.equal(reports[8].errors[0].code, 'budget_too_small');

@@ -1,4 +1,4 @@
-// The source articles' claims (shared/seeds/), each as a link into the calculator with the data
+// The source articles' claims (docs/seeds.md), each as a link into the calculator with the data
 // sizes the article leaves out stated, and the engine's own answer beside the claim. Nothing here is
 // a number the engine computes: the page computes those when the list opens. The claims are the
 // articles' words (zh; shortened with ……, or a table row in words) and their translation (en); the
