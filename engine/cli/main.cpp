@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include "traincalc/catalog.hpp"
 #include "traincalc/contract.hpp"
+#include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
 
 namespace {
@@ -61,69 +61,62 @@ int fail(const traincalc::Issues& errors) {
 }
 
 // The validation as a table: one published run per line.
-void print_validation(const std::string& text, bool planner) {
-  const auto v = nlohmann::json::parse(text);
+void print_validation(const traincalc::ValidationTable& table, bool planner) {
   std::printf("%-58s %-4s %9s %9s %7s", "published run", "", "published", "predicted", "error");
   if (planner) std::printf("  %-34s %8s", "planner's layout", "speed-up");
   std::printf("\n");
-  for (const auto& row : v.at("rows")) {
-    std::printf("%-58.58s %-4s %8.1f%% %8.1f%% %+6.1fpp", row.at("label").get<std::string>().c_str(),
-                row.at("metric").get<std::string>().c_str(), 100 * row.at("published").get<double>(),
-                100 * row.at("predicted").get<double>(), row.at("error_pp").get<double>());
-    if (planner && row.contains("planner")) {
-      const auto& p = row.at("planner");
+  for (const auto& row : table.rows) {
+    std::printf("%-58.58s %-4s %8.1f%% %8.1f%% %+6.1fpp", row.label.c_str(), row.metric.c_str(), 100 * row.published,
+                100 * row.predicted, row.error_pp);
+    if (planner && row.planner) {
+      const auto& p = *row.planner;
       char layout[128], interleave[16] = "";
-      if (p.at("virtual_stages").get<double>() > 1)
-        std::snprintf(interleave, sizeof interleave, "x%g", p.at("virtual_stages").get<double>());
-      std::snprintf(layout, sizeof layout, "tp%g pp%g%s cp%g dp%g mb%g z%g %s%s", p.at("tp").get<double>(),
-                    p.at("pp").get<double>(), interleave, p.at("cp").get<double>(), p.at("dp").get<double>(),
-                    p.at("micro_batch").get<double>(), p.at("zero").get<double>(),
-                    p.at("recompute").get<std::string>().c_str(), p.at("fits").get<bool>() ? "" : " (no fit)");
-      std::printf("  %-34s %7.2fx", layout, row.at("step_seconds").get<double>() / p.at("step_seconds").get<double>());
+      if (p.virtual_stages > 1) std::snprintf(interleave, sizeof interleave, "x%g", p.virtual_stages);
+      std::snprintf(layout, sizeof layout, "tp%g pp%g%s cp%g dp%g mb%g z%g %s%s", p.tp, p.pp, interleave, p.cp, p.dp,
+                    p.micro_batch, p.zero, traincalc::to_string(p.recompute), p.fits ? "" : " (no fit)");
+      std::printf("  %-34s %7.2fx", layout, row.step_seconds / p.step_seconds);
     }
     std::printf("\n");
   }
-  std::printf("median |error| %.2f pp, largest %.2f pp over %zu runs\n", v.at("median_abs_error_pp").get<double>(),
-              v.at("max_abs_error_pp").get<double>(), v.at("rows").size());
+  std::printf("median |error| %.2f pp, largest %.2f pp over %zu runs\n", table.median_abs_error_pp,
+              table.max_abs_error_pp, table.rows.size());
 }
 
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
 // scenario fixed its own), GPU-hours, cost, memory fit.
-int print_comparison(const std::string& text) {
-  const auto v = nlohmann::json::parse(text);
-  if (!v.at("errors").empty()) {
-    std::cout << text << '\n';
+int print_comparison(const traincalc::Comparison& comparison) {
+  if (!comparison.errors.empty()) {
+    std::cout << traincalc::error_report_json(comparison.errors) << '\n';
     return 2;
   }
-  const bool both = v.at("fixed_utilisation").get<bool>();
-  std::printf("%-3s %-38s %6s %10s", "#", v.at("kind") == "offers" ? "offer" : "GPU", "GPUs", "days");
+  const bool both = comparison.fixed_utilisation;
+  std::printf("%-3s %-38s %6s %10s", "#", comparison.kind == traincalc::CompareKind::offers ? "offer" : "GPU", "GPUs",
+              "days");
   if (both) std::printf(" %20s", "days (engine's MFU)");
   std::printf(" %12s %16s %s\n", "GPU-hours", "cost", "fits");
   int rank = 0;
-  for (const auto& row : v.at("rows")) {
-    const auto& r = row.at("report");
-    const std::string label = row.at("provider").get<std::string>() + " " + row.at("name").get<std::string>();
+  for (const auto& row : comparison.rows) {
+    const traincalc::Report& r = row.report;
+    const std::string label = row.provider + " " + row.name;
     std::printf("%-3d %-38.38s ", ++rank, label.c_str());
-    if (!r.at("errors").empty()) {
-      std::printf("%s\n", r.at("errors")[0].at("message").get<std::string>().c_str());
+    if (!r.valid()) {
+      std::printf("%s\n", r.errors[0].message.c_str());
       continue;
     }
-    std::printf("%6g %10.1f", r.at("plan").at("gpus").get<double>(), r.at("time").at("wall_clock_days").get<double>());
+    std::printf("%6g %10.1f", r.plan.gpus, r.time.wall_clock_days);
     if (both) {
-      const auto& e = row.at("at_engine_utilisation");
-      if (e.at("errors").empty())
-        std::printf(" %11.1f (%4.1f%%)", e.at("time").at("wall_clock_days").get<double>(),
-                    100 * e.at("time").at("mfu").get<double>());
+      const auto& e = row.at_engine_utilisation;
+      if (e && e->valid())
+        std::printf(" %11.1f (%4.1f%%)", e->time.wall_clock_days, 100 * e->time.mfu);
       else
         std::printf(" %20s", "-");
     }
-    std::printf(" %12.0f", r.at("time").at("gpu_hours").get<double>());
-    if (r.contains("cost"))
-      std::printf(" %12.0f %-3s", r.at("cost").at("total").get<double>(),
-                  r.at("cost").at("currency").get<std::string>().c_str());
+    std::printf(" %12.0f", r.time.gpu_hours);
+    if (r.cost)
+      std::printf(" %12.0f %-3s", r.cost->total, r.cost->currency.c_str());
     else
       std::printf(" %16s", "-");
-    std::printf(" %s\n", r.at("memory").at("fits").get<bool>() ? "yes" : "no");
+    std::printf(" %s\n", r.memory.fits ? "yes" : "no");
   }
   return 0;
 }
@@ -203,12 +196,11 @@ int run(int argc, char** argv) {
   }
 
   if (command == "validate") {
-    const std::string text = traincalc::validation_json(catalog, planner, indent);
-    if (as_json) {
-      std::cout << text << '\n';
-      return 0;
-    }
-    print_validation(text, planner);
+    const traincalc::ValidationTable table = traincalc::validate_calibration(catalog, planner);
+    if (as_json)
+      std::cout << traincalc::validation_to_json(table, indent) << '\n';
+    else
+      print_validation(table, planner);
     return 0;
   }
   if (command == "catalog") {
@@ -222,15 +214,18 @@ int run(int argc, char** argv) {
     if (gpus) {
       // Every GPU at the scenario's own count, or the count its money budget buys.
       request.kind = traincalc::CompareKind::gpus;
-      const auto own = nlohmann::json::parse(traincalc::estimate_json(*text, catalog).text);
-      if (own.is_object() && own["errors"].empty()) request.gpus_when_unset = own["plan"]["gpus"].get<double>();
+      const traincalc::ScenarioParse own = traincalc::parse_scenario(*text, catalog);
+      if (own.scenario) {
+        const traincalc::Report report = traincalc::estimate(*own.scenario, &catalog);
+        if (report.valid()) request.gpus_when_unset = report.plan.gpus;
+      }
     }
-    const std::string out = traincalc::compare_json(*text, catalog, request, indent);
+    const traincalc::Comparison comparison = traincalc::compare(*text, catalog, request);
     if (as_json) {
-      std::cout << out << '\n';
-      return nlohmann::json::parse(out).at("errors").empty() ? 0 : 2;
+      std::cout << traincalc::comparison_to_json(comparison, indent) << '\n';
+      return comparison.errors.empty() ? 0 : 2;
     }
-    return print_comparison(out);
+    return print_comparison(comparison);
   }
   traincalc::JsonOutput out = traincalc::estimate_json(*text, catalog, indent);
   std::cout << out.text << '\n';

@@ -87,26 +87,25 @@ json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
   return s;
 }
 
-double number_at(const json& report, std::initializer_list<const char*> path, double otherwise) {
-  const json* node = at(report, path);
-  return node && node->is_number() ? node->get<double>() : otherwise;
-}
-
 // Rows that can run come first, those that fit before those that do not; then fewer days, then
 // less money within one currency (currencies in alphabetical order; never converted), then the ID.
 // Written into each row as "rank_key", so that rows ranked in separate requests merge in this order
 // without the page knowing the rule (compare the keys element by element).
-json rank_key(const json& row) {
-  const json& r = row["report"];
-  const bool runs = r["errors"].empty();
-  const json* fits = at(r, {"memory", "fits"});
-  return json::array({runs ? 0 : 1, fits && fits->is_boolean() && fits->get<bool>() ? 0 : 1,
-                      number_at(r, {"time", "wall_clock_days"}, 1e308), text_at(r, {"cost", "currency"}),
-                      number_at(r, {"cost", "total"}, 1e308), row["id"]});
+using RankKey = std::tuple<int, int, double, std::string, double, std::string>;
+RankKey rank_key(const ComparisonRow& row) {
+  const Report& r = row.report;
+  const bool runs = r.valid();
+  return {runs ? 0 : 1,
+          runs && r.memory.fits ? 0 : 1,
+          runs ? r.time.wall_clock_days : 1e308,
+          runs && r.cost ? r.cost->currency : "",
+          runs && r.cost ? r.cost->total : 1e308,
+          row.id};
 }
 
-bool ranks_before(const json& a, const json& b) {
-  return a["rank_key"] < b["rank_key"];
+json rank_key_json(const ComparisonRow& row) {
+  const auto [runs, fits, days, currency, cost, id] = rank_key(row);
+  return json::array({runs, fits, days, currency, cost, id});
 }
 
 Issues read_request(const json& value, CompareRequest& request) {
@@ -141,23 +140,27 @@ Issues read_request(const json& value, CompareRequest& request) {
 
 }  // namespace
 
-std::string compare_json(std::string_view scenario_text, const Catalog& base, const CompareRequest& request,
-                         int indent) {
-  Issues errors;
-  const auto scenario = detail::parse_json_text(scenario_text, errors);
-  if (!scenario) return error_report_json(errors, indent);
-  if (!scenario->is_object())
-    return error_report_json({{"",
-                               "wrong_type",
-                               "A scenario must be a JSON object, not " + detail::describe(*scenario) + ".",
-                               {{"expected", "object"}}}},
-                             indent);
+Comparison compare(std::string_view scenario_text, const Catalog& base, const CompareRequest& request) {
+  Comparison out;
+  out.kind = request.kind;
+  const auto scenario = detail::parse_json_text(scenario_text, out.errors);
+  if (!scenario) return out;
+  if (!scenario->is_object()) {
+    out.errors.push_back({"",
+                          "wrong_type",
+                          "A scenario must be a JSON object, not " + detail::describe(*scenario) + ".",
+                          {{"expected", "object"}}});
+    return out;
+  }
   // The scenario's own catalog (a vendor's offers inline) is compared too.
   Catalog with_inline;
   const Catalog* catalog = &base;
   if (scenario->contains("catalog")) {
     CatalogLoad load = detail::merge_catalog_value((*scenario)["catalog"], base, "catalog");
-    if (!load.errors.empty()) return error_report_json(load.errors, indent);
+    if (!load.errors.empty()) {
+      out.errors = std::move(load.errors);
+      return out;
+    }
     with_inline = std::move(load.catalog);
     catalog = &with_inline;
   }
@@ -165,50 +168,59 @@ std::string compare_json(std::string_view scenario_text, const Catalog& base, co
     return !request.ids || std::find(request.ids->begin(), request.ids->end(), id) != request.ids->end();
   };
   const json* mfu = at(*scenario, {"strategy", "mfu"});
-  const bool fixed_utilisation = mfu && mfu->is_number();
+  out.fixed_utilisation = mfu && mfu->is_number();
 
-  json rows = json::array();
-  const auto add = [&](json row, const json& s) {
-    bool valid = true;
-    row["report"] = detail::estimate_value(s, *catalog, valid);
-    if (fixed_utilisation) {
+  const auto add = [&](ComparisonRow row, const json& s) {
+    row.report = detail::estimate_scenario_value(s, *catalog);
+    if (out.fixed_utilisation) {
       json engine = s;
       engine["strategy"].erase("mfu");
-      row["at_engine_utilisation"] = detail::estimate_value(engine, *catalog, valid);
+      row.at_engine_utilisation = detail::estimate_scenario_value(engine, *catalog);
     }
-    row["rank_key"] = rank_key(row);
-    rows.push_back(std::move(row));
+    out.rows.push_back(std::move(row));
   };
   if (request.kind == CompareKind::offers) {
-    for (const Offer& offer : catalog->offers) {
-      if (!wanted(offer.id)) continue;
-      add({{"id", offer.id},
-           {"provider", offer.provider},
-           {"name", offer.name},
-           {"date", offer.date},
-           {"gpu", offer.gpu.id},
-           {"gpu_name", offer.gpu.name}},
-          on_offer(*scenario, offer, *catalog));
-    }
+    for (const Offer& offer : catalog->offers)
+      if (wanted(offer.id))
+        add({offer.id, offer.provider, offer.name, offer.date, offer.gpu.id, offer.gpu.name, {}, {}},
+            on_offer(*scenario, offer, *catalog));
   } else {
-    for (const GpuSpec& gpu : catalog->gpus) {
-      if (!wanted(gpu.id)) continue;
-      add({{"id", gpu.id},
-           {"provider", gpu.name},
-           {"name", gpu.form_factor},
-           {"date", ""},
-           {"gpu", gpu.id},
-           {"gpu_name", gpu.name}},
-          on_gpu(*scenario, gpu, request.gpus_when_unset));
-    }
+    for (const GpuSpec& gpu : catalog->gpus)
+      if (wanted(gpu.id))
+        add({gpu.id, gpu.name, gpu.form_factor, "", gpu.id, gpu.name, {}, {}},
+            on_gpu(*scenario, gpu, request.gpus_when_unset));
   }
-  std::stable_sort(rows.begin(), rows.end(), ranks_before);
-  json out = {{"kind", contract::name_of(contract::compare_kinds, request.kind)},
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [](const ComparisonRow& a, const ComparisonRow& b) { return rank_key(a) < rank_key(b); });
+  return out;
+}
+
+std::string comparison_to_json(const Comparison& comparison, int indent) {
+  if (!comparison.errors.empty()) return error_report_json(comparison.errors, indent);
+  json rows = json::array();
+  for (const ComparisonRow& row : comparison.rows) {
+    json out = {{"id", row.id},
+                {"provider", row.provider},
+                {"name", row.name},
+                {"date", row.date},
+                {"gpu", row.gpu},
+                {"gpu_name", row.gpu_name},
+                {"report", detail::report_value(row.report)}};
+    if (row.at_engine_utilisation) out["at_engine_utilisation"] = detail::report_value(*row.at_engine_utilisation);
+    out["rank_key"] = rank_key_json(row);
+    rows.push_back(std::move(out));
+  }
+  json out = {{"kind", contract::name_of(contract::compare_kinds, comparison.kind)},
               {"ranked_by", "rows that run and fit first, then fewest days, then lowest total cost"},
-              {"fixed_utilisation", fixed_utilisation},
+              {"fixed_utilisation", comparison.fixed_utilisation},
               {"rows", std::move(rows)},
               {"errors", json::array()}};
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string compare_json(std::string_view scenario_text, const Catalog& base, const CompareRequest& request,
+                         int indent) {
+  return comparison_to_json(compare(scenario_text, base, request), indent);
 }
 
 std::string compare_json(std::string_view scenario_text, const Catalog& catalog, std::string_view request_text,

@@ -132,15 +132,25 @@ json error_report(const Issues& errors, const Issues& warnings = {}) {
 
 }  // namespace
 
-json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
+Report detail::estimate_scenario_value(const json& scenario, const Catalog& catalog) {
   ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
   if (!parse.scenario) {
-    valid = false;
-    return error_report(parse.errors, parse.warnings);
+    Report refused;
+    refused.errors = std::move(parse.errors);
+    refused.warnings = std::move(parse.warnings);
+    return refused;
   }
   Report report = estimate(*parse.scenario, &catalog);
   report.warnings.insert(report.warnings.begin(), parse.warnings.begin(), parse.warnings.end());
-  json out = report.valid() ? report_json_value(report) : error_report(report.errors, report.warnings);
+  return report;
+}
+
+json detail::report_value(const Report& report) {
+  return report.valid() ? report_json_value(report) : error_report(report.errors, report.warnings);
+}
+
+json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
+  json out = report_value(estimate_scenario_value(scenario, catalog));
   if (!out["errors"].empty()) valid = false;
   return out;
 }

@@ -37,6 +37,10 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
 ScenarioParse parse_scenario_value(const json& root, const Catalog& base);
 // Its report as JSON (see estimate.cpp); valid becomes false when the report has errors.
 json estimate_value(const json& scenario, const Catalog& catalog, bool& valid);
+// The same as a struct: a scenario the reader refuses gives a report with its errors.
+Report estimate_scenario_value(const json& scenario, const Catalog& catalog);
+// A report as its JSON (an invalid one as {"errors", "warnings"}).
+json report_value(const Report& report);
 
 void put(json& j, std::string_view key, const std::optional<double>& v);
 void put(json& j, std::string_view key, const std::string& v);

@@ -25,35 +25,33 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
-std::string validation_json(const Catalog& catalog, bool with_planner, int indent) {
+ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) {
   const json data = json::parse(builtin_calibration_json(), nullptr, false);
-  json rows = json::array();
+  ValidationTable table;
+  table.description = data.at("description").get<std::string>();
   std::vector<double> errors;
   for (const json& row : data.at("rows")) {
-    json out = {{"id", row.at("id")},
-                {"label", row.at("label")},
-                {"source", row.at("source")},
-                {"assumptions", row.at("assumptions")},
-                {"metric", row.at("published").at("metric")},
-                {"published", row.at("published").at("value")}};
-    const json& scenario = row.at("scenario");
-    const ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
+    ValidationRow out;
+    out.id = row.at("id").get<std::string>();
+    out.label = row.at("label").get<std::string>();
+    out.source = row.at("source").get<std::string>();
+    out.assumptions = row.at("assumptions").get<std::string>();
+    out.metric = row.at("published").at("metric").get<std::string>();
+    out.published = row.at("published").at("value").get<double>();
+    const ScenarioParse parse = detail::parse_scenario_value(row.at("scenario"), catalog);
     if (!parse.scenario) continue;  // the built-in rows are valid (a test checks it)
     const Report report = estimate(*parse.scenario, &catalog);
     if (!report.valid() || !report.time.step) continue;
     const StepPrediction& step = *report.time.step;
-    const bool hfu = out["metric"] == "hfu";
-    const double predicted = hfu ? step.hfu : step.mfu;
-    const double error_pp = 100 * (predicted - out["published"].get<double>());
-    errors.push_back(std::abs(error_pp));
-    out["predicted"] = predicted;
-    out["error_pp"] = error_pp;
-    out["gpu"] = report.hardware.gpu_id;
-    out["gpus"] = report.plan.gpus;
-    out["step_seconds"] = step.step_seconds;
-    out["tokens_per_second_per_gpu"] = report.time.tokens_per_second / report.plan.gpus;
-    out["layout"] = detail::layout_to_json(report.parallelism);
-    out["fits"] = report.memory.fits;
+    out.predicted = out.metric == "hfu" ? step.hfu : step.mfu;
+    out.error_pp = 100 * (out.predicted - out.published);
+    errors.push_back(std::abs(out.error_pp));
+    out.gpu = report.hardware.gpu_id;
+    out.gpus = report.plan.gpus;
+    out.step_seconds = step.step_seconds;
+    out.tokens_per_second_per_gpu = report.time.tokens_per_second / report.plan.gpus;
+    out.layout = report.parallelism;
+    out.fits = report.memory.fits;
     if (with_planner) {
       // The same run with every layout choice left to the planner (GPU count, batch and software kept).
       Scenario planned = *parse.scenario;
@@ -71,21 +69,65 @@ std::string validation_json(const Catalog& catalog, bool with_planner, int inden
       const Report best = estimate(planned, &catalog);
       if (best.valid() && best.time.step) {
         const ParallelismReport& p = best.parallelism;
-        json planner = detail::layout_to_json(p);
-        planner.update(json{{"step_seconds", best.time.step->step_seconds},
-                            {"mfu", best.time.step->mfu},
-                            {"fits", best.memory.fits},
-                            {"layouts_evaluated", p.layouts_evaluated}});
-        out["planner"] = planner;
+        out.planner = LayoutOption{p.tp,
+                                   p.pp,
+                                   p.dp,
+                                   p.cp,
+                                   p.ep,
+                                   p.zero,
+                                   p.micro_batch,
+                                   p.virtual_stages,
+                                   p.recompute,
+                                   best.time.step->step_seconds,
+                                   best.time.step->mfu,
+                                   best.memory.per_gpu_bytes.total,
+                                   best.memory.fits};
+        out.planner_layouts_evaluated = p.layouts_evaluated;
       }
     }
-    rows.push_back(out);
+    table.rows.push_back(std::move(out));
   }
-  json result = {{"description", data.at("description")},
+  table.median_abs_error_pp = median(errors);
+  table.max_abs_error_pp = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+  return table;
+}
+
+std::string validation_to_json(const ValidationTable& table, int indent) {
+  json rows = json::array();
+  for (const ValidationRow& row : table.rows) {
+    json out = {{"id", row.id},
+                {"label", row.label},
+                {"source", row.source},
+                {"assumptions", row.assumptions},
+                {"metric", row.metric},
+                {"published", row.published},
+                {"predicted", row.predicted},
+                {"error_pp", row.error_pp},
+                {"gpu", row.gpu},
+                {"gpus", row.gpus},
+                {"step_seconds", row.step_seconds},
+                {"tokens_per_second_per_gpu", row.tokens_per_second_per_gpu},
+                {"layout", detail::layout_to_json(row.layout)},
+                {"fits", row.fits}};
+    if (row.planner) {
+      json planner = detail::layout_to_json(*row.planner);
+      planner.update(json{{"step_seconds", row.planner->step_seconds},
+                          {"mfu", row.planner->mfu},
+                          {"fits", row.planner->fits},
+                          {"layouts_evaluated", row.planner_layouts_evaluated}});
+      out["planner"] = planner;
+    }
+    rows.push_back(std::move(out));
+  }
+  json result = {{"description", table.description},
                  {"rows", rows},
-                 {"median_abs_error_pp", median(errors)},
-                 {"max_abs_error_pp", errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end())}};
+                 {"median_abs_error_pp", table.median_abs_error_pp},
+                 {"max_abs_error_pp", table.max_abs_error_pp}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string validation_json(const Catalog& catalog, bool with_planner, int indent) {
+  return validation_to_json(validate_calibration(catalog, with_planner), indent);
 }
 
 }  // namespace traincalc

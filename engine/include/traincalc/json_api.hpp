@@ -62,6 +62,24 @@ std::string hf_import_to_json(const HfImport& imported, int indent = -1);
 // time of the layout the planner picks for the same GPUs, against the published layout's.
 // {"rows": [...], "median_abs_error_pp": x, "max_abs_error_pp": y}
 std::string validation_json(const Catalog& catalog, bool with_planner, int indent = -1);
+struct ValidationRow {
+  std::string id, label, source, assumptions;
+  std::string metric;  // "mfu", or "hfu" where the source counts recomputed FLOPs
+  double published = 0, predicted = 0, error_pp = 0;
+  std::string gpu;
+  double gpus = 0, step_seconds = 0, tokens_per_second_per_gpu = 0;
+  ParallelismReport layout;
+  bool fits = false;
+  std::optional<LayoutOption> planner;  // with_planner: the planner's own layout for the same GPUs
+  double planner_layouts_evaluated = 0;
+};
+struct ValidationTable {
+  std::string description;
+  std::vector<ValidationRow> rows;
+  double median_abs_error_pp = 0, max_abs_error_pp = 0;
+};
+ValidationTable validate_calibration(const Catalog& catalog, bool with_planner);
+std::string validation_to_json(const ValidationTable& table, int indent = -1);
 
 // The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
@@ -75,6 +93,20 @@ struct CompareRequest {
   std::optional<std::vector<std::string>> ids;  // only these rows (the page asks a few at a time)
   double gpus_when_unset = 8;
 };
+// One offer or GPU with the user's workload on it.
+struct ComparisonRow {
+  std::string id, provider, name, date, gpu, gpu_name;
+  Report report;  // errors when the workload cannot run there
+  std::optional<Report> at_engine_utilisation;
+};
+struct Comparison {
+  CompareKind kind = CompareKind::offers;
+  bool fixed_utilisation = false;
+  std::vector<ComparisonRow> rows;  // ranked
+  Issues errors;                    // the scenario or request itself is unusable
+};
+Comparison compare(std::string_view scenario_json, const Catalog& catalog, const CompareRequest& request);
+std::string comparison_to_json(const Comparison& comparison, int indent = -1);
 std::string compare_json(std::string_view scenario_json, const Catalog& catalog, const CompareRequest& request,
                          int indent = -1);
 // The request as JSON ({"kind": "gpus", "ids": [...], "gpus_when_unset": 64}; empty text: defaults).
