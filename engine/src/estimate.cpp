@@ -49,15 +49,19 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     if (known && layout_is_searched(v.strategy)) {
       LayoutSearchResult search = plan_layout(v, r.model, r.compute, r.hardware, gpus, batch);
       if (search.truncated)
-        warnings.push_back({"strategy.tp", "planner_truncated",
+        warnings.push_back({"strategy.tp",
+                            "planner_truncated",
                             "The planner stopped after " + format_number(search.evaluated) +
-                                " layouts; fix some of tp, pp, cp, ep or micro_batch to search the rest."});
+                                " layouts; fix some of tp, pp, cp, ep or micro_batch to search the rest.",
+                            {{"evaluated", format_number(search.evaluated)}}});
       if (search.found) return search.layout;
-      warnings.push_back({"strategy.tp", "no_layout",
+      warnings.push_back({"strategy.tp",
+                          "no_layout",
                           "No layout of " + format_number(gpus) + " GPUs matches the strategy and a global batch of " +
                               format_number(batch) +
                               " sequences (each data-parallel rank needs at least one); the defaults are shown. "
-                              "Give fewer GPUs, a larger training.global_batch_sequences or the layout yourself."});
+                              "Give fewer GPUs, a larger training.global_batch_sequences or the layout yourself.",
+                          {{"gpus", format_number(gpus)}, {"batch", format_number(batch)}}});
       ParallelismReport p = resolve_layout(v, gpus, warnings);
       p.chosen_by = "default";
       return p;

@@ -157,12 +157,22 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
       c.bytes_per_token = t.bytes_per_token.value_or(d.bytes_per_token);
       c.bytes_per_token_from = t.bytes_per_token ? "given" : std::string(contract::name_of(contract::text_kinds, kind));
       c.bytes_per_token_source = t.bytes_per_token ? "" : d.source;
-      if (!t.bytes_per_token && !t.text)
-        warnings.push_back({"training.bytes_per_token", "bytes_per_token_assumed",
-                            "The dataset is read as English text at 4 bytes per token. Chinese text is about 4.4 "
-                            "bytes per token with a tokenizer built for it (Qwen, DeepSeek, Yi, GLM) but only "
-                            "about 2 with one built for English (Llama 2, GPT-2); code about 3. Set training.text "
-                            "or training.bytes_per_token."});
+      if (!t.bytes_per_token && !t.text) {
+        const auto bytes = [](TextKind k) { return format_number(text_density(k).bytes_per_token); };
+        warnings.push_back({"training.bytes_per_token",
+                            "bytes_per_token_assumed",
+                            "The dataset is read as English text at " + bytes(TextKind::english) +
+                                " bytes per token. Chinese text is about " + bytes(TextKind::chinese) +
+                                " bytes per token with a tokenizer built for it (Qwen, DeepSeek, Yi, GLM) but only "
+                                "about " +
+                                bytes(TextKind::chinese_english_tokenizer) +
+                                " with one built for English (Llama 2, GPT-2); code about " + bytes(TextKind::code) +
+                                ". Set training.text or training.bytes_per_token.",
+                            {{"english", bytes(TextKind::english)},
+                             {"chinese", bytes(TextKind::chinese)},
+                             {"chinese_english_tokenizer", bytes(TextKind::chinese_english_tokenizer)},
+                             {"code", bytes(TextKind::code)}}});
+      }
       tokens_per_epoch = units::gb_to_bytes(t.data_amount) / *c.bytes_per_token;
       break;
     }

@@ -166,13 +166,20 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
   if (plan.deadline_days) plan.meets_deadline = time.wall_clock_days <= *plan.deadline_days * (1 + 1e-12);
   if (plan.budget_total && cost) plan.within_budget = cost->total <= *plan.budget_total;
   if (plan.meets_deadline && !*plan.meets_deadline)
-    warnings.push_back({"budget.deadline_days", "deadline_missed",
+    warnings.push_back({"budget.deadline_days",
+                        "deadline_missed",
                         "The GPUs this budget rents need " + detail::format_number(std::ceil(time.wall_clock_days)) +
-                            " days, more than the " + detail::format_number(*plan.deadline_days) + "-day deadline."});
+                            " days, more than the " + detail::format_number(*plan.deadline_days) + "-day deadline.",
+                        {{"days", detail::format_number(std::ceil(time.wall_clock_days))},
+                         {"deadline_days", detail::format_number(*plan.deadline_days)}}});
   if (plan.within_budget && !*plan.within_budget)
-    warnings.push_back({"budget.total", "over_budget",
+    warnings.push_back({"budget.total",
+                        "over_budget",
                         "The run costs " + detail::format_number(cost->total) + " " + cost->currency +
-                            ", more than the " + detail::format_number(*plan.budget_total) + " budget."});
+                            ", more than the " + detail::format_number(*plan.budget_total) + " budget.",
+                        {{"cost", detail::format_number(cost->total)},
+                         {"currency", cost->currency},
+                         {"budget", detail::format_number(*plan.budget_total)}}});
 }
 
 }  // namespace traincalc::detail

@@ -417,12 +417,14 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
                     Issues& warnings) {
   if (!s.training.global_batch_sequences && !s.training.global_batch_tokens)
-    warnings.push_back({"training.global_batch_sequences", "global_batch_assumed",
+    warnings.push_back({"training.global_batch_sequences",
+                        "global_batch_assumed",
                         "The step time assumes a global batch of " + format_number(batch) + " sequences (" +
                             (s.training.type == TrainingType::finetune ? std::string("typical of fine-tuning")
                                                                        : std::string("about 4M tokens, typical of "
                                                                                      "pre-training")) +
-                            "); set training.global_batch_sequences to yours."});
+                            "); set training.global_batch_sequences to yours.",
+                        {{"batch", format_number(batch)}}});
   if (!calibrated_gpu(s.hardware.gpu)) {
     const std::string how =
         calibrated_family(s.hardware.gpu)

@@ -157,6 +157,29 @@ TEST_CASE("Messages carry the engine's numbers, so no page repeats an engine con
       if (w["code"] == "seq_len_assumed") found = w["params"]["seq_len"] == "2048";
     CHECK(found);
   }
+  SECTION("the bytes per token of each kind of text (flops.cpp's sourced table)") {
+    const json r = report_json(json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain",
+                                               "dataset_gb": 100}, "hardware": {"gpu": "h100-sxm", "count": 8}})"));
+    json params;
+    for (const auto& w : r["warnings"])
+      if (w["code"] == "bytes_per_token_assumed") params = w["params"];
+    CHECK(params["english"] == "4");
+    CHECK(params["chinese"] == "4.4");
+    CHECK(params["chinese_english_tokenizer"] == "2");
+    CHECK(params["code"] == "3");
+  }
+  SECTION("a run over its total budget: the cost, its currency and the budget") {
+    const json r = report_json(json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain",
+                                               "tokens": 1e12}, "hardware": {"gpu": "h100-sxm", "count": 8},
+                                               "pricing": {"per_gpu_hour": 2, "currency": "USD"},
+                                               "budget": {"total": 1000}})"));
+    json params;
+    for (const auto& w : r["warnings"])
+      if (w["code"] == "over_budget") params = w["params"];
+    CHECK(params["currency"] == "USD");
+    CHECK(params["budget"] == "1000");
+    CHECK(std::stod(params["cost"].get<std::string>()) == Approx(r["cost"]["total"].get<double>()).epsilon(1e-9));
+  }
   SECTION("the fitted scaling law's constants (Hoffmann et al. 2022, eq. 10)") {
     const json r = report_json(json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain",
                                                "tokens": 1e12}, "hardware": {"gpu": "h100-sxm", "count": 8}})"));
