@@ -84,9 +84,9 @@ void print_validation(const traincalc::ValidationTable& table, bool planner) {
 
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
 // scenario fixed its own), GPU-hours, cost, memory fit.
-int print_comparison(const traincalc::Comparison& comparison) {
+int print_comparison(const traincalc::Comparison& comparison, int indent) {
   if (!comparison.errors.empty()) {
-    std::cout << traincalc::error_report_json(comparison.errors) << '\n';
+    std::cout << traincalc::error_report_json(comparison.errors, indent) << '\n';
     return 2;
   }
   const bool both = comparison.fixed_utilisation;
@@ -225,7 +225,7 @@ int run(int argc, char** argv) {
       std::cout << traincalc::comparison_to_json(comparison, indent) << '\n';
       return comparison.errors.empty() ? 0 : 2;
     }
-    return print_comparison(comparison);
+    return print_comparison(comparison, indent);
   }
   traincalc::JsonOutput out = traincalc::estimate_json(*text, catalog, indent);
   std::cout << out.text << '\n';

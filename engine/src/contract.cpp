@@ -109,7 +109,7 @@ constexpr std::string_view chinchilla_word[] = {"chinchilla"};
 constexpr std::string_view fsdp_word[] = {"fsdp"};
 constexpr std::string_view recompute_or_auto[] = {"auto", "none", "selective", "full"};
 constexpr auto compare_kind_names = names_of(compare_kinds);
-constexpr std::string_view compute_methods[] = {"detailed", "6n", "given"};
+constexpr std::string_view compute_methods[] = {"detailed", "6n", "given", "per_image"};
 constexpr auto mfu_source_names = names_of(mfu_sources);
 constexpr std::string_view chosen_by_names[] = {"given", "default", "planner"};
 constexpr std::string_view gpus_from_names[] = {"count", "budget.per_month", "budget.deadline_days"};
@@ -254,7 +254,7 @@ constexpr Field strategy_fields[] = {
     number_or("ep", auto_word, "GPUs", layout_range, "auto", "Expert-parallel degree."),
     number_or("dp", auto_word, "GPUs", data_parallel_range, "the rest", "Data-parallel degree."),
     number_or("micro_batch", auto_word, "sequences", layout_range, "auto", "Sequences per micro-batch."),
-    number_or("zero", fsdp_word, "", zero_stage_range, "auto", "ZeRO stage 0-3 (\"fsdp\" = 3)."),
+    number_or("zero", fsdp_word, "", zero_stage_range, "planned", "ZeRO stage 0-3 (\"fsdp\" = 3); absent, the planner chooses."),
     number_or("pp_virtual_stages", auto_word, "", virtual_stages_range, "auto",
               "Interleaved 1F1B chunks per stage (1: plain 1F1B)."),
     pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),

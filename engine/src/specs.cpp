@@ -47,13 +47,20 @@ constexpr GpuNumber gpu_numbers[] = {
 }  // namespace
 
 // The ID is read by whoever knows what it means (a catalog row's, or an inline spec's vendor name).
+// Descriptions first, then the numbers, then where they come from (the order errors are reported in).
 void read_gpu_fields(Fields& f, GpuSpec& gpu) {
-  for (const auto& field : gpu_texts)
-    if (field.key != "id")
-      if (auto v = f.text(field.key)) gpu.*field.member = *v;
+  const auto read_texts = [&](bool provenance) {
+    for (const auto& field : gpu_texts) {
+      const bool is_provenance = field.key == "source" || field.key == "confidence" || field.key == "notes";
+      if (field.key != "id" && is_provenance == provenance)
+        if (auto v = f.text(field.key)) gpu.*field.member = *v;
+    }
+  };
+  read_texts(false);
   if (auto v = f.number("memory_gb")) gpu.memory_gb = *v;
   for (const auto& field : gpu_numbers)
     if (auto v = f.number(field.key)) gpu.*field.member = *v;
+  read_texts(true);
 }
 
 void read_vision_fields(Fields& f, ModelSpec& model) {
@@ -278,7 +285,11 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
                     f.path("gpu") + ": no GPU with ID \"" + gpu->get<std::string>() + "\" in the catalog.");
         } else if (gpu->is_object()) {
           Fields g(*gpu, f.path("gpu"), errors, &contract::gpu);
-          g.text("id");  // an inline spec may carry the ID a vendor knows it by
+          if (g.raw("id"))  // the offer's ID names this row; its own GPU has none in the catalog
+            g.error("id", "unknown_key",
+                    "Unknown key \"id\" in " + f.path("gpu") +
+                        ": an offer's own GPU has no catalog ID; give the offer's gpu as a catalog GPU ID instead, "
+                        "or remove id.");
           read_gpu_fields(g, offer.gpu);
           check_gpu(offer.gpu, g);
           g.reject_unknown();

@@ -191,3 +191,59 @@ TEST_CASE("Messages carry the engine's numbers, so no page repeats an engine con
     CHECK(fit["beta"].get<double>() == 0.28);
   }
 }
+
+TEST_CASE("The declared ranges are the engine's limits, pinned here so a change to a table is deliberate",
+          "[contract]") {
+  // Each bound is far outside any real run (docs/reference.md); these are the limits the engine has
+  // enforced since the first contract.
+  struct Pinned {
+    const contract::Record* record;
+    const char* field;
+    double min, max;
+    bool integer;
+  };
+  const Pinned pinned[] = {
+      {&contract::model, "params", 1, 1e16, false},
+      {&contract::architecture, "layers", 1, 1e5, true},
+      {&contract::architecture, "hidden", 1, 1e8, true},
+      {&contract::training, "tokens", 1, 1e20, false},
+      {&contract::training, "seq_len", 1, 1e7, true},
+      {&contract::training, "epochs", 1e-3, 1e6, false},
+      {&contract::training, "lora_rank", 1, 65536, true},
+      {&contract::hardware, "count", 1, 1e7, true},
+      {&contract::gpu, "memory_gb", 1e-3, 1e6, false},
+      {&contract::gpu, "bf16_tflops", 1e-3, 1e6, false},
+      {&contract::gpu, "matmul_efficiency", 0.01, 1, false},
+      {&contract::strategy, "mfu", 1e-3, 1, false},
+      {&contract::strategy, "tp", 1, 1e6, true},
+      {&contract::strategy, "zero", 0, 3, true},
+      {&contract::pricing, "hours_per_month", 1, 744, false},
+      {&contract::budget, "months", 1e-3, 1200, false},
+      {&contract::energy, "pue", 1, 5, false},
+      {&contract::memory_options, "fragmentation", 0, 1, false},
+  };
+  for (const auto& p : pinned) {
+    INFO(p.record->name << "." << p.field);
+    const contract::Field* field = contract::find(*p.record, p.field);
+    REQUIRE(field);
+    CHECK(field->rule.min == p.min);
+    CHECK(field->rule.max == p.max);
+    CHECK(field->rule.integer == p.integer);
+  }
+  // And the engine enforces them where the scenario sections test above does not reach: the model and
+  // an inline GPU.
+  json s = json::parse(R"({"model": {"params": 2e16}, "training": {"type": "pretrain", "tokens": 1e9},
+                           "hardware": {"gpu": {"name": "x", "memory_gb": 2e6, "bf16_tflops": 100}, "count": 8}})");
+  const json r = report_json(s);
+  CHECK(has_error(r, "model.params", "out_of_range"));
+  CHECK(has_error(r, "hardware.gpu.memory_gb", "out_of_range"));
+}
+
+TEST_CASE("An offer's own GPU has no catalog ID: an id there is refused, as before the contract", "[contract]") {
+  const json catalog = json::parse(R"({"offers": [{"id": "o", "gpu": {"id": "g", "name": "G", "memory_gb": 80,
+                                        "bf16_tflops": 100}, "per_gpu_hour": 1, "currency": "USD", "source": "s"}]})");
+  const CatalogLoad load = merge_catalog_json(catalog.dump(), builtin_catalog());
+  REQUIRE(load.errors.size() == 1);
+  CHECK(load.errors[0].field == "offers[0].gpu.id");
+  CHECK(load.errors[0].code == "unknown_key");
+}

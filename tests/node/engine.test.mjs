@@ -36,6 +36,19 @@ describe('the wasm module agrees with the native engine', () => {
   });
 });
 
+describe('vendor catalogs in the wasm module', () => {
+  test('a catalog is merged once and reused, and a different one replaces it', () => {
+    const scenario = JSON.stringify({ model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 1e9 }, hardware: { gpu: 'vendor-x', count: 8 } });
+    const catalog = (tflops) => JSON.stringify({ gpus: [{ id: 'vendor-x', name: 'Vendor X', memory_gb: 80, bf16_tflops: tflops, source: 'test' }] });
+    const peak = (text) => JSON.parse(engine.estimate(scenario, text)).hardware.peak_tflops;
+    assert.equal(peak(catalog(500)), 500);
+    assert.equal(peak(catalog(500)), 500);  // the same text: the merged catalog reused
+    assert.equal(peak(catalog(900)), 900);  // another text: merged anew
+    assert.equal(JSON.parse(engine.estimate(scenario, '')).errors[0].code, 'unknown_id');  // none: the built-in one
+    assert.equal(peak(catalog(500)), 500);
+  });
+});
+
 describe('seed tables through the wasm module', () => {
   test('seed 004: GPUs a 10,000 CNY monthly budget rents, and days for 1e22 FLOPs at 100%', () => {
     const reports = JSON.parse(engine.estimate(readFileSync(join(SCENARIOS, 'seed-004.json'), 'utf8'), ''));

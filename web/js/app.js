@@ -285,7 +285,9 @@ async function recompute() {
     shown = { scenario, report };
     recomputeComparison();
     recomputeScaling(report);
-    form.setPlaceholders({ 'training.seq_len': report.compute.seq_len, 'training.epochs': report.compute.epochs });
+    form.setPlaceholders({
+      'training.seq_len': report.compute.seq_len, 'training.epochs': report.compute.epochs, 'energy.pue': report.energy?.pue,
+    });
   }
 }
 

@@ -332,7 +332,7 @@ export const STRINGS = {
   section_energy: 'Energy and carbon',
   'energy.region': 'Electricity grid',
   'energy.pue': 'Data-centre PUE',
-  hint_pue: 'empty: 1.3 (new large facility)',
+  hint_pue: 'empty: a new large facility\'s (the placeholder)',
   region_default: 'world average (default)',
   region_world: 'world average (2022)',
   region_us: 'United States (2023)',

@@ -333,7 +333,7 @@ export const STRINGS = {
   section_energy: '能耗与碳排放',
   'energy.region': '电网',
   'energy.pue': '数据中心 PUE',
-  hint_pue: '留空：1.3（新建大型机房）',
+  hint_pue: '留空：新建大型机房的典型值（见占位符）',
   region_default: '世界平均（默认）',
   region_world: '世界平均（2022）',
   region_us: '美国（2023）',
@@ -438,7 +438,7 @@ export const ERRORS = {
 export const WARNINGS = {
   mfu_assumed: '只给出参数量时无法预测利用率（需要层数、隐藏维度、注意力头数等模型结构），按稠密峰值的 {mfu%} 估算；可选择预设模型、填写结构或直接填写 MFU。',
   layout_assumed: '规划并行方案需要模型结构：张量并行与流水并行按 1 计，微批次按 1 计，其余为数据并行。显存与之相关。',
-  global_batch_assumed: '每步时间按 {batch} 条序列的全局批次估算（预训练常见约 400 万 token，微调常见 128 条序列）；可填写你的全局批次。',
+  global_batch_assumed: '每步时间按 {batch} 条序列的全局批次估算（预训练或微调常见的批次）；可填写你的全局批次。',
   mfu_extrapolated: '速度模型用公开的 A100 SXM 与 H100 SXM 训练结果校准；这款 GPU 的利用率是外推的（同系列按该系列的校准效率，其他按其矩阵乘法效率），误差可能达 ±10 个百分点。',
   speed_uncalibrated: '用于校准速度模型的公开训练结果不包含此配置中的部分特性（如 MoE、上下文并行、LoRA/QLoRA、CPU 卸载、编码器模型）；这些按原理建模，未经校准。',
   planner_truncated: '规划器评估了 {evaluated} 个方案后达到上限停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
