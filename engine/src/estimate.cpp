@@ -388,6 +388,15 @@ json report_json_value(const Report& r) {
     return error_report({{"", "internal_non_finite",
                           "The engine produced a number it cannot stand behind (not finite or negative) for this "
                           "input; please report the scenario."}});
+  // What is written is what the contract declares (contract.cpp's report records), checked on every
+  // report as the readers check every key.
+  if (const auto departures = contract::departures(out, contract::report); !departures.empty()) {
+    std::string list;
+    for (const auto& d : departures) list += (list.empty() ? "" : "; ") + d;
+    return error_report(
+        {{"", "internal_undeclared_field",
+          "The engine wrote a report its contract does not declare (" + list + "); please report this."}});
+  }
   return out;
 }
 

@@ -213,6 +213,36 @@ std::string cell(std::string text) {
 
 }  // namespace
 
+std::vector<std::string> departures(const json& value, const Record& record, const std::string& path) {
+  std::vector<std::string> out;
+  if (!value.is_object()) return {path + ": not an object"};
+  const auto where = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  for (const auto& [key, child] : value.items()) {
+    const Field* field = find(record, key);
+    if (!field) {
+      out.push_back(where(key) + ": undeclared");
+      continue;
+    }
+    if (!field->record) continue;
+    std::vector<std::string> inner;
+    if (field->type == Type::object || (field->type == Type::id_or_object && child.is_object())) {
+      inner = departures(child, *field->record, where(key));
+    } else if (field->type == Type::list && child.is_array()) {
+      for (std::size_t i = 0; i < child.size(); ++i) {
+        auto row = departures(child[i], *field->record, where(key) + "[" + std::to_string(i) + "]");
+        inner.insert(inner.end(), row.begin(), row.end());
+      }
+    }
+    out.insert(out.end(), inner.begin(), inner.end());
+  }
+  const bool valid_form = !record.errors_only_form || (value.contains("errors") && value["errors"].empty());
+  for_each_field(record, [&](const Field& field) {
+    const bool needed = field.required && (valid_form || field.name == "errors" || field.name == "warnings");
+    if (needed && !value.contains(field.name)) out.push_back(where(std::string(field.name)) + ": missing");
+  });
+  return out;
+}
+
 std::string json_schema(std::string_view which, int indent) {
   const Record* root = root_of(which);
   if (!root) return "";

@@ -247,3 +247,25 @@ TEST_CASE("An offer's own GPU has no catalog ID: an id there is refused, as befo
   CHECK(load.errors[0].field == "offers[0].gpu.id");
   CHECK(load.errors[0].code == "unknown_key");
 }
+
+TEST_CASE("A report that departs from its contract is found: an undeclared key, a missing required one", "[contract]") {
+  using ordered = nlohmann::ordered_json;
+  const json valid = report_json(json::parse(R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain",
+                                                  "tokens": 1e12}, "hardware": {"gpu": "h100-sxm", "count": 8}})"));
+  const ordered written = ordered::parse(valid.dump());
+  CHECK(contract::departures(written, contract::report).empty());
+
+  ordered extra = written;
+  extra["time"]["step_secs"] = 1;
+  CHECK(contract::departures(extra, contract::report) == std::vector<std::string>{"time.step_secs: undeclared"});
+
+  ordered missing = written;
+  missing["memory"].erase("fits");
+  missing["parallelism"]["alternatives"][0].erase("mfu");
+  CHECK(contract::departures(missing, contract::report) ==
+        std::vector<std::string>{"memory.fits: missing", "parallelism.alternatives[0].mfu: missing"});
+
+  // An error report holds only warnings and errors.
+  const ordered refused = ordered::parse(R"({"errors": [{"field": "", "code": "x", "message": "m"}], "warnings": []})");
+  CHECK(contract::departures(refused, contract::report).empty());
+}

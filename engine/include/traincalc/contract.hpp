@@ -11,6 +11,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "traincalc/hardware.hpp"
 #include "traincalc/json_api.hpp"
@@ -151,6 +154,14 @@ extern const Record catalog, offer, model_preset;
 extern const Record compare_request;
 // Report: the top level and its sections.
 extern const Record report, issue;
+
+// ---- Checked against the records ----
+
+// Where a JSON object departs from its record: keys the record does not declare and required keys
+// that are missing, as dotted paths ("time.step_secs: undeclared"). Empty when it conforms. The engine
+// checks every report it writes this way, as the readers check every key they read.
+std::vector<std::string> departures(const nlohmann::ordered_json& value, const Record& record,
+                                    const std::string& path = "");
 
 // ---- Generated from the records ----
 
