@@ -28,8 +28,9 @@ namespace {
 // (tests/engine/test_speed.cpp; `traincalc validate` prints the table).
 
 // The fraction of the dense peak a large matmul sustains inside a training step, per family: below
-// the best-shape measurement (A100 0.87, H100 0.80: hardware.md sec. 0.7) because of clocks under a
-// whole node's power draw, the backward pass's transposed operands and the epilogues.
+// the best-shape measurement (A100 0.87, H100 0.80: the MAMF table in github.com/stas00/ml-engineering,
+// compute/accelerator/README.md) because of clocks under a whole node's power draw, the backward pass's
+// transposed operands and the epilogues.
 constexpr double ampere_matmul_efficiency = 0.78;
 constexpr double hopper_matmul_efficiency = 0.55;
 // Other GPUs: their measured best matmul (the catalog's matmul_efficiency) times what the calibrated
@@ -65,6 +66,10 @@ constexpr double layer_overhead_seconds = 20e-6;
 // Assumptions, stated in a warning.
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
+// How far a GPU outside the calibrated families may be off, in points of utilisation: the spread of
+// the calibrated families' own sustained efficiencies (0.90 against 0.69 of their peaks) applied to a
+// typical 40-50% MFU is about 10 points. An estimate, said in the warning.
+constexpr double extrapolation_points = 10;
 
 enum class Family { ampere, hopper, other };
 
@@ -431,11 +436,15 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
             ? std::string("the efficiencies calibrated for its family; its clocks, power and memory bandwidth differ")
         : s.hardware.gpu.matmul_efficiency
             ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
-            : std::string("an assumed matmul efficiency (75% of peak, not measured), scaled as on those GPUs");
-    warnings.push_back({"hardware.gpu", "mfu_extrapolated",
+            : std::string("an assumed matmul efficiency (" + format_number(default_matmul_efficiency * 100) +
+                          "% of peak, not measured), scaled as on those GPUs");
+    warnings.push_back({"hardware.gpu",
+                        "mfu_extrapolated",
                         "The step-time model is calibrated on published A100 SXM and H100 SXM runs; for " +
                             hardware.gpu_name + " it uses " + how +
-                            ", so treat the utilisation as an estimate (about ±10 points)."});
+                            ", so treat the utilisation as an estimate (about ±" + format_number(extrapolation_points) +
+                            " points).",
+                        {{"points", format_number(extrapolation_points)}}});
   }
   // What the 45 published runs did not exercise.
   {
@@ -451,15 +460,22 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
     if (!features.empty()) {
       std::string list;
       for (std::size_t i = 0; i < features.size(); ++i) list += (i ? ", " : "") + features[i];
-      warnings.push_back({"strategy.mfu", "speed_uncalibrated",
+      warnings.push_back({"strategy.mfu",
+                          "speed_uncalibrated",
                           "The published runs the step-time model is calibrated on include no " + list +
-                              "; the prediction models them from first principles, uncalibrated."});
+                              "; the prediction models them from first principles, uncalibrated.",
+                          {{"features", list}}});
     }
   }
   if (s.strategy.offload != Offload::none)
-    warnings.push_back({"strategy.offload", "offload_time_assumed",
-                        "The optimizer step on the CPU is timed with assumed rates (PCIe 4.0 x16, about 25 GB/s; "
-                        "CPU Adam, about 1e9 parameters a second per GPU's share of the host)."});
+    warnings.push_back({"strategy.offload",
+                        "offload_time_assumed",
+                        "The optimizer step on the CPU is timed with assumed rates (PCIe 4.0 x16, about " +
+                            format_number(pcie_bytes_per_second / units::bytes_per_gb) + " GB/s; CPU Adam, about " +
+                            format_number(cpu_adam_params_per_second) +
+                            " parameters a second per GPU's share of the host).",
+                        {{"pcie_gbs", format_number(pcie_bytes_per_second / units::bytes_per_gb)},
+                         {"cpu_adam_params_per_second", format_number(cpu_adam_params_per_second)}}});
 }
 
 }  // namespace traincalc::detail

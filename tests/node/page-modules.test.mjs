@@ -168,7 +168,7 @@ describe('language', () => {
     for (const table of [STRINGS, ERRORS, WARNINGS]) {
       for (const lang of ['en', 'zh']) {
         for (const [key, text] of Object.entries(table[lang] ?? {})) {
-          assert.doesNotMatch(text, /\b40 ?%|\b2048\b|406\.4|410\.7|[^{]\b4\.4 |400 万|\b1\.3\b/, `${lang}.${key}`);
+          assert.doesNotMatch(text, /\b40 ?%|\b2048\b|406\.4|410\.7|[^{]\b4\.4 |400 万|\b1\.3\b|±10|25 GB\/s|10 亿/, `${lang}.${key}`);
         }
       }
     }
@@ -363,6 +363,9 @@ const WARNING_PARAMS = {
   deadline_missed: ['days', 'deadline_days'],
   over_budget: ['cost', 'currency', 'budget'],
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
+  mfu_extrapolated: ['points'],
+  speed_uncalibrated: ['features'],
+  offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],
 };
 
 describe('the locales', () => {

@@ -291,17 +291,14 @@ async function recompute() {
   }
 }
 
-// Every widget's inputs and labels from the state, in its language.
+// The widgets share one interface: label(lang) words a widget in the page's language, and update(state)
+// shows what the state says, where a widget has state to show.
+const worded = [ways, hfImport, compare, scalingView, validationView, examplesView, share, embedSnippet];
 function labelWidgets() {
   form.update(state);
-  ways.update(state, state.lang);
-  hfImport.update(state.lang, state.modes.model === 'architecture');
-  compare.label(state.lang);
-  scalingView.label(state.lang);
-  validationView.label(state.lang);
-  examplesView.label(state.lang);
-  share.label(state.lang);
-  embedSnippet.label(state.lang);
+  for (const widget of worded) widget.label(state.lang);
+  ways.update(state);
+  hfImport.update(state);
   applyEmbedNow();
 }
 

@@ -7,21 +7,25 @@ export class HfImport {
   constructor(container, { onImport }) {
     this.summary = el('summary');
     this.textarea = el('textarea', { id: 'hf-config', rows: 6, spellcheck: 'false', autocomplete: 'off' });
-    this.label = el('label', { for: 'hf-config', class: 'visually-hidden' });
+    this.labelElement = el('label', { for: 'hf-config', class: 'visually-hidden' });
     this.button = el('button', { type: 'button', id: 'hf-import', class: 'button' });
     this.message = el('div', { class: 'hf-message', role: 'status', 'aria-live': 'polite' });
     this.button.addEventListener('click', () => onImport(this.textarea.value));
-    this.root = el('details', { class: 'hf-import' }, [this.summary, this.label, this.textarea, this.button, this.message]);
+    this.root = el('details', { class: 'hf-import' }, [this.summary, this.labelElement, this.textarea, this.button, this.message]);
     container.append(this.root);
   }
 
-  update(lang, visible) {
+  label(lang) {
     this.lang = lang;
-    this.root.hidden = !visible;
     this.summary.textContent = t(lang, 'hf_import_title');
-    this.label.textContent = t(lang, 'hf_import_title');
+    this.labelElement.textContent = t(lang, 'hf_import_title');
     this.textarea.placeholder = t(lang, 'hf_import_placeholder');
     this.button.textContent = t(lang, 'hf_import_button');
+  }
+
+  // Shown while the model is given as an architecture.
+  update(state) {
+    this.root.hidden = state.modes.model !== 'architecture';
   }
 
   // The engine's answer: errors (nothing imported), or the model with its notes.

@@ -43,12 +43,13 @@ export class Ways {
     container.prepend(this.nav);
   }
 
-  update(state, lang) {
+  label(lang) {
     this.nav.setAttribute('aria-label', t(lang, 'ways_label'));
+    for (const button of this.buttons) button.textContent = t(lang, `way_${button.dataset.way}`);
+  }
+
+  update(state) {
     const current = wayOf(state);
-    for (const button of this.buttons) {
-      button.textContent = t(lang, `way_${button.dataset.way}`);
-      button.setAttribute('aria-pressed', String(button.dataset.way === current));
-    }
+    for (const button of this.buttons) button.setAttribute('aria-pressed', String(button.dataset.way === current));
   }
 }
