@@ -3,7 +3,7 @@
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
 //   traincalc validate [--planner] [--json] [--pretty]
-//   traincalc schema scenario|catalog|report|reference
+//   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
 #include <cstdio>
@@ -28,7 +28,7 @@ constexpr const char* usage =
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
     "       traincalc validate [--planner] [--json] [--pretty]\n"
-    "       traincalc schema scenario|catalog|report|reference\n"
+    "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
     "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
@@ -41,7 +41,8 @@ constexpr const char* usage =
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON).\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
-    "          (reference) the Markdown reference of every field, all from the engine's field tables.\n"
+    "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
+    "          JavaScript module, all from the engine's field tables.\n"
     "--catalog adds or replaces catalog rows from a JSON file; may be repeated.\n"
     "--pretty  indents the JSON output.\n";
 
@@ -130,10 +131,11 @@ int run(int argc, char** argv) {
   const std::string command = args[0];
   if (command == "schema") {
     const std::string which = args.size() == 2 ? args[1] : "";
-    const std::string text =
-        which == "reference" ? traincalc::contract::markdown_reference() : traincalc::contract::json_schema(which);
+    const std::string text = which == "reference" ? traincalc::contract::markdown_reference()
+                             : which == "choices" ? traincalc::contract::javascript_choices()
+                                                  : traincalc::contract::json_schema(which);
     if (text.empty()) {
-      std::cerr << "traincalc: schema needs one of scenario, catalog, report, reference\n" << usage;
+      std::cerr << "traincalc: schema needs one of scenario, catalog, report, reference, choices\n" << usage;
       return 2;
     }
     std::cout << text;

@@ -46,6 +46,11 @@ describe('the published schemas', () => {
     assert.equal(engine.schema('nonsense'), '');
   });
 
+  test('web/js/contract.js (the form\'s choices) is what the field tables generate', () => {
+    assert.equal(readFileSync(join(ROOT, 'web', 'js', 'contract.js'), 'utf8'), cli(['schema', 'choices']),
+      'regenerate it: build/native/bin/traincalc schema choices > web/js/contract.js');
+  });
+
   test('docs/reference.md is the reference the field tables generate', () => {
     assert.equal(readFileSync(join(ROOT, 'docs', 'reference.md'), 'utf8'), cli(['schema', 'reference']),
       'regenerate it: build/native/bin/traincalc schema reference > docs/reference.md');

@@ -189,7 +189,7 @@ describe('language', () => {
     const by = (field) => out.errors.find((e) => e.field === field);
     assert.equal(errorText('zh', by('model.params')), '不能超过 1e+16（填的是 1e+17）。');
     assert.equal(errorText('zh', by('training.epoch')), '计算器不认识这一项；是不是“epochs”？');
-    assert.equal(errorText('zh', by('strategy.precision')), '不是可选的值；可选：fp32, tf32, fp16, bf16, fp8。');
+    assert.equal(errorText('zh', by('strategy.precision')), '不是可选的值；可选：bf16, fp16, fp8, tf32, fp32。');
     assert.equal(errorText('en', by('model.params')), 'At most 1e+16 (got 1e+17).');
     // Without params, the code's general message; an unknown code, the engine's own.
     assert.equal(errorText('zh', { code: 'required', message: 'x' }), '必填。');

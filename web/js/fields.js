@@ -1,3 +1,5 @@
+import { CHOICES } from './contract.js';
+
 // The form, as data: every input is a dotted scenario path (the same path the engine names in its
 // errors and the URL hash carries), shown when its mode is active.
 
@@ -49,16 +51,16 @@ export const SECTIONS = [
     key: 'section_data',
     mode: 'data',
     fields: [
-      { path: 'training.type', kind: 'select', options: ['pretrain', 'finetune'], optionPrefix: 'type_', default: 'pretrain', active: always, first: true },
+      { path: 'training.type', kind: 'select', options: CHOICES['training.type'], optionPrefix: 'type_', default: 'pretrain', active: always, first: true },
       {
-        path: 'training.method', kind: 'select', options: ['full', 'lora', 'qlora'], optionPrefix: 'method_', default: 'full',
+        path: 'training.method', kind: 'select', options: CHOICES['training.method'], optionPrefix: 'method_', default: 'full',
         active: (state) => state.values.get('training.type') === 'finetune', first: true,
       },
       { path: 'training.lora_rank', kind: 'number', default: '16', active: finetuneWith('lora', 'qlora'), first: true },
       { path: 'training.tokens', kind: 'number', default: '2e12', hint: 'hint_number', keep: true, active: when('data', 'tokens') },
       { path: 'training.dataset_gb', kind: 'number', default: '100', active: when('data', 'dataset_gb') },
       {
-        path: 'training.text', kind: 'select', options: ['english', 'chinese', 'chinese-english-tokenizer', 'code'],
+        path: 'training.text', kind: 'select', options: CHOICES['training.text'],
         optionPrefix: 'text_', default: 'english', active: when('data', 'dataset_gb'),
         // Bytes per token typed in say how dense the text is: the kind is then not sent (nor linked).
         omit: (state) => Boolean(state.values.get('training.bytes_per_token')),
@@ -96,7 +98,7 @@ export const SECTIONS = [
     key: 'section_strategy',
     fields: [
       {
-        path: 'strategy.precision', kind: 'select', options: ['', 'bf16', 'fp16', 'fp8', 'tf32', 'fp32'],
+        path: 'strategy.precision', kind: 'select', options: ['', ...CHOICES['strategy.precision']],
         optionLabels: { '': 'precision_default' }, default: '', active: always,
       },
       { path: 'strategy.mfu', kind: 'number', scale: 100, default: '', hint: 'hint_mfu', keep: true, active: always },
@@ -129,11 +131,11 @@ export const SECTIONS = [
         optionLabels: { '': 'zero_auto' }, default: '', active: always,
       },
       {
-        path: 'strategy.recompute', kind: 'select', options: ['', 'none', 'selective', 'full'], optionPrefix: 'recompute_',
+        path: 'strategy.recompute', kind: 'select', options: ['', ...CHOICES['strategy.recompute'].filter((c) => c !== 'auto')], optionPrefix: 'recompute_',
         optionLabels: { '': 'recompute_auto' }, default: '', active: always,
       },
       {
-        path: 'strategy.optimizer', kind: 'select', options: ['adamw', 'adam', 'adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor', 'lion'],
+        path: 'strategy.optimizer', kind: 'select', options: CHOICES['strategy.optimizer'],
         optionPrefix: 'optimizer_', default: 'adamw', active: always,
       },
       { path: 'strategy.flash_attention', kind: 'check', default: 'true', active: always },
@@ -143,7 +145,7 @@ export const SECTIONS = [
     key: 'section_energy',
     fields: [
       {
-        path: 'energy.region', kind: 'select', options: ['', 'world', 'us', 'china', 'eu', 'germany', 'france', 'india', 'canada', 'brazil', 'australia'],
+        path: 'energy.region', kind: 'select', options: ['', ...CHOICES['energy.region']],
         optionPrefix: 'region_', optionLabels: { '': 'region_default' }, default: '', active: always,
       },
       { path: 'energy.pue', kind: 'number', default: '', hint: 'hint_pue', active: always },

@@ -105,11 +105,12 @@ constexpr std::optional<E> value_of(const Named<E> (&table)[N], std::string_view
   return std::nullopt;
 }
 
-inline constexpr Named<Precision> precisions[] = {{"fp32", Precision::fp32},
-                                                  {"tf32", Precision::tf32},
+// In the order a page offers them: the usual training precisions first.
+inline constexpr Named<Precision> precisions[] = {{"bf16", Precision::bf16},
                                                   {"fp16", Precision::fp16},
-                                                  {"bf16", Precision::bf16},
-                                                  {"fp8", Precision::fp8}};
+                                                  {"fp8", Precision::fp8},
+                                                  {"tf32", Precision::tf32},
+                                                  {"fp32", Precision::fp32}};
 inline constexpr Named<Optimizer> optimizers[] = {{"adamw", Optimizer::adamw},
                                                   {"adam", Optimizer::adam},
                                                   {"adamw-8bit", Optimizer::adamw_8bit},
@@ -169,5 +170,8 @@ std::vector<std::string> departures(const nlohmann::ordered_json& value, const R
 std::string json_schema(std::string_view which, int indent = 2);
 // The Markdown reference of every record (docs/reference.md).
 std::string markdown_reference();
+// The scenario's choices by dotted path, as an ES module for the page (web/js/contract.js):
+// export const CHOICES = {"strategy.precision": ["bf16", ...], ...}.
+std::string javascript_choices();
 
 }  // namespace traincalc::contract
