@@ -5,11 +5,33 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { CLI, ROOT, SCENARIOS, SITE } from './paths.mjs';
+import { compileSchemas } from './schemas.mjs';
 
+// Every report these tests get from the module is checked against the published report schema.
 let engine;
 before(async () => {
   const { default: create } = await import(join(SITE, 'js', 'traincalc_engine.mjs'));
   engine = await create({ wasmBinary: readFileSync(join(SITE, 'js', 'traincalc_engine.wasm')) });
+  const validate = compileSchemas((which) => engine.schema(which));
+  const conforming = (report) => {
+    assert.ok(validate.report(report), `a report off its schema: ${JSON.stringify(validate.report.errors?.slice(0, 3))}`);
+  };
+  const estimate = engine.estimate.bind(engine);
+  engine.estimate = (scenario, catalog) => {
+    const text = estimate(scenario, catalog);
+    const out = JSON.parse(text);
+    for (const report of Array.isArray(out) ? out : [out]) conforming(report);
+    return text;
+  };
+  const compare = engine.compare.bind(engine);
+  engine.compare = (scenario, catalog, request) => {
+    const text = compare(scenario, catalog, request);
+    for (const row of JSON.parse(text).rows ?? []) {
+      conforming(row.report);
+      if (row.at_engine_utilisation) conforming(row.at_engine_utilisation);
+    }
+    return text;
+  };
 });
 
 function cli(args, input) {
