@@ -219,13 +219,7 @@ void Fields::reject_unknown(const std::vector<std::string>& also_allowed) {
   std::vector<std::string> allowed = known_;
   allowed.insert(allowed.end(), also_allowed.begin(), also_allowed.end());
   std::vector<std::string> suggestible = allowed;
-  if (record_) {
-    const auto add_declared = [&](const contract::Record& record, const auto& self) -> void {
-      for (const auto& field : record.fields) suggestible.emplace_back(field.name);
-      for (const auto* included : record.includes) self(*included, self);
-    };
-    add_declared(*record_, add_declared);
-  }
+  if (record_) contract::for_each_field(*record_, [&](const contract::Field& f) { suggestible.emplace_back(f.name); });
   for (const auto& [key, value] : object_.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     if (declared(key)) {  // declared but never read: the reader and the contract disagree

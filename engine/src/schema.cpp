@@ -31,11 +31,6 @@ std::string def_name(const Record& record) {
   return name;
 }
 
-void for_each_field(const Record& record, const auto& visit) {
-  for (const Field& field : record.fields) visit(field);
-  for (const Record* included : record.includes) for_each_field(*included, visit);
-}
-
 // Every record reachable from `root`, root first, each once, in the order a reader meets them.
 void reachable(const Record& root, std::vector<const Record*>& out) {
   for (const Record* seen : out)

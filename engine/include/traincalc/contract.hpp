@@ -76,6 +76,13 @@ struct Record {
 // The field named `name` in the record or its includes; nullptr when none.
 const Field* find(const Record& record, std::string_view name);
 
+// Every field of the record, then of its includes, in declared order.
+template <class Visit>
+void for_each_field(const Record& record, const Visit& visit) {
+  for (const Field& field : record.fields) visit(field);
+  for (const Record* included : record.includes) for_each_field(*included, visit);
+}
+
 // ---- Enumerations: each name spelled once, here ----
 
 template <class E>
