@@ -86,6 +86,19 @@ const MAMF = {
   'gaudi3': [1243, 'Gaudi 3'],
 };
 
+// What the CUDA driver gives a process (torch.cuda.get_device_properties().total_memory, deviceQuery's
+// "Total amount of global memory"): less than the card's GiB by the driver's reservation (and on GDDR
+// cards with ECC on, by the ECC share). Read from pasted nvidia-smi / deviceQuery / torch output, each
+// cited in tests/data/memory-measured/gpu-usable-memory.json.
+const usable = JSON.parse(readFileSync(join(root, 'tests', 'data', 'memory-measured', 'gpu-usable-memory.json'), 'utf8'));
+const USABLE_MIB = {
+  // Found only as MiB-rounded or older-driver values (stated in that file's not_found list).
+  t4: [15109, "torch total_memory=15109MB (older drivers; newer report 14930-15109 MiB), modal-client PR#2797", 'medium'],
+  'v100-sxm2-32gb': [31.74 * 1024, "out-of-memory message '31.74 GiB total capacity', ChatGLM-Finetuning#73", 'medium'],
+};
+for (const g of usable.gpus)
+  if (g.torch_total_mib && !USABLE_MIB[g.id]) USABLE_MIB[g.id] = [g.torch_total_mib, g.source, g.confidence];
+
 const accelerators = new Map(reference.filter((r) => r.record_type === 'accelerator').map((r) => [r.id, r]));
 const ourId = new Map(GPUS.map(([id, ref]) => [ref, id]));
 
@@ -97,6 +110,9 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
   const extras = [`gpus_per_node ${perNode}: ${perNodeWhy}`];
   if (r.intra_node_bw_gbs_unidir !== null) extras.push('intra_node_gbs = half the vendor bidirectional link figure (per direction)');
   if (inter) extras.push(`inter_node_gbps ${inter[0]}: ${inter[1]}`);
+  const usableMib = USABLE_MIB[id];
+  if (usableMib)
+    extras.push(`usable_memory_gib ${Math.round((usableMib[0] / 1024) * 100) / 100}: the CUDA driver's total, ${Math.round(usableMib[0])} MiB (${usableMib[1]}; ${usableMib[2]})`);
   const mamf = MAMF[id];
   const matmulEfficiency = mamf ? Math.round((mamf[0] / r.bf16_dense_tflops) * 1000) / 1000 : undefined;
   if (mamf) extras.push(`matmul_efficiency ${matmulEfficiency} = ${mamf[0]} TFLOPS measured on ${mamf[1]} / ${r.bf16_dense_tflops} dense bf16 peak (${MAMF_SOURCE})`);
@@ -106,6 +122,7 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
     vendor: r.vendor,
     form_factor: r.form_factor,
     memory_gb: r.memory_gb,
+    usable_memory_gib: usableMib ? Math.round((usableMib[0] / 1024) * 100) / 100 : undefined,
     memory_type: r.memory_type,
     memory_bandwidth_tbs: r.memory_bandwidth_tbs,
     fp32_tflops: r.fp32_tflops,

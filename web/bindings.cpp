@@ -54,6 +54,11 @@ std::string validation(bool with_planner) {
   return traincalc::validation_json(traincalc::builtin_catalog(), with_planner);
 }
 
+// The memory model against measured peaks, held out by source (see traincalc validate --memory).
+std::string memory_validation() {
+  return traincalc::memory_validation_to_json(traincalc::validate_memory(traincalc::builtin_catalog()));
+}
+
 // The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
 std::string schema(const std::string& which) {
   return traincalc::contract::json_schema(which);
@@ -71,6 +76,7 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
   emscripten::function("validation", &validation);
+  emscripten::function("memory_validation", &memory_validation);
   emscripten::function("schema", &schema);
   emscripten::function("version", &version);
 }

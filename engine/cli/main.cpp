@@ -2,7 +2,7 @@
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
-//   traincalc validate [--planner] [--json] [--pretty]
+//   traincalc validate [--planner | --memory] [--json] [--pretty]
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
@@ -27,7 +27,7 @@ constexpr const char* usage =
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
-    "       traincalc validate [--planner] [--json] [--pretty]\n"
+    "       traincalc validate [--planner | --memory] [--json] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
@@ -39,7 +39,8 @@ constexpr const char* usage =
     "import-hf reads a Hugging Face config.json and prints the model in the scenario's architecture\n"
     "          form, with its parameter count and a warning for every default it assumed.\n"
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
-    "          against published MFU (--planner: also the planner's own layout; --json: as JSON).\n"
+    "          against published MFU (--planner: also the planner's own layout; --json: as JSON);\n"
+    "          --memory: every measured peak-memory run against the memory model, held out by source.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
     "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
     "          JavaScript module, all from the engine's field tables.\n"
@@ -81,6 +82,32 @@ void print_validation(const traincalc::ValidationTable& table, bool planner) {
   }
   std::printf("median |error| %.2f pp, largest %.2f pp over %zu runs\n", table.median_abs_error_pp,
               table.max_abs_error_pp, table.rows.size());
+}
+
+// The memory validation: one measured run per line, then each source held out.
+void print_memory_validation(const traincalc::MemoryValidationTable& table) {
+  constexpr double gib = 1073741824.0;
+  std::printf("%-64s %-9s %9s %9s %8s\n", "measured run", "counter", "measured", "predicted", "error");
+  for (const auto& row : table.rows) {
+    std::printf("%-64.64s %-9s ", row.label.c_str(), row.counter.c_str());
+    if (row.out_of_memory)
+      std::printf("%9s %8.2fG %8s\n", "OOM", row.predicted_bytes / gib, row.predicted_fits ? "FITS?" : "no fit");
+    else if (row.upper_bound)
+      std::printf("<=%6.2fG %8.2fG %8s\n", row.measured_bytes / gib, row.predicted_bytes / gib,
+                  row.predicted_fits ? "fits" : "NO FIT?");
+    else
+      std::printf("%8.2fG %8.2fG %+7.1f%%\n", row.measured_bytes / gib, row.predicted_bytes / gib, row.error_pct);
+  }
+  std::printf("\n%-40s %5s %8s %9s %9s\n", "source (held out)", "rows", "frag.", "median", "max");
+  for (const auto& s : table.sources)
+    std::printf("%-40.40s %5.0f %8.3f %8.1f%% %8.1f%%\n", s.group.c_str(), s.rows, s.fragmentation,
+                s.median_abs_error_pct, s.max_abs_error_pct);
+  std::printf("held out: median |error| %.1f%%, largest %.1f%%; in sample (fragmentation %.3f): median %.1f%%, "
+              "largest %.1f%%\n",
+              table.median_abs_error_pct, table.max_abs_error_pct, table.fragmentation_in_sample,
+              table.median_abs_error_in_sample_pct, table.max_abs_error_in_sample_pct);
+  std::printf("out of memory: %.0f of %.0f predicted not to fit; capacity bounds: %.0f of %.0f respected\n",
+              table.out_of_memory_predicted, table.out_of_memory_rows, table.bound_respected, table.bound_rows);
 }
 
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
@@ -149,12 +176,14 @@ int run(int argc, char** argv) {
   std::vector<std::string> catalogs;
   std::optional<std::string> input;
   int indent = -1;
-  bool planner = false, as_json = false, gpus = false;
+  bool planner = false, memory = false, as_json = false, gpus = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--pretty") {
       indent = 2;
     } else if (command == "validate" && args[i] == "--planner") {
       planner = true;
+    } else if (command == "validate" && args[i] == "--memory") {
+      memory = true;
     } else if (command == "compare" && args[i] == "--gpus") {
       gpus = true;
     } else if ((command == "validate" || command == "compare") && args[i] == "--json") {
@@ -197,6 +226,14 @@ int run(int argc, char** argv) {
     catalog = std::move(load.catalog);
   }
 
+  if (command == "validate" && memory) {
+    const traincalc::MemoryValidationTable table = traincalc::validate_memory(catalog);
+    if (as_json)
+      std::cout << traincalc::memory_validation_to_json(table, indent) << '\n';
+    else
+      print_memory_validation(table);
+    return 0;
+  }
   if (command == "validate") {
     const traincalc::ValidationTable table = traincalc::validate_calibration(catalog, planner);
     if (as_json)

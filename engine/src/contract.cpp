@@ -97,6 +97,12 @@ constexpr auto precision_names = names_of(precisions);
 constexpr auto optimizer_names = names_of(optimizers);
 constexpr auto recompute_names = names_of(recomputes);
 constexpr auto offload_names = names_of(offloads);
+constexpr auto framework_names = names_of(frameworks);
+constexpr auto regime_names = names_of(regimes);
+constexpr auto attention_kernel_names = names_of(attention_kernels);
+constexpr auto cross_entropy_names = names_of(cross_entropies);
+constexpr auto adapter_precision_names = names_of(adapter_precisions);
+constexpr auto quantization_names = names_of(quantizations);
 constexpr auto training_type_names = names_of(training_types);
 constexpr auto finetune_method_names = names_of(finetune_methods);
 constexpr auto lora_target_names = names_of(lora_targets);
@@ -114,6 +120,7 @@ constexpr auto mfu_source_names = names_of(mfu_sources);
 constexpr std::string_view chosen_by_names[] = {"given", "default", "planner"};
 constexpr std::string_view gpus_from_names[] = {"count", "budget.per_month", "budget.deadline_days"};
 constexpr std::string_view power_from_names[] = {"given", "utilisation"};
+constexpr std::string_view stage_names[] = {"only", "first", "last"};
 
 // ---- Scenario ----
 
@@ -179,7 +186,12 @@ constexpr Field training_fields[] = {
     required(pick("type", training_type_names, {}, "Pre-training or fine-tuning.")),
     pick("method", finetune_method_names, "full", "Fine-tuning method."),
     num("lora_rank", "", lora_rank_range, "16", "LoRA rank."),
-    pick("lora_targets", lora_target_names, "all_linear", "The matrices LoRA adapts."),
+    pick("lora_targets", lora_target_names, "all_linear",
+         "The matrices LoRA adapts: Q and V, every attention projection, or every linear layer."),
+    pick("adapter_precision", adapter_precision_names, "the framework's",
+         "How LoRA adapters are stored: in the compute precision, or fp32 (PEFT's default)."),
+    pick("quantization", quantization_names, "the framework's",
+         "QLoRA's base weights: NF4, or NF4 with double-quantised constants."),
     number_or("tokens", chinchilla_word, "tokens", tokens_range, {},
               "Tokens seen per epoch, or \"chinchilla\" (20 per parameter). One of tokens, dataset_gb, samples, "
               "steps, total_flops, images."),
@@ -206,7 +218,10 @@ constexpr Field gpu_fields[] = {
     text("vendor", "Maker."),
     text("form_factor", "SXM, PCIe, OAM, ..."),
     required(
-        num("memory_gb", "GB", memory_gb_range, {}, "Memory per GPU as the vendor states it (read as 10^9 bytes).")),
+        num("memory_gb", "GiB", memory_gb_range, {},
+            "Memory per GPU as the vendor states it; vendors' \"80 GB\" of HBM or GDDR is 80 GiB.")),
+    num("usable_memory_gib", "GiB", memory_gb_range, "memory_gb",
+        "What the CUDA driver gives a process (torch's total_memory): memory_gb less the driver's reserve."),
     text("memory_type", "HBM3, GDDR6X, ..."),
     num("memory_bandwidth_tbs", "TB/s", bandwidth_range, {}, "Memory bandwidth."),
     num("fp32_tflops", "TFLOPS", tflops_range, {}, "Dense FP32 peak."),
@@ -245,7 +260,12 @@ constexpr Field hardware_fields[] = {
 
 constexpr Field strategy_fields[] = {
     pick("precision", precision_names, "the GPU's: bf16 where it has it", "Numeric precision of the matmuls."),
+    pick("framework", framework_names, "megatron to pre-train, hf to fine-tune",
+         "The training framework: its defaults for the regime, kernels and adapters."),
+    pick("regime", regime_names, "the framework's",
+         "How weights, gradients and optimizer states are held (bytes per parameter)."),
     pick("optimizer", optimizer_names, "adamw", "Optimizer (decides the optimizer states' bytes)."),
+    flag("optimizer_in_backward", "false", "Each parameter updated as its gradient arrives: gradients never all held."),
     number_or("mfu", auto_word, "fraction", mfu_range, "auto",
               "Model-FLOPs utilisation in (0, 1], or \"auto\" to predict it."),
     number_or("tp", auto_word, "GPUs", layout_range, "auto", "Tensor-parallel degree."),
@@ -258,11 +278,16 @@ constexpr Field strategy_fields[] = {
     number_or("pp_virtual_stages", auto_word, "", virtual_stages_range, "auto",
               "Interleaved 1F1B chunks per stage (1: plain 1F1B)."),
     pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),
-    flag("flash_attention", "true", "FlashAttention (no stored attention scores)."),
-    flag("fused_softmax", "false", "Without FlashAttention: Megatron's fused softmax keeps 16-bit scores."),
+    pick("attention", attention_kernel_names, "the framework's on this GPU",
+         "Attention kernel: flash and memory_efficient keep no scores (flash needs Ampere or newer)."),
+    flag("flash_attention", "from attention", "Version 1: false means eager attention (see attention)."),
+    flag("fused_softmax", "false", "Version 1: with flash_attention false, Megatron's fused softmax (16-bit scores)."),
+    flag("activation_offload", "false", "Activations kept for the backward pass wait in CPU memory."),
     flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism."),
     pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity)."),
-    flag("fused_cross_entropy", "false", "A fused cross-entropy kernel: no fp32 copies of the logits."),
+    pick("cross_entropy", cross_entropy_names, "the framework's",
+         "The loss kernel: eager (fp32 copies), fused (in place), chunked, or fused_linear (no whole logits)."),
+    flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\"."),
     flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
 };
@@ -451,7 +476,8 @@ constexpr Field report_hardware_fields[] = {
     required(text("gpu_name", "Display name.")),
     required(pick("precision", precision_names, {}, "Precision used.")),
     required(out("peak_tflops", "TFLOPS", "Dense peak per GPU at that precision.")),
-    required(out("memory_gb", "GB", "Memory per GPU.")),
+    required(out("memory_gb", "GiB", "Memory per GPU, as the vendor states it.")),
+    required(out("usable_memory_gib", "GiB", "What the driver gives a process.")),
     required(out("gpus_per_node", "GPUs", "GPUs in one server.")),
 };
 
@@ -505,6 +531,7 @@ constexpr Field overhead_fields[] = {
     required(out("communication", "bytes", "NCCL buffers per communicator in use.")),
     required(out("gather", "bytes", "ZeRO-3/FSDP: gathered weights of the layers being computed.")),
     required(out("fragmentation", "bytes", "The caching allocator's reserve beyond what is allocated.")),
+    required(out("workspace", "bytes", "QLoRA: one layer's matrices dequantised to 16 bits.")),
 };
 const Record overhead{"report.memory.overhead_bytes", "The runtime overhead, part by part.", overhead_fields};
 
@@ -531,7 +558,26 @@ constexpr Field suggestion_fields[] = {
 };
 const Record suggestion{"report.memory.suggestions[]", "A change that alters the memory per GPU.", suggestion_fields};
 
+constexpr Field assumptions_fields[] = {
+    required(pick("framework", framework_names, {}, "The training framework.")),
+    required(flag("framework_assumed", {}, "Whether the framework was assumed (not given).")),
+    required(pick("regime", regime_names, {}, "How weights, gradients and optimizer states are held.")),
+    required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given).")),
+    required(pick("attention", attention_kernel_names, {}, "The attention kernel.")),
+    required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given).")),
+    required(pick("cross_entropy", cross_entropy_names, {}, "The loss kernel.")),
+    pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored."),
+    pick("quantization", quantization_names, {}, "QLoRA: the base weights' format."),
+};
+const Record assumptions{"report.memory.assumptions", "What the memory model assumed.", assumptions_fields};
+
 constexpr Field report_memory_fields[] = {
+    required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed.")),
+    required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated).")),
+    required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved).")),
+    required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first or last.")),
+    required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage).")),
+    required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
     required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part.")),
     required(holds("overhead_bytes", Type::object, &overhead, "The runtime overhead, part by part.")),
     required(holds("phases_bytes", Type::number_map, nullptr, "Memory at the end of each phase of a step.")),
@@ -547,6 +593,7 @@ constexpr Field report_memory_fields[] = {
     required(out("activation_bytes_per_micro_batch", "bytes", "What one more micro-batch in flight adds.")),
     required(out("micro_batches_in_flight", "micro-batches", "On the first pipeline stage.")),
     out("max_micro_batch", "sequences", "The largest micro-batch that fits (0: none does)."),
+    out("max_seq_len", "tokens", "The longest sequence that fits at this micro-batch (0: none does)."),
     out("min_gpus", "GPUs", "The fewest GPUs (same layout, more data parallelism) that fit."),
     required(holds("suggestions", Type::list, &suggestion, "Changes that would make it fit.")),
 };

@@ -101,6 +101,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
   const Scenario pinned = pinned_to(s, r.parallelism);
   r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
+  r.memory.max_seq_len = max_seq_len_that_fits(s, r.model, r.parallelism, r.hardware, r.compute);
   const MemoryProbe probe = [&](const Scenario& v, double gpus) {
     Issues ignored;
     return estimate_memory(v, r.model, layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
@@ -231,6 +232,7 @@ json report_json_value(const Report& r) {
                        {"precision", h.precision},
                        {"peak_tflops", h.peak_tflops},
                        {"memory_gb", h.memory_gb},
+                       {"usable_memory_gib", h.usable_memory_gib},
                        {"gpus_per_node", h.gpus_per_node}});
   const TimeReport& t = r.time;
   json time = {{"mfu", t.mfu},
@@ -280,7 +282,22 @@ json report_json_value(const Report& r) {
     for (const auto& [field, value] : sug.changes) changes[field] = json::parse(value, nullptr, false);
     suggestions.push_back({{"changes", changes}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
   }
-  json memory = {{"per_gpu_bytes",
+  const MemoryAssumptions& ma = r.memory.assumptions;
+  json assumptions = {{"framework", ma.framework},   {"framework_assumed", ma.framework_assumed},
+                      {"regime", ma.regime},         {"regime_assumed", ma.regime_assumed},
+                      {"attention", ma.attention},   {"attention_assumed", ma.attention_assumed},
+                      {"cross_entropy", ma.cross_entropy}};
+  if (!ma.adapter_precision.empty()) assumptions["adapter_precision"] = ma.adapter_precision;
+  if (!ma.quantization.empty()) assumptions["quantization"] = ma.quantization;
+  json stages = json::object();
+  for (const auto& [stage, bytes] : r.memory.stage_bytes) stages[stage] = bytes;
+  json memory = {{"assumptions", assumptions},
+                 {"allocated_bytes", r.memory.allocated_bytes},
+                 {"reserved_bytes", r.memory.reserved_bytes},
+                 {"worst_stage", r.memory.worst_stage},
+                 {"worst_pipeline_rank", r.memory.worst_pipeline_rank},
+                 {"stage_bytes", stages},
+                 {"per_gpu_bytes",
                   {{"weights", mp.weights},
                    {"gradients", mp.gradients},
                    {"optimizer", mp.optimizer},
@@ -292,7 +309,8 @@ json report_json_value(const Report& r) {
                   {{"cuda_context", mo.cuda_context},
                    {"communication", mo.communication},
                    {"gather", mo.gather},
-                   {"fragmentation", mo.fragmentation}}},
+                   {"fragmentation", mo.fragmentation},
+                   {"workspace", mo.workspace}}},
                  {"phases_bytes", phases},
                  {"explain",
                   {{"params_per_gpu", r.memory.explain.params_per_gpu},
@@ -318,6 +336,7 @@ json report_json_value(const Report& r) {
                  {"activation_bytes_per_micro_batch", r.memory.activation_bytes_per_micro_batch},
                  {"micro_batches_in_flight", r.memory.micro_batches_in_flight}};
   if (r.memory.max_micro_batch) memory["max_micro_batch"] = *r.memory.max_micro_batch;
+  if (r.memory.max_seq_len) memory["max_seq_len"] = *r.memory.max_seq_len;
   if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
   memory["suggestions"] = suggestions;
   const ParallelismReport& p = r.parallelism;

@@ -28,6 +28,8 @@ inline constexpr double fallback_seq_len = 2048.0;
 double resolved_seq_len(const Scenario& s);
 // LoRA adapters on the targeted matrices; per_token counts only the experts a token is routed to
 // (what compute sees), otherwise every expert's adapters (what memory holds).
+// The share of a linear group LoRA adapts (1, 0, or 0.5 for V out of the key-and-value group).
+double lora_share(const LinearGroup& g, LoraTargets targets);
 double trainable_lora_params(const Architecture& a, const Training& t, bool per_token);
 
 ModelReport report_model(const Scenario& s);
@@ -42,6 +44,42 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
 TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
 // The predicted step, and one step's seconds at the time's reported speed.
 void attach_step(TimeReport& time, const std::optional<StepPrediction>& step, double seq_len);
+// The framework, regime and kernels the memory model assumes: the scenario's, else its framework's.
+struct MemoryRegime {
+  Framework framework = Framework::megatron;
+  bool framework_assumed = true;
+  Regime regime = Regime::mixed;
+  bool regime_assumed = true;
+  AttentionKernel attention = AttentionKernel::flash;
+  bool attention_assumed = true;
+  CrossEntropy cross_entropy = CrossEntropy::eager;
+  AdapterPrecision adapter_precision = AdapterPrecision::compute;
+  Quantization quantization = Quantization::nf4_double;
+  // Norms and the gated MLP's activation run as fused kernels that keep 16-bit inputs (Transformer
+  // Engine, Triton), rather than eager PyTorch ops that keep fp32 upcasts and every intermediate.
+  bool fused_elementwise = false;
+};
+MemoryRegime resolve_memory_regime(const Scenario& s);
+bool runs_flash_attention(const GpuSpec& gpu);
+bool keeps_no_scores(AttentionKernel kernel);
+// Bytes per trainable parameter: weight, gradient, optimizer (states and any fp32 master copy).
+struct ParamBytes {
+  double weight = 0, gradient = 0, optimizer = 0;
+};
+ParamBytes trainable_param_bytes(const MemoryRegime& r, Precision precision, Optimizer optimizer, bool adapter);
+double frozen_weight_bytes(const MemoryRegime& r, Precision precision);
+double nf4_bits_per_param(Quantization q);
+// The caching allocator's reserve beyond what is allocated, as a fraction of what comes and goes within
+// a step (activations, logits, gradients): fitted on the reserved and device peaks of
+// engine/data/memory-validation.json (`traincalc validate --memory`: 0.225 on all sources; 0.155-0.435
+// with one source held out). Plausible range 0-0.5.
+inline constexpr double default_fragmentation = 0.225;
+// What the GPU offers a process: its memory in GiB (vendors' "80 GB" of HBM is 80 GiB).
+double usable_capacity_bytes(const HardwareReport& hardware);
+// The longest sequence (whole tokens) at which the memory fits, the layout fixed; 0 when none does.
+std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport& model,
+                                            const ParallelismReport& layout, const HardwareReport& hardware,
+                                            const ComputeReport& compute);
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings);
 // The fewest GPUs (multiples of tp x pp x cp, up to 10 million) at which the memory fits, keeping

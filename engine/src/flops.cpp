@@ -56,12 +56,23 @@ double resolved_seq_len(const Scenario& s) {
 
 // LoRA adds rank-r factors A (in x r) and B (r x out) beside each targeted matrix (Hu et al. 2021):
 // the attention projections, and with all_linear every MLP and expert matrix too (not routers).
+double lora_share(const LinearGroup& g, LoraTargets targets) {
+  switch (targets) {
+    case LoraTargets::all_linear:
+      return g.kind == LinearKind::attention || g.kind == LinearKind::mlp ? 1.0 : 0.0;
+    case LoraTargets::attention:
+      return g.kind == LinearKind::attention ? 1.0 : 0.0;
+    case LoraTargets::query_value:
+      // Q, and V: half of the key-and-value group (the LoRA paper's W_q and W_v, Hu et al. 2021, sec. 7.1).
+      return g.role == LinearRole::query ? 1.0 : g.role == LinearRole::key_value ? 0.5 : 0.0;
+  }
+  return 0.0;
+}
+
 double trainable_lora_params(const Architecture& a, const Training& t, bool per_token) {
   double params = 0;
   for_each_linear(a, [&](const LinearGroup& g) {
-    const bool targeted =
-        g.kind == LinearKind::attention || (g.kind == LinearKind::mlp && t.lora_targets == LoraTargets::all_linear);
-    if (targeted) params += t.lora_rank * (g.in + g.out) * (per_token ? g.active_copies : g.copies);
+    params += lora_share(g, t.lora_targets) * t.lora_rank * (g.in + g.out) * (per_token ? g.active_copies : g.copies);
   });
   return params;
 }

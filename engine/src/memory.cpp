@@ -1,60 +1,91 @@
 // Memory per GPU: the model's states (weights, gradients, optimizer), the activations kept for the
-// backward pass, the loss's logits, and the runtime around them, for the GPU that holds the most
-// (the first pipeline stage for activations, the last for the logits). The peak is taken over the
-// phases of a step, not as a plain sum of everything.
+// backward pass, the loss's logits, and the runtime around them, for the pipeline rank that holds the
+// most. The framework decides how each is held (memory_regime.cpp). The peak is taken over the phases
+// of a step, not as a plain sum of everything; the allocator's reserve comes on top of what is
+// allocated, and the CUDA context and NCCL's buffers on top of that.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
+#include "traincalc/contract.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {
 
 namespace {
 
-bool sixteen_bit_compute(Precision p) {
-  return p == Precision::bf16 || p == Precision::fp16 || p == Precision::fp8;
-}
+// Which matrices train or carry adapters, by the input they read. Autograd keeps a linear layer's input
+// only when its weight needs a gradient (PyTorch's linear backward: the weight gradient is the input
+// times the output gradient; the input gradient needs only the weight), so a frozen layer's input is
+// kept only if something else needs it.
+struct Training16 {
+  bool full = true;          // every matrix trains
+  double adapted_qkv = 0;    // of the Q, K and V projections, how many carry adapters (0-3)
+  bool adapted_out = false;  // the attention output projection
+  bool adapted_mlp = false;  // every MLP matrix
+  bool fp32_adapters = false;
+  double lora_rank = 0;
+};
 
-// Optimizer state bytes per trainable parameter. Mixed precision adds an fp32 master copy (4 bytes):
-// Adam's 2 fp32 moments + master = 12 bytes, the K = 12 of Rajbhandari et al. 2020 (ZeRO), sec. 3.1.
-double optimizer_bytes_per_param(Optimizer o, bool mixed) {
-  const double master = mixed ? 4.0 : 0.0;
-  switch (o) {
-    case Optimizer::adam:
-    case Optimizer::adamw:
-      return master + 8.0;
-    case Optimizer::adamw_8bit:
-      return master + 2.0;  // two 8-bit moments (Dettmers et al. 2022, "8-bit Optimizers")
-    case Optimizer::sgd:
-      return master;
-    case Optimizer::sgd_momentum:
-      return master + 4.0;
-    case Optimizer::adafactor:
-      return master;  // factored second moment: rows + columns per matrix, negligible (Shazeer & Stern 2018)
-    case Optimizer::lion:
-      return master + 4.0;  // one momentum (Chen et al. 2023)
-  }
-  return master + 8.0;
+Training16 what_trains(const Training& t, const MemoryRegime& r) {
+  Training16 w;
+  w.full = t.method == FinetuneMethod::full;
+  if (w.full) return w;
+  w.adapted_qkv = t.lora_targets == LoraTargets::query_value ? 2 : 3;
+  w.adapted_out = t.lora_targets != LoraTargets::query_value;
+  w.adapted_mlp = t.lora_targets == LoraTargets::all_linear;
+  w.fp32_adapters = r.adapter_precision == AdapterPrecision::fp32;
+  w.lora_rank = t.lora_rank;
+  return w;
 }
 
 // Activations one transformer layer keeps for the backward pass, per token of a micro-batch, in
-// bytes, generalising Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
-// Transformer Models", sec. 4.1), whose GPT layer keeps 34h + 5as bytes per token with 16-bit
-// activations: the norm inputs, the inputs of every matrix multiply, Q and K for QK^T, V, the
-// softmax scores (5as: scores, dropout mask, dropout output) and the dropout masks. Tensors inside
-// the tensor-parallel region are split by tp; the rest only with sequence parallelism (their table 2).
+// bytes. The count follows Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+// Transformer Models", sec. 4.1: 34h + 5as bytes per token for a GPT layer with 16-bit activations,
+// listed tensor by tensor) and refines it for what the framework's kernels keep and what trains.
+// Tensors inside the tensor-parallel region are split by tp; the rest only with sequence parallelism
+// (their table 2).
 struct LayerActivations {
   double split = 0;       // split by tp
   double replicated = 0;  // split by tp only with sequence parallelism
   double scores = 0;      // the attention score terms, dropped by FlashAttention and selective recompute
 };
 
-LayerActivations attention_activations(const Architecture& a, double e, double seq, bool softmax_fp32) {
+struct Kernels {
+  double e = 2;                  // bytes per activation element
+  bool fused_elementwise = false;
+  bool rmsnorm = true;
+  bool softmax_fp32 = true;  // eager attention: fp32 softmax under autocast
+  bool scores_free = true;   // flash or memory-efficient attention
+};
+
+// A norm's kept input: a fused kernel keeps the 16-bit input (and per-row statistics); eager PyTorch
+// upcasts to fp32 first and keeps that (transformers' LlamaRMSNorm, torchtune's and LitGPT's RMSNorm;
+// LayerNorm under autocast runs in fp32), and an eager RMSNorm whose gain trains also keeps its
+// normalised output for the gain's gradient.
+double norm_bytes(const Kernels& k, bool gain_trains) {
+  if (k.fused_elementwise || k.e >= 4) return k.e;
+  return 4.0 + (k.rmsnorm && gain_trains ? k.e : 0.0);
+}
+
+// A linear layer's input, as kept: once in 16 bits when its weight or a compute-precision adapter needs
+// it (adapters read the same tensor as the layer)...
+bool input_kept(const Training16& w, bool trains, double adapters) {
+  return trains || (adapters > 0 && !w.fp32_adapters);
+}
+// ... while fp32 adapters (PEFT) cast the input to fp32, each adapter its own copy; every adapter also
+// keeps its rank-wide intermediate for the second factor's gradient.
+double adapter_bytes(const Kernels& k, const Training16& w, double width, double adapters) {
+  return adapters * ((w.fp32_adapters ? 4.0 * width : 0.0) + (w.fp32_adapters ? 4.0 : k.e) * w.lora_rank);
+}
+
+LayerActivations attention_activations(const Architecture& a, const Kernels& k, const Training16& w, double seq,
+                                       bool dropout) {
   const double h = a.hidden;
-  const double mask = a.dropout ? 1.0 : 0.0;
+  const double e = k.e;
+  const double mask = dropout ? 1.0 : 0.0;
   LayerActivations x;
   double q_width, k_width, v_width;
   if (latent_attention(a)) {
@@ -65,29 +96,45 @@ LayerActivations attention_activations(const Architecture& a, double e, double s
     q_width = a.heads * effective_head_dim(a);
     k_width = v_width = effective_kv_heads(a) * effective_head_dim(a);
   }
-  x.replicated += e * h;               // norm input
-  x.replicated += e * h;               // QKV projection input
-  x.split += e * (q_width + k_width);  // Q and K for QK^T
-  x.split += e * v_width;              // V for scores x V
-  x.split += e * q_width;              // output projection input
-  x.replicated += mask * h;            // dropout mask after attention
+  x.replicated += norm_bytes(k, w.full) * h;                                   // norm input
+  x.replicated += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
+  x.replicated += adapter_bytes(k, w, h, w.adapted_qkv);
+  x.split += e * (q_width + k_width);                                      // Q and K for QK^T
+  x.split += e * v_width;                                                  // V for scores x V
+  // The output projection's input is the attention output, which FlashAttention keeps for its own
+  // backward (with the softmax statistics); eager attention's product with V does not need it.
+  const double out_adapters = w.adapted_out ? 1.0 : 0.0;
+  x.split += k.scores_free || input_kept(w, w.full, out_adapters) ? e * q_width : 0.0;
+  x.split += adapter_bytes(k, w, q_width, out_adapters);
+  x.replicated += mask * h;  // dropout mask after attention
   // The scores kept per element: the softmax output, its dropout mask and dropout output. Megatron's
   // fused kernel keeps them in the compute precision (Korthikanti's 5as at 2 bytes); eager PyTorch
   // under autocast runs softmax in fp32 (PyTorch AMP op reference) and casts the result back to 16
   // bits for the product with V.
-  const double kept = softmax_fp32 && e < 4 ? 4.0 + mask * (1 + 4.0) + e : e + mask * (1 + e);
+  const double kept = k.softmax_fp32 && e < 4 ? 4.0 + mask * (1 + 4.0) + e : e + mask * (1 + e);
   x.scores += kept * a.heads * seq;
   return x;
 }
 
-LayerActivations mlp_activations(const Architecture& a, double e, double f, double copies) {
+LayerActivations mlp_activations(const Architecture& a, const Kernels& k, const Training16& w, double f, double copies,
+                                 bool dropout) {
   const double h = a.hidden;
+  const double e = k.e;
   LayerActivations x;
-  x.replicated += e * h;  // norm input
-  x.replicated += e * h;  // first projection input
-  // The activation function's inputs (gate and up for a gated MLP) and the down projection's input.
-  x.split += copies * e * f * (a.gated_mlp ? 3.0 : 2.0);
-  x.replicated += (a.dropout ? 1.0 : 0.0) * h;  // dropout mask after the MLP
+  x.replicated += norm_bytes(k, w.full) * h;  // norm input
+  // The first projection's input (read by gate and up, or fc1).
+  const double in_adapters = w.adapted_mlp ? (a.gated_mlp ? 2.0 : 1.0) : 0.0;
+  x.replicated += input_kept(w, w.full, in_adapters) ? e * h : 0.0;
+  x.replicated += copies * adapter_bytes(k, w, h, in_adapters);
+  // The activation function: a fused SwiGLU/GeLU keeps its inputs (gate and up, 2f; or f) and
+  // recomputes the rest (Megatron-Core's bias_swiglu); eager PyTorch keeps SiLU's input and both
+  // operands of the product (3f), or GeLU's input (f). The down projection's input (the activation's
+  // output, f) when it trains.
+  double act = a.gated_mlp ? (k.fused_elementwise ? 2.0 : 3.0) : 1.0;
+  x.split += copies * e * f * act;
+  const double down_adapters = w.adapted_mlp ? 1.0 : 0.0;
+  x.split += copies * ((input_kept(w, w.full, down_adapters) ? e * f : 0.0) + adapter_bytes(k, w, f, down_adapters));
+  x.replicated += (dropout ? 1.0 : 0.0) * h;  // dropout mask after the MLP
   return x;
 }
 
@@ -100,253 +147,384 @@ struct ActivationEstimate {
   double one_layer_per_token = 0;   // the largest layer fully (recomputed during backward)
 };
 
-ActivationEstimate activation_per_token(const Architecture& a, double e, double seq, double tp, bool sp,
-                                        Recompute recompute, bool flash, bool softmax_fp32) {
-  const bool keeps_scores = !flash && recompute == Recompute::none;
+ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k, const Training16& w, double seq,
+                                        double tp, bool sp, Recompute recompute, bool per_op_selective) {
+  const bool keeps_scores = !k.scores_free && recompute == Recompute::none;
   const double moe_layers = moe_layer_count(a);
   const double dense_layers = a.layers - moe_layers;
-  const LayerActivations attention = attention_activations(a, e, seq, softmax_fp32);
-  const LayerActivations dense_mlp = mlp_activations(a, e, a.ffn_hidden, 1);
+  const LayerActivations attention = attention_activations(a, k, w, seq, a.dropout);
+  const LayerActivations dense_mlp = mlp_activations(a, k, w, a.ffn_hidden, 1, a.dropout);
   // A token passes through experts_per_token routed experts and the shared ones.
-  const LayerActivations moe_mlp = mlp_activations(a, e, expert_ffn_hidden(a), a.experts_per_token + a.shared_experts);
+  const LayerActivations moe_mlp =
+      mlp_activations(a, k, w, expert_ffn_hidden(a), a.experts_per_token + a.shared_experts, a.dropout);
   const double attention_bytes = layer_bytes(attention, tp, sp, keeps_scores);
   const double dense_layer = attention_bytes + layer_bytes(dense_mlp, tp, sp, false);
   const double moe_layer = attention_bytes + layer_bytes(moe_mlp, tp, sp, false);
   const double decoder_layer = 2 * attention_bytes + layer_bytes(dense_mlp, tp, sp, false);  // + cross-attention
 
   ActivationEstimate out;
+  if (recompute == Recompute::selective && per_op_selective) {
+    // torchtitan's per-op selective checkpointing (selective_ac_option "op"): each layer keeps its input,
+    // the attention output and every other matmul's output (Q, V, the MLP's first projection and its
+    // down projection), and recomputes the rest layer by layer in the backward pass
+    // (torchtitan/models/llama3/parallelize.py, _save_list and the mm_count policy).
+    const double q_width = a.heads * (latent_attention(a) ? a.qk_nope_head_dim + a.qk_rope_head_dim : effective_head_dim(a));
+    const double v_width = latent_attention(a) ? a.heads * a.v_head_dim : effective_kv_heads(a) * effective_head_dim(a);
+    const double mlp_width = moe_layers > 0 ? expert_ffn_hidden(a) * (a.experts_per_token + a.shared_experts) : a.ffn_hidden;
+    const double kept = k.e * (a.hidden / (sp ? tp : 1.0) + (2 * q_width + v_width + mlp_width) / tp + a.hidden / (sp ? tp : 1.0));
+    out.all_layers_per_token = (a.layers + a.decoder_layers) * kept;
+    out.one_layer_per_token = dense_layers > 0 ? dense_layer : moe_layer;
+    return out;
+  }
   if (recompute == Recompute::full) {
     // The layer rebuilt during backward holds everything, scores included unless FlashAttention.
-    const double rebuilt_attention = layer_bytes(attention, tp, sp, !flash);
+    const double rebuilt_attention = layer_bytes(attention, tp, sp, !k.scores_free);
     out.one_layer_per_token = rebuilt_attention + layer_bytes(moe_layers > 0 ? moe_mlp : dense_mlp, tp, sp, false);
     if (a.decoder_layers > 0) out.one_layer_per_token += rebuilt_attention;
     // Only each layer's input is kept; one layer's activations are rebuilt at a time during backward
     // (Korthikanti et al. 2022, sec. 4.1: 2sbh per layer).
-    const double layer_input = e * a.hidden / (sp ? tp : 1.0);
+    const double layer_input = k.e * a.hidden / (sp ? tp : 1.0);
     out.all_layers_per_token = (a.layers + a.decoder_layers) * layer_input;
     return out;
   }
   out.all_layers_per_token = dense_layers * dense_layer + moe_layers * moe_layer + a.decoder_layers * decoder_layer;
+  out.one_layer_per_token = out.all_layers_per_token / std::max(1.0, a.layers + a.decoder_layers);
   return out;
 }
 
-// Weights held by the GPU with the most of them: tensor parallelism splits every layer, pipeline
-// parallelism splits the layers into stages, expert parallelism splits the routed experts; the
-// first stage holds the embedding and the last the output head (with tied embeddings and several
-// stages, a copy of the embedding, as Megatron-LM does).
-double max_stage_params(const ParameterCount& c, double total, double tp, double pp, double ep, bool tied) {
-  const double body = total - c.embedding - c.output_head - c.routed_experts;
-  const double per_stage_layers = body / pp + c.routed_experts / (pp * ep);
-  if (pp <= 1) return (per_stage_layers + c.embedding + c.output_head) / tp;
-  const double first = per_stage_layers + c.embedding;
-  const double last = per_stage_layers + (tied ? c.embedding : c.output_head);
-  return std::max(first, last) / tp;
+// The logits' bytes per token over the vocabulary (split by tp), by loss kernel, at the start of the
+// backward pass. Eager cross-entropy keeps the 16-bit logits and the fp32 log-softmax, and its backward
+// writes an fp32 gradient beside them: 10 bytes per logit in mixed precision (Korthikanti et al. 2022,
+// sec. 4.1, count the fp32 copy, 4sbv). A fused kernel works in place on the 16-bit logits. A chunked
+// loss (torchtune's CEWithChunkedOutputLoss, 8 chunks; LitGPT's chunked_cross_entropy) still keeps
+// every chunk's fp32 log-softmax for the backward pass, since all chunks' losses are summed in the
+// forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
+double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp) {
+  constexpr double chunks = 8;
+  const double chunk = (e + 4.0 + 4.0) / chunks;
+  switch (loss) {
+    case CrossEntropy::eager:
+      return (e < 4 ? e + 4.0 + 4.0 : 8.0) * vocab / tp;
+    case CrossEntropy::fused:
+      return e * vocab / tp;
+    case CrossEntropy::chunked:
+      return (e < 4 ? e + 4.0 : 4.0) * vocab / tp + chunk * vocab / tp;
+    case CrossEntropy::fused_linear:
+      return chunk * vocab / tp;
+  }
+  return (e + 8.0) * vocab / tp;
 }
 
-struct StateBytes {
-  double weights = 0, gradients = 0, optimizer = 0;
-  double layer_weights = 0;  // one layer's weights on this GPU (for ZeRO-3 gathering)
+// What one pipeline rank holds: its weights, and the activations in flight there.
+struct Stage {
+  std::string name;  // "only", "first", "last"
+  double pipeline_rank = 0;
+  double params = 0;          // before ZeRO sharding
+  double routed = 0;          // of params, in routed experts
+  double layers_share = 1;    // of all layers' activations, as many micro-batches as are in flight
+  double embedding = 0;       // input embedding parameters here
+  bool logits = true;         // the loss runs here
 };
 
 }  // namespace
 
+double usable_capacity_bytes(const HardwareReport& hardware) { return units::gib_to_bytes(hardware.usable_memory_gib); }
+
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings) {
   const Precision precision = resolved_precision(s);
-  const bool mixed = sixteen_bit_compute(precision);
-  // Bytes per element: 16-bit weights, gradients and activations in mixed precision (fp8 training
-  // keeps bf16 weights and most activations, Transformer Engine), 4 bytes in fp32/tf32.
-  const double e = mixed ? 2.0 : 4.0;
+  const bool sixteen_bit = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
+  const MemoryRegime regime = resolve_memory_regime(s);
+  // Bytes per activation element: 16 bits in mixed precision (fp8 training keeps bf16 activations
+  // outside the matmuls, Transformer Engine), 4 bytes in fp32/tf32.
+  const double e = sixteen_bit ? 2.0 : 4.0;
   const Training& t = s.training;
   const double tp = layout.tp, pp = layout.pp, cp = layout.cp, ep = layout.ep, dp = layout.dp;
   const double zero = layout.zero;
   const bool frozen_base = t.method != FinetuneMethod::full;
+  const Training16 trains = what_trains(t, regime);
 
-  // --- Model states -----------------------------------------------------------------------------
-  StateBytes states;
+  MemoryReport m;
+  m.assumptions = {to_string(regime.framework), regime.framework_assumed, to_string(regime.regime),
+                   regime.regime_assumed, to_string(regime.attention), regime.attention_assumed,
+                   to_string(regime.cross_entropy), "", ""};
+  if (frozen_base)
+    m.assumptions.adapter_precision = contract::name_of(contract::adapter_precisions, regime.adapter_precision);
+  if (t.method == FinetuneMethod::qlora)
+    m.assumptions.quantization = contract::name_of(contract::quantizations, regime.quantization);
+  MemoryExplanation& x = m.explain;
+
+  // --- The pipeline ranks worth weighing -------------------------------------------------------------
+  // Micro-batches per step, when the batch says: with fewer than pp, fewer are in flight.
+  std::optional<double> micro_batches;
+  const double seq = compute.seq_len;
+  if (t.global_batch_sequences) micro_batches = *t.global_batch_sequences / (layout.micro_batch * dp);
+  if (t.global_batch_tokens) micro_batches = *t.global_batch_tokens / (seq * layout.micro_batch * dp);
   const std::optional<Architecture>& arch = s.model.architecture;
-  double params_here = model.params / (tp * pp);  // without an architecture: an even split
-  double routed_share = 0;                        // of params_here, in routed experts
-  if (arch) {
-    const ParameterCount c = count_parameters(*arch);
-    params_here = max_stage_params(c, c.total, tp, pp, ep, arch->tied_embeddings);
-    routed_share = c.routed_experts / (tp * pp * ep);
-    // One layer's weights on this GPU (its own experts only), what ZeRO-3 gathers at a time.
-    states.layer_weights =
-        ((c.linear - c.routed_experts) + c.routed_experts / ep) / (arch->layers + 2 * arch->decoder_layers) / tp;
+  std::optional<ParameterCount> count;
+  if (arch) count = count_parameters(*arch);
+  std::vector<Stage> stages;
+  {
+    const double total = count ? count->total : model.params;
+    const double embedding = count ? count->embedding : 0.0;
+    const double head = count ? count->output_head : 0.0;
+    const double routed = count ? count->routed_experts : 0.0;
+    const bool tied = arch && arch->tied_embeddings;
+    const double body = total - embedding - head - routed;
+    const double per_stage = body / pp + routed / (pp * ep);
+    const double routed_here = routed / (pp * ep);
+    if (pp <= 1) {
+      stages.push_back({"only", 0, (per_stage + embedding + head) / tp, routed_here / tp, 1.0, embedding / tp, true});
+    } else {
+      // 1F1B: the first stage keeps pp micro-batches of L/pp layers in flight, L layers' worth;
+      // interleaved with v chunks, L(1 + (pp-1)/(pp v)) (Korthikanti et al. 2022, sec. 4.2.3;
+      // Narayanan et al. 2021); stage k keeps pp - k. With fewer micro-batches than stages, fewer.
+      const double v = layout.virtual_stages;
+      double first_share = v > 1 ? 1 + (pp - 1) / (pp * v) : 1.0;
+      double last_share = 1.0 / pp;
+      if (micro_batches && *micro_batches < pp) first_share *= std::max(1.0, *micro_batches) / pp;
+      // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
+      // the embedding, as Megatron-LM does) and the loss.
+      stages.push_back({"first", 0, (per_stage + embedding) / tp, routed_here / tp, first_share, embedding / tp, false});
+      stages.push_back(
+          {"last", pp - 1, (per_stage + (tied ? embedding : head)) / tp, routed_here / tp, last_share, 0.0, true});
+    }
   }
+  m.micro_batches_in_flight = pp > 1 ? std::max(1.0, std::min(pp, micro_batches.value_or(pp))) : 1;
+
   // ZeRO shards over the data-parallel group (with context parallelism, data x context ranks, as
   // Megatron's distributed optimizer does); routed experts' states over the expert-data-parallel
   // group, dp x cp / ep (Rajbhandari et al. 2020, fig. 1). FSDP and ZeRO-3 shard frozen weights too.
   const double dense_shard = dp * cp;
   const double expert_shard = std::max(1.0, dp * cp / ep);
   auto shard_divisor = [&](double params, double routed) {
-    // The average divisor over dense and expert parameters (for the explanation).
     const double sharded_params = (params - routed) / dense_shard + routed / expert_shard;
     return sharded_params > 0 ? params / sharded_params : 1.0;
   };
-
-  double trainable_here = params_here, trainable_routed = routed_share;
-  double weight_bytes = e;  // per parameter, before sharding
-  if (frozen_base) {
-    const double adapters = arch ? trainable_lora_params(*arch, t, /*per_token=*/false) : 0.0;
-    trainable_here = adapters / (tp * pp);
-    trainable_routed = 0;
-    // Frozen base weights in the compute precision for LoRA; for QLoRA the linear layers in 4-bit
-    // NormalFloat with double-quantised constants, 4 + 0.127 bits per parameter (Dettmers et al.
-    // 2023, sec. 3), the embeddings and norms in 16 bits. Adapters in the compute precision.
-    double frozen_bytes = e * params_here;
-    if (t.method == FinetuneMethod::qlora) {
-      const double linear_share = arch ? count_parameters(*arch).linear / count_parameters(*arch).total : 1.0;
-      frozen_bytes = params_here * (linear_share * (4.0 + 0.127) / 8.0 + (1 - linear_share) * 2.0);
-    }
-    weight_bytes = params_here > 0 ? (frozen_bytes + e * trainable_here) / params_here : e;
-  }
-  const double weight_shard = zero >= 3 ? shard_divisor(params_here, routed_share) : 1.0;
-  const double gradient_shard = zero >= 2 ? shard_divisor(trainable_here, trainable_routed) : 1.0;
-  const double optimizer_shard = zero >= 1 ? shard_divisor(trainable_here, trainable_routed) : 1.0;
-  const double optimizer_bytes = optimizer_bytes_per_param(s.strategy.optimizer, mixed);
-  states.weights = weight_bytes * params_here / weight_shard;
-  states.gradients = e * trainable_here / gradient_shard;
-  states.optimizer = optimizer_bytes * trainable_here / optimizer_shard;
-  // ZeRO-Offload keeps the optimizer states, the update and the gradient partitions on the CPU (Ren et
-  // al. 2021, sec. 4); ZeRO-Infinity also the (sharded) parameters, gathered layer by layer.
   const bool offload_optimizer = s.strategy.offload != Offload::none;
   const bool offload_params = s.strategy.offload == Offload::optimizer_and_params;
-  if (offload_optimizer) {
-    states.optimizer = 0;
-    states.gradients = 0;
-  }
-  if (offload_params) states.weights = 0;
+  const bool paged_optimizer =
+      s.strategy.optimizer == Optimizer::paged_adamw || s.strategy.optimizer == Optimizer::paged_adamw_8bit;
+  const ParamBytes trainable_bytes =
+      trainable_param_bytes(regime, precision, s.strategy.optimizer, /*adapter=*/frozen_base);
+  const double frozen_bytes = frozen_weight_bytes(regime, precision);
+  // What gets gathered per layer under ZeRO-3/FSDP: the 16-bit compute copy (FSDP2 mixed precision) or
+  // the weights as held.
+  const double layer_params = count ? ((count->linear - count->routed_experts) + count->routed_experts / ep) /
+                                          (arch->layers + 2 * arch->decoder_layers) / tp
+                                    : 0.0;
 
-  MemoryReport m;
-  MemoryExplanation& x = m.explain;
-  x.params_per_gpu = params_here;
-  x.trainable_params_per_gpu = trainable_here;
-  x.weight_bytes_per_param = offload_params ? 0.0 : weight_bytes;
-  x.gradient_bytes_per_param = offload_optimizer ? 0.0 : e;
-  x.optimizer_bytes_per_param = offload_optimizer ? 0.0 : optimizer_bytes;
-  x.weight_shard = weight_shard;
-  x.gradient_shard = gradient_shard;
-  x.optimizer_shard = optimizer_shard;
-  MemoryParts& parts = m.per_gpu_bytes;
-  parts.weights = states.weights;
-  parts.gradients = states.gradients;
-  parts.optimizer = states.optimizer;
-
-  // --- Activations and logits ---------------------------------------------------------------------
-  // Micro-batches per step, when the batch says: with fewer than pp, fewer are in flight.
-  std::optional<double> micro_batches;
-  const double seq = compute.seq_len;
-  if (t.global_batch_sequences) micro_batches = *t.global_batch_sequences / (layout.micro_batch * dp);
-  if (t.global_batch_tokens) micro_batches = *t.global_batch_tokens / (seq * layout.micro_batch * dp);
-  double in_flight_layers_factor = 1;  // in units of all L layers' activations on the first stage
-  if (pp > 1) {
-    const double v = layout.virtual_stages;
-    // 1F1B: the first stage keeps pp micro-batches of L/pp layers, L layers' worth; interleaved with
-    // v chunks, L(1 + (pp-1)/(pp v)) (Korthikanti et al. 2022, sec. 4.2.3; Narayanan et al. 2021).
-    in_flight_layers_factor = v > 1 ? 1 + (pp - 1) / (pp * v) : 1.0;
-    if (micro_batches && *micro_batches < pp) in_flight_layers_factor *= std::max(1.0, *micro_batches) / pp;
-  }
-  m.micro_batches_in_flight = pp > 1 ? std::max(1.0, std::min(pp, micro_batches.value_or(pp))) : 1;
-  const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
+  // --- Activations per token (the same for every stage, scaled by the layers in flight) -------------
+  Kernels kernels;
+  kernels.e = e;
+  kernels.fused_elementwise = regime.fused_elementwise;
+  kernels.rmsnorm = !arch || arch->norm == NormKind::rms;
+  kernels.scores_free = keeps_no_scores(regime.attention);
+  kernels.softmax_fp32 = regime.attention == AttentionKernel::eager;
+  double all_layers_per_token = 0, rebuilt_layer_per_token = 0;
   const Recompute recompute = layout.recompute;
-  double activations_per_token = 0, rebuilt_layer_per_token = 0;
   if (arch) {
     const ActivationEstimate a =
-        activation_per_token(*arch, e, seq / cp, tp, layout.sequence_parallel, recompute, s.strategy.flash_attention,
-                             s.strategy.fused_softmax ? !*s.strategy.fused_softmax : true);
-    activations_per_token = a.all_layers_per_token / pp * (pp > 1 ? pp * in_flight_layers_factor : 1.0);
-    rebuilt_layer_per_token = a.one_layer_per_token;
-    // Output of the embedding kept for its backward, as Korthikanti et al. count it (sbh, x pp in flight).
-    activations_per_token += e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) * m.micro_batches_in_flight;
+        activation_per_token(*arch, kernels, trains, seq / cp, tp, layout.sequence_parallel, recompute,
+                             regime.framework == Framework::fsdp2);
+    all_layers_per_token = a.all_layers_per_token;
+    const bool rebuilds = recompute == Recompute::full ||
+                          (recompute == Recompute::selective && regime.framework == Framework::fsdp2);
+    rebuilt_layer_per_token = rebuilds ? a.one_layer_per_token : 0.0;
+    if (s.strategy.activation_offload) {
+      // Offloaded activations wait in CPU memory; the layer being computed and the next one's prefetch
+      // stay (torchtune's OffloadActivations streams them per layer).
+      all_layers_per_token = 2 * a.one_layer_per_token;
+    }
     m.activations_known = true;
   } else {
     warnings.push_back({"memory.activations", "activation_memory_unknown",
                         "Activation memory needs the architecture (layers, hidden, heads, ...); with params only it "
                         "is not counted."});
   }
-  parts.activations = (activations_per_token + rebuilt_layer_per_token) * tokens;
-  m.activation_bytes_per_micro_batch = parts.activations / layout.micro_batch;
-  // The loss, on the last pipeline stage: logits for every token over the vocabulary (split by tp)
-  // in the compute precision, their fp32 upcast for the softmax and the fp32 gradient, 10 bytes per
-  // logit in mixed precision (Korthikanti et al. 2022, sec. 4.1, count the fp32 copy, 4sbv; the other
-  // two exist at the same moment in PyTorch's cross-entropy). A fused cross-entropy works in place on
-  // the 16-bit logits.
+  const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
   double logits_per_token = 0;
   if (arch && t.objective == Objective::language_model)
-    logits_per_token = (s.strategy.fused_cross_entropy ? e : e + (mixed ? 4.0 : 0.0) + 4.0) * arch->vocab / tp;
-  parts.logits = logits_per_token * tokens;
-  x.tokens_per_micro_batch = tokens;
-  x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;
-  x.logits_bytes_per_token = logits_per_token;
+    logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp);
+  // The final norm's input and the output head's input, on the last stage.
+  const double head_input_per_token =
+      arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +
+                 (trains.full ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) : 0.0)
+           : 0.0;
 
-  // --- Runtime overhead -----------------------------------------------------------------------------
-  // CUDA context and kernels: about 1,343 MiB measured on a V100 (Hugging Face Transformers docs,
-  // "Model training anatomy"); newer CUDA versions load kernels lazily and use less.
+  // --- Runtime outside the allocator -----------------------------------------------------------------
   MemoryOverhead& o = m.overhead_bytes;
+  // CUDA context and kernels: 300-400 MB with lazy module loading, the default since CUDA 11.7 and
+  // PyTorch 1.13 (PyTorch maintainers, pytorch/pytorch#107667; PR #86509 measured 274 MiB lazy against
+  // 636 MiB eager on CUDA 11.7); 400 MiB is assumed. Eager loading on older stacks took 1,343 MiB on a
+  // V100 (Hugging Face Transformers docs, "Model training anatomy"): set memory.cuda_context_gb.
   o.cuda_context =
-      units::gb_to_bytes(s.memory.cuda_context_gb.value_or(1343.0 * units::bytes_per_mib / units::bytes_per_gb));
+      units::gb_to_bytes(s.memory.cuda_context_gb.value_or(400.0 * units::bytes_per_mib / units::bytes_per_gb));
   // NCCL keeps NCCL_BUFFSIZE (4 MiB) per channel and peer; at up to 32 channels and two ring peers,
   // 256 MiB per communicator in use (NCCL environment variable documentation).
   const double communicators = (tp > 1) + (pp > 1) + (dp > 1) + (cp > 1) + (ep > 1);
   o.communication =
       communicators *
       units::gb_to_bytes(s.memory.communication_gb.value_or(256.0 * units::bytes_per_mib / units::bytes_per_gb));
-  // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
-  if ((zero >= 3 && dp * cp > 1) || offload_params) o.gather = 2 * states.layer_weights * weight_bytes;
-  // The caching allocator holds more than is allocated: 15% of the memory that comes and goes within
-  // a step (activations, logits, gradients) is assumed, an allowance checked (not fitted) against the
-  // measured BERT-large runs in tests/data/calibration-memory.json; override with memory.fragmentation.
-  const double fragmentation = s.memory.fragmentation.value_or(0.15);
-  const double dynamic = parts.activations + parts.logits + parts.gradients;
-  o.fragmentation = fragmentation * dynamic;
+  // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
+  // within a step (activations, logits, gradients), calibrated on the measured peaks that report both
+  // (tests/data/memory-validation; override with memory.fragmentation).
+  const double fragmentation = s.memory.fragmentation.value_or(default_fragmentation);
   x.fragmentation_fraction = fragmentation;
-  parts.overhead = o.cuda_context + o.communication + o.gather + o.fragmentation;
 
-  // --- Peak over the phases of a step ----------------------------------------------------------------
-  // Forward (at the loss): every state, the activations in flight and the logits; gradients already
-  // exist when earlier micro-batches of the step have run their backward (or unknown: assumed).
-  // Backward (end): activations freed, all gradients present. Optimizer step: states only.
-  // Gradient buffers stay allocated across micro-batches and whenever gradients are communicated
-  // (DDP buckets, ZeRO partitions, Megatron's buffer); only a single GPU running one micro-batch per
-  // step frees them between steps (PyTorch's zero_grad(set_to_none=True)).
-  const bool single_gpu = tp * pp * cp * dp == 1;
-  const bool gradients_held = !(single_gpu && micro_batches && *micro_batches <= 1);
-  // With pipeline stages the first one holds the most activations and the last one the logits (with
-  // one micro-batch of its own layers in flight): the forward peak is the larger of the two.
-  const double last_stage_activations =
-      pp > 1 ? (parts.activations / std::max(1.0, pp * in_flight_layers_factor)) : parts.activations;
-  const bool logits_stage = pp <= 1 || last_stage_activations + parts.logits > parts.activations;
-  using Parts = std::vector<std::pair<std::string, double>>;
-  Parts forward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"overhead", parts.overhead}};
-  if (gradients_held) forward.emplace_back("gradients", parts.gradients);
-  forward.emplace_back("activations", logits_stage ? last_stage_activations : parts.activations);
-  if (logits_stage) forward.emplace_back("logits", parts.logits);
-  Parts optimizer_step = {{"weights", parts.weights},
-                          {"optimizer", parts.optimizer},
-                          {"overhead", parts.overhead},
-                          {"gradients", parts.gradients}};
-  Parts backward = optimizer_step;
-  backward.emplace_back("recomputed", rebuilt_layer_per_token * tokens);
-  const auto phase = [](const char* name, Parts composition) {
-    MemoryPhase p{name, 0.0, std::move(composition)};
-    for (const auto& [part, bytes] : p.parts) p.bytes += bytes;
-    return p;
+  // --- Each stage's peak over the phases of a step ---------------------------------------------------
+  struct StageResult {
+    MemoryParts parts;
+    std::vector<MemoryPhase> phases;
+    double gather = 0, workspace = 0, fragmentation = 0, allocated = 0, reserved = 0;
+    double weight_shard = 1, gradient_shard = 1, optimizer_shard = 1;
+    double params = 0, trainable = 0;
+    const MemoryPhase* peak = nullptr;
   };
-  m.phases = {phase("forward", std::move(forward)), phase("backward", std::move(backward)),
-              phase("optimizer", std::move(optimizer_step))};
+  auto evaluate = [&](const Stage& st) {
+    StageResult r;
+    double trainable = st.params, trainable_routed = st.routed;
+    double weights_unsharded = trainable_bytes.weight * st.params;
+    if (frozen_base) {
+      const double adapters = arch ? trainable_lora_params(*arch, t, /*per_token=*/false) / (tp * pp) : 0.0;
+      trainable = adapters;
+      trainable_routed = 0;
+      // Frozen base weights in 16 bits for LoRA; for QLoRA the linear layers in 4-bit NormalFloat, the
+      // embeddings, norms and output head in 16 bits.
+      double frozen = frozen_bytes * st.params;
+      if (t.method == FinetuneMethod::qlora && count) {
+        const double linear_share = count->linear / count->total;
+        frozen = st.params * (linear_share * nf4_bits_per_param(regime.quantization) / 8.0 +
+                              (1 - linear_share) * frozen_bytes);
+      }
+      weights_unsharded = frozen + trainable_bytes.weight * trainable;
+    }
+    r.params = st.params;
+    r.trainable = trainable;
+    r.weight_shard = zero >= 3 ? shard_divisor(st.params, st.routed) : 1.0;
+    r.gradient_shard = zero >= 2 || (regime.regime == Regime::fsdp_mixed && zero >= 3) ? shard_divisor(trainable, trainable_routed) : 1.0;
+    r.optimizer_shard = zero >= 1 ? shard_divisor(trainable, trainable_routed) : 1.0;
+    MemoryParts& parts = r.parts;
+    parts.weights = offload_params ? 0.0 : weights_unsharded / r.weight_shard;
+    parts.gradients = offload_optimizer ? 0.0 : trainable_bytes.gradient * trainable / r.gradient_shard;
+    parts.optimizer = offload_optimizer ? 0.0 : trainable_bytes.optimizer * trainable / r.optimizer_shard;
+    // Paged optimizers (bitsandbytes) keep their states in CUDA unified memory, outside PyTorch's
+    // caching allocator and its counters, paged to CPU memory when the GPU runs short (bitsandbytes
+    // docs, "Paged optimizers"): they count neither in the peak nor against the capacity.
+    if (paged_optimizer) parts.optimizer = 0.0;
+    // Updating each parameter as its gradient arrives holds one tensor's gradient at a time: at most
+    // the embedding's (or one layer's matrices).
+    double gradients_held = parts.gradients;
+    if (s.strategy.optimizer_in_backward && !offload_optimizer) {
+      const double largest = count ? std::max(count->embedding / tp, layer_params) : 0.0;
+      gradients_held = std::min(parts.gradients, trainable_bytes.gradient * std::min(largest, trainable));
+    }
+    // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
+    const double gathered_bytes = regime.regime == Regime::fsdp_mixed ? 2.0 : (frozen_base ? frozen_bytes : trainable_bytes.weight);
+    if ((zero >= 3 && dp * cp > 1) || offload_params) r.gather = 2 * layer_params * gathered_bytes;
+    // QLoRA dequantises each frozen matrix to 16 bits for its matmul (bitsandbytes' dequantize_4bit):
+    // one layer's matrices at a time.
+    if (t.method == FinetuneMethod::qlora) r.workspace = layer_params * 2.0;
+    // With dropout on the embedding, its output and mask are kept too (Korthikanti et al.'s sbh, per
+    // micro-batch in flight); without, the embedding's output is the first norm's input, counted there.
+    const double embedding_kept = st.embedding > 0 && arch && arch->dropout
+                                      ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) * m.micro_batches_in_flight
+                                      : 0.0;
+    parts.activations = (all_layers_per_token * st.layers_share + embedding_kept) * tokens;
+    const double rebuilt = rebuilt_layer_per_token * tokens;
+    parts.activations += rebuilt;  // the layer rebuilt for its backward pass counts as activations
+    parts.logits = st.logits ? (logits_per_token + head_input_per_token) * tokens : 0.0;
+    // Gradient buffers stay allocated across micro-batches and whenever gradients are communicated
+    // (DDP buckets, ZeRO partitions, Megatron's buffer); only a single GPU running one micro-batch per
+    // step frees them between steps (PyTorch's zero_grad(set_to_none=True)).
+    const bool single_gpu = tp * pp * cp * dp == 1;
+    const bool gradients_between_steps = !(single_gpu && micro_batches && *micro_batches <= 1) &&
+                                         !s.strategy.optimizer_in_backward;
+    const double runtime = r.gather + r.workspace;
+    using Parts = std::vector<std::pair<std::string, double>>;
+    // Forward (at the loss): every state, the activations in flight and the logits. Backward (end):
+    // activations freed, all gradients present (or one at a time). Optimizer step: states only.
+    Parts forward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime}};
+    if (gradients_between_steps) forward.emplace_back("gradients", parts.gradients);
+    forward.emplace_back("activations", parts.activations);
+    if (st.logits) forward.emplace_back("logits", parts.logits);
+    Parts backward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime},
+                      {"gradients", gradients_held}, {"recomputed", rebuilt}};
+    Parts optimizer_step = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"gradients", gradients_held}};
+    const auto phase = [](const char* name, Parts composition) {
+      MemoryPhase p{name, 0.0, std::move(composition)};
+      for (const auto& [part, bytes] : p.parts) p.bytes += bytes;
+      return p;
+    };
+    r.phases = {phase("forward", std::move(forward)), phase("backward", std::move(backward)),
+                phase("optimizer", std::move(optimizer_step))};
+    r.allocated = 0;
+    for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
+    const double dynamic = parts.activations + parts.logits + gradients_held;
+    r.fragmentation = fragmentation * dynamic;
+    r.reserved = r.allocated + r.fragmentation;
+    return r;
+  };
+
+  std::vector<StageResult> results;
+  for (const Stage& st : stages) results.push_back(evaluate(st));
+  std::size_t worst = 0;
+  for (std::size_t i = 1; i < results.size(); ++i)
+    if (results[i].reserved > results[worst].reserved) worst = i;
+  StageResult& w = results[worst];
+  m.worst_stage = stages[worst].name;
+  m.worst_pipeline_rank = stages[worst].pipeline_rank;
+  for (std::size_t i = 0; i < results.size(); ++i)
+    m.stage_bytes.emplace_back(stages[i].name, results[i].reserved + o.cuda_context + o.communication);
+
+  o.gather = w.gather;
+  o.workspace = w.workspace;
+  o.fragmentation = w.fragmentation;
+  MemoryParts& parts = m.per_gpu_bytes;
+  parts = w.parts;
+  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.fragmentation;
+  m.allocated_bytes = w.allocated;
+  m.reserved_bytes = w.reserved;
+  const double outside = o.cuda_context + o.communication;
+  parts.total = w.reserved + outside;
+  // The phases as the page shows them: what each holds, with the runtime around it.
+  for (const MemoryPhase& p : w.phases) {
+    std::vector<std::pair<std::string, double>> shown;
+    double runtime = 0;
+    for (const auto& [part, bytes] : p.parts) {
+      if (part == "runtime")
+        runtime = bytes;
+      else
+        shown.emplace_back(part, bytes);
+    }
+    shown.emplace_back("overhead", runtime + outside + w.fragmentation);
+    MemoryPhase q{p.name, 0.0, std::move(shown)};
+    for (const auto& [part, bytes] : q.parts) q.bytes += bytes;
+    m.phases.push_back(std::move(q));
+  }
   const auto peak = std::max_element(m.phases.begin(), m.phases.end(),
-                                     [](const MemoryPhase& x, const MemoryPhase& y) { return x.bytes < y.bytes; });
-  parts.total = peak->bytes;
+                                     [](const MemoryPhase& a, const MemoryPhase& b) { return a.bytes < b.bytes; });
   m.peak_phase = peak->name;
-  // The parts in memory at the peak (what the page stacks against the capacity), and their bytes.
+  parts.total = peak->bytes;  // the same sum as the phase's, to the last bit
   m.at_peak = peak->parts;
   m.peak_parts.clear();
   for (const auto& [part, bytes] : peak->parts)
     if (part != "recomputed") m.peak_parts.push_back(part);
 
-  m.capacity_bytes = units::gb_to_bytes(hardware.memory_gb);
+  x.params_per_gpu = w.params;
+  x.trainable_params_per_gpu = w.trainable;
+  x.weight_bytes_per_param = offload_params ? 0.0 : (w.params > 0 ? w.parts.weights * w.weight_shard / w.params : 0.0);
+  x.gradient_bytes_per_param = offload_optimizer ? 0.0 : trainable_bytes.gradient;
+  x.optimizer_bytes_per_param = offload_optimizer ? 0.0 : trainable_bytes.optimizer;
+  x.weight_shard = w.weight_shard;
+  x.gradient_shard = w.gradient_shard;
+  x.optimizer_shard = w.optimizer_shard;
+  x.tokens_per_micro_batch = tokens;
+  x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;
+  x.logits_bytes_per_token = logits_per_token;
+  m.activation_bytes_per_micro_batch = parts.activations / layout.micro_batch;
+
+  m.capacity_bytes = usable_capacity_bytes(hardware);
   m.fits = parts.total <= m.capacity_bytes;
   m.headroom_bytes = m.fits ? m.capacity_bytes - parts.total : 0.0;
   m.shortfall_bytes = m.fits ? 0.0 : parts.total - m.capacity_bytes;
@@ -371,6 +549,30 @@ MemoryReport memory_at(const Scenario& s, double gpus, const ModelReport& model,
   return estimate_memory(s, model, resolve_layout(s, gpus, ignored), hardware, compute, ignored);
 }
 }  // namespace
+
+std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport& model,
+                                            const ParallelismReport& layout, const HardwareReport& hardware,
+                                            const ComputeReport& compute) {
+  if (!s.model.architecture) return std::nullopt;
+  Issues ignored;
+  auto fits = [&](double seq) {
+    ComputeReport c = compute;
+    c.seq_len = seq;
+    return estimate_memory(s, model, layout, hardware, c, ignored).fits;
+  };
+  // Memory grows with the sequence (linearly, quadratically with stored scores): bisect over whole
+  // tokens, in multiples of the context-parallel degree, up to the contract's 10 million.
+  const double step = layout.cp;
+  double low = 0, high = std::floor(1e7 / step);
+  if (!fits(step)) return 0.0;
+  if (fits(high * step)) return high * step;
+  low = 1;
+  while (high - low > 1) {
+    const double mid = std::floor((low + high) / 2);
+    (fits(mid * step) ? low : high) = mid;
+  }
+  return low * step;
+}
 
 std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& model, const HardwareReport& hardware,
                                         const ComputeReport& compute) {
@@ -457,7 +659,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
     const GpuSpec* best = nullptr;
     const Precision precision = resolved_precision(s);
     for (const GpuSpec& gpu : catalog->gpus) {
-      if (!dense_peak_tflops(gpu, precision) || units::gb_to_bytes(gpu.memory_gb) < r.memory.per_gpu_bytes.total)
+      if (!dense_peak_tflops(gpu, precision) || units::gib_to_bytes(gpu.memory_gb) < r.memory.per_gpu_bytes.total)
         continue;
       if (!best || gpu.memory_gb < best->memory_gb ||
           (gpu.memory_gb == best->memory_gb &&

@@ -80,7 +80,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   // Selective recomputation redoes only what FlashAttention already recomputes: with it, the same as
   // none in time and memory, so not weighed twice.
   std::vector<Recompute> recomputes = {Recompute::none, Recompute::full};
-  if (!s.strategy.flash_attention) recomputes.insert(recomputes.begin() + 1, Recompute::selective);
+  if (!keeps_no_scores(resolve_memory_regime(s).attention)) recomputes.insert(recomputes.begin() + 1, Recompute::selective);
   if (st.recompute) recomputes = {*st.recompute};
 
   LayoutSearchResult result;

@@ -29,6 +29,7 @@ constexpr GpuText gpu_texts[] = {
     {"notes", &GpuSpec::notes},
 };
 constexpr GpuNumber gpu_numbers[] = {
+    {"usable_memory_gib", &GpuSpec::usable_memory_gib},
     {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs},
     {"fp32_tflops", &GpuSpec::fp32_tflops},
     {"tf32_tflops", &GpuSpec::tf32_tflops},

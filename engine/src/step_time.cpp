@@ -221,8 +221,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double attention_flops = 2 * tokens * seq * heads_here * (qk_dim + v_dim) * attention_blocks;
   forward.attention_flops = attention_flops;
   double attention_backward = 0;
-  if (s.strategy.flash_attention) {
-    // FlashAttention skips the masked half of a causal score matrix and recomputes the scores in its
+  const MemoryRegime kernels = resolve_memory_regime(s);
+  const bool tiled_attention = keeps_no_scores(kernels.attention);
+  if (tiled_attention) {
+    // FlashAttention (and memory-efficient SDPA, tiled the same way) skips the masked half of a causal score matrix and recomputes the scores in its
     // backward pass (2.5x the forward FLOPs; Dao 2023, sec. 4.1).
     const double rate = m.attention_peak * m.flash_efficiency * qk_dim / (qk_dim + flash_half_rate_head_dim);
     const double work = attention_flops * (causal ? 0.5 : 1.0);
@@ -233,7 +235,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     // scale, mask and softmax (fused: 16-bit in and out; eager PyTorch: an fp32 softmax and a cast),
     // and dropout (its mask and output).
     const double rate = m.attention_peak * m.matmul_efficiency * rate_factor(qk_dim) * rate_factor(seq);
-    const bool fused = s.strategy.fused_softmax.value_or(false);
+    const bool fused = kernels.attention == AttentionKernel::fused_softmax;
     const double score_bytes = (fused ? 2 * e : 2 * e + 8) + (a.dropout ? 2 * e + 1 : 0.0);
     const double scores = tokens * seq * heads_here * attention_blocks;
     forward.attention = attention_flops / rate + scores * score_bytes / m.memory_bytes_per_second;
@@ -263,11 +265,11 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (frozen) {
     const double r = t.lora_rank;
     for_each_linear(a, [&](const LinearGroup& g) {
-      const bool targeted = t.lora_targets == LoraTargets::all_linear || g.kind == LinearKind::attention;
-      if (!targeted || g.kind == LinearKind::router) return;
+      const double share = lora_share(g, t.lora_targets);
+      if (share == 0) return;
       double k = g.in, n = g.out;
       (g.in == h ? n : k) /= tp;
-      lora_forward += g.active_copies * (gemm_seconds(tokens, tokens, k, r) + gemm_seconds(tokens, tokens, r, n));
+      lora_forward += share * g.active_copies * (gemm_seconds(tokens, tokens, k, r) + gemm_seconds(tokens, tokens, r, n));
     });
   }
   const double overhead = layer_overhead_seconds * blocks;
@@ -277,7 +279,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     logits_forward = gemm_seconds(tokens, tokens, h, a.vocab / tp);
     logits_backward = (frozen ? 1.0 : 2.0) * logits_forward;
     // Logits written, read by the softmax in fp32, its gradient written and cast back.
-    const double loss_bytes = s.strategy.fused_cross_entropy ? 2 * e : 3 * e + 12;  // fused: write, read
+    const bool in_place = kernels.cross_entropy == CrossEntropy::fused || kernels.cross_entropy == CrossEntropy::fused_linear;
+    const double loss_bytes = in_place ? 2 * e : 3 * e + 12;  // fused: write, read
     logits_elementwise = tokens * a.vocab / tp * loss_bytes / m.memory_bytes_per_second;
   }
 
@@ -297,7 +300,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (recompute == Recompute::full) {
     per_mb.recompute = stage * (forward.total() + lora_forward + overhead + dequantise);
     recompute_flops = stage * (forward.matmul_flops + forward.attention_flops);
-  } else if (recompute == Recompute::selective && !s.strategy.flash_attention) {
+  } else if (recompute == Recompute::selective && !tiled_attention) {
     per_mb.recompute = stage * forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
     recompute_flops = stage * forward.attention_flops;
   }

@@ -1,5 +1,6 @@
 // Time from work and speed. With a fixed utilisation the cluster delivers
 // GPUs x dense peak x MFU model FLOP/s, and the run takes total FLOPs / that (perfect scaling).
+#include <algorithm>
 #include <cmath>
 
 #include "estimators.hpp"
@@ -18,6 +19,8 @@ HardwareReport report_hardware(const Scenario& s) {
   h.precision = to_string(precision);
   h.peak_tflops = dense_peak_tflops(gpu, precision).value_or(0);
   h.memory_gb = gpu.memory_gb;
+  // Usable: what the driver reports as total; without a measurement, the card's stated GiB.
+  h.usable_memory_gib = std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb));
   h.gpus_per_node = s.hardware.gpus_per_node.value_or(gpu.gpus_per_node.value_or(8));
   return h;
 }

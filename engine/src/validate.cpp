@@ -98,6 +98,8 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   if (auto v = f.choice("method", contract::finetune_methods)) t.method = *v;
   if (auto v = f.number("lora_rank")) t.lora_rank = *v;
   if (auto v = f.choice("lora_targets", contract::lora_targets)) t.lora_targets = *v;
+  t.adapter_precision = f.choice("adapter_precision", contract::adapter_precisions);
+  t.quantization = f.choice("quantization", contract::quantizations);
   if (t.type == TrainingType::pretrain && t.method != FinetuneMethod::full)
     f.error("method", "conflict",
             "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
@@ -151,7 +153,10 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   if (t.method == FinetuneMethod::full) {
     note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", warnings);
     note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", warnings);
+    note_unused(f, "adapter_precision", "only applies to LoRA and QLoRA, and is ignored.", warnings);
   }
+  if (t.method != FinetuneMethod::qlora)
+    note_unused(f, "quantization", "only applies to QLoRA, and is ignored.", warnings);
   if (t.data_kind != DataKind::dataset_gb) {
     note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", warnings);
     note_unused(f, "text", "only converts dataset_gb into tokens, and is ignored.", warnings);
@@ -243,6 +248,12 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   Fields f(value, "strategy", errors, &contract::strategy);
   s.precision = f.choice("precision", contract::precisions);
   if (auto v = f.choice("optimizer", contract::optimizers)) s.optimizer = *v;
+  s.framework = f.choice("framework", contract::frameworks);
+  s.regime = f.choice("regime", contract::regimes);
+  if (auto v = f.flag("optimizer_in_backward")) s.optimizer_in_backward = *v;
+  if (auto v = f.flag("activation_offload")) s.activation_offload = *v;
+  s.attention = f.choice("attention", contract::attention_kernels);
+  s.cross_entropy = f.choice("cross_entropy", contract::cross_entropies);
   s.mfu = f.number_or_word("mfu").value;
   s.tp = f.number_or_word("tp").value;
   s.pp = f.number_or_word("pp").value;
@@ -258,10 +269,16 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   } else {
     s.recompute = f.choice("recompute", contract::recomputes);
   }
-  if (auto v = f.flag("flash_attention")) s.flash_attention = *v;
+  s.flash_attention = f.flag("flash_attention");
+  if (f.has("attention") && f.has("flash_attention"))
+    f.error("flash_attention", "conflict",
+            "strategy.attention and strategy.flash_attention both choose the attention kernel; keep attention.");
   if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
   if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
-  if (auto v = f.flag("fused_cross_entropy")) s.fused_cross_entropy = *v;
+  s.fused_cross_entropy = f.flag("fused_cross_entropy");
+  if (f.has("cross_entropy") && f.has("fused_cross_entropy"))
+    f.error("fused_cross_entropy", "conflict",
+            "strategy.cross_entropy and strategy.fused_cross_entropy both choose the loss kernel; keep cross_entropy.");
   s.fused_softmax = f.flag("fused_softmax");
   s.sequence_parallel = f.flag("sequence_parallel");
   if (auto v = f.choice("offload", contract::offloads)) s.offload = *v;

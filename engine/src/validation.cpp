@@ -3,12 +3,14 @@
 // figure; optionally the planner's own layout for the same GPUs against the published one.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
 #include "specs.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
+#include "traincalc/units.hpp"
 
 namespace traincalc {
 
@@ -123,6 +125,165 @@ std::string validation_to_json(const ValidationTable& table, int indent) {
                  {"rows", rows},
                  {"median_abs_error_pp", table.median_abs_error_pp},
                  {"max_abs_error_pp", table.max_abs_error_pp}};
+  return result.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+namespace {
+
+// One measured row, estimated once: what is allocated, what comes and goes within a step (what the
+// fragmentation allowance multiplies) and what sits outside the allocator (CUDA context, NCCL).
+struct MemoryParts3 {
+  double allocated = 0, dynamic = 0, outside = 0;
+};
+
+double predicted_for(const MemoryValidationRow& row, const MemoryParts3& p, double fragmentation) {
+  if (row.counter == "allocated") return p.allocated;
+  const double reserved = p.allocated + fragmentation * p.dynamic;
+  return row.counter == "reserved" ? reserved : reserved + p.outside;
+}
+
+// The fragmentation allowance that fits the reserved and device peaks of the rows `use` admits best:
+// the median absolute relative error, minimised over 0 ... 0.5 in steps of 0.005.
+double fit_fragmentation(const std::vector<MemoryValidationRow>& rows, const std::vector<MemoryParts3>& parts,
+                         const std::function<bool(const MemoryValidationRow&)>& use) {
+  double best = detail::default_fragmentation, best_error = 1e300;
+  for (int step = 0; step <= 100; ++step) {
+    const double f = step * 0.005;
+    std::vector<double> errors;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const MemoryValidationRow& row = rows[i];
+      if (row.counter == "allocated" || row.measured_bytes <= 0 || row.upper_bound || !use(row)) continue;
+      errors.push_back(std::abs(predicted_for(row, parts[i], f) / row.measured_bytes - 1));
+    }
+    if (errors.empty()) return best;
+    const double error = median(errors);
+    if (error < best_error - 1e-12) {
+      best_error = error;
+      best = f;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+MemoryValidationTable validate_memory(const Catalog& catalog) {
+  const json data = json::parse(builtin_memory_validation_json(), nullptr, false);
+  MemoryValidationTable table;
+  table.description = data.at("description").get<std::string>();
+  std::vector<MemoryParts3> parts;
+  for (const json& row : data.at("rows")) {
+    MemoryValidationRow out;
+    out.id = row.at("id").get<std::string>();
+    out.label = row.at("label").get<std::string>();
+    out.source_group = row.at("source_group").get<std::string>();
+    out.framework = row.at("framework").get<std::string>();
+    out.source = row.at("source").get<std::string>();
+    out.counter = row.at("counter").get<std::string>();
+    out.measured_bytes = row.value("measured_gib", 0.0) * units::bytes_per_gib;
+    out.out_of_memory = row.value("out_of_memory", false);
+    out.upper_bound = row.value("upper_bound", false);
+    // Estimated once with the whole dynamic share as fragmentation, to read the three parts apart.
+    json scenario = row.at("scenario");
+    scenario["memory"]["fragmentation"] = 1.0;
+    const ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
+    if (!parse.scenario) continue;  // the built-in rows are valid (a test checks it)
+    const Report report = estimate(*parse.scenario, &catalog);
+    if (!report.valid()) continue;
+    const MemoryReport& m = report.memory;
+    parts.push_back({m.allocated_bytes, m.reserved_bytes - m.allocated_bytes, m.per_gpu_bytes.total - m.reserved_bytes});
+    out.capacity_bytes = m.capacity_bytes;
+    out.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
+    table.rows.push_back(std::move(out));
+  }
+  std::vector<MemoryValidationRow>& rows = table.rows;
+  table.fragmentation_in_sample = fit_fragmentation(rows, parts, [](const MemoryValidationRow&) { return true; });
+  std::vector<std::string> groups;
+  for (const MemoryValidationRow& row : rows)
+    if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
+  std::vector<double> held_out, in_sample;
+  for (const std::string& group : groups) {
+    MemoryValidationSource source;
+    source.group = group;
+    source.fragmentation =
+        fit_fragmentation(rows, parts, [&](const MemoryValidationRow& row) { return row.source_group != group; });
+    std::vector<double> errors;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      MemoryValidationRow& row = rows[i];
+      if (row.source_group != group) continue;
+      ++source.rows;
+      row.predicted_bytes = predicted_for(row, parts[i], source.fragmentation);
+      row.predicted_in_sample_bytes = predicted_for(row, parts[i], table.fragmentation_in_sample);
+      // What must fit: the reserved peak plus what sits outside the allocator.
+      const double device = parts[i].allocated + source.fragmentation * parts[i].dynamic + parts[i].outside;
+      row.predicted_fits = device <= row.capacity_bytes;
+      if (row.out_of_memory) {
+        ++table.out_of_memory_rows;
+        table.out_of_memory_predicted += row.predicted_fits ? 0 : 1;
+      } else if (row.upper_bound) {
+        ++table.bound_rows;
+        table.bound_respected += row.predicted_fits ? 1 : 0;
+      } else if (row.measured_bytes > 0) {
+        row.error_pct = 100 * (row.predicted_bytes / row.measured_bytes - 1);
+        row.error_in_sample_pct = 100 * (row.predicted_in_sample_bytes / row.measured_bytes - 1);
+        errors.push_back(std::abs(row.error_pct));
+        held_out.push_back(std::abs(row.error_pct));
+        in_sample.push_back(std::abs(row.error_in_sample_pct));
+      }
+    }
+    source.median_abs_error_pct = median(errors);
+    source.max_abs_error_pct = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+    table.sources.push_back(source);
+  }
+  table.median_abs_error_pct = median(held_out);
+  table.max_abs_error_pct = held_out.empty() ? 0.0 : *std::max_element(held_out.begin(), held_out.end());
+  table.median_abs_error_in_sample_pct = median(in_sample);
+  table.max_abs_error_in_sample_pct = in_sample.empty() ? 0.0 : *std::max_element(in_sample.begin(), in_sample.end());
+  return table;
+}
+
+std::string memory_validation_to_json(const MemoryValidationTable& table, int indent) {
+  json rows = json::array();
+  for (const MemoryValidationRow& row : table.rows) {
+    json out = {{"id", row.id},
+                {"label", row.label},
+                {"source_group", row.source_group},
+                {"framework", row.framework},
+                {"source", row.source},
+                {"counter", row.counter},
+                {"gpu", row.gpu},
+                {"capacity_bytes", row.capacity_bytes},
+                {"predicted_bytes", row.predicted_bytes},
+                {"predicted_in_sample_bytes", row.predicted_in_sample_bytes},
+                {"predicted_fits", row.predicted_fits}};
+    if (row.measured_bytes > 0) out["measured_bytes"] = row.measured_bytes;
+    if (row.out_of_memory) out["out_of_memory"] = true;
+    if (row.upper_bound) out["upper_bound"] = true;
+    if (row.measured_bytes > 0 && !row.out_of_memory && !row.upper_bound) {
+      out["error_pct"] = row.error_pct;
+      out["error_in_sample_pct"] = row.error_in_sample_pct;
+    }
+    rows.push_back(std::move(out));
+  }
+  json sources = json::array();
+  for (const MemoryValidationSource& s : table.sources)
+    sources.push_back({{"group", s.group},
+                       {"rows", s.rows},
+                       {"fragmentation", s.fragmentation},
+                       {"median_abs_error_pct", s.median_abs_error_pct},
+                       {"max_abs_error_pct", s.max_abs_error_pct}});
+  json result = {{"description", table.description},
+                 {"rows", rows},
+                 {"sources", sources},
+                 {"fragmentation_in_sample", table.fragmentation_in_sample},
+                 {"median_abs_error_pct", table.median_abs_error_pct},
+                 {"max_abs_error_pct", table.max_abs_error_pct},
+                 {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
+                 {"max_abs_error_in_sample_pct", table.max_abs_error_in_sample_pct},
+                 {"out_of_memory_rows", table.out_of_memory_rows},
+                 {"out_of_memory_predicted", table.out_of_memory_predicted},
+                 {"bound_rows", table.bound_rows},
+                 {"bound_respected", table.bound_respected}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

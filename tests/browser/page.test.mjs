@@ -373,7 +373,7 @@ describe('the served page', () => {
     await context.close();
   });
 
-  test('the validation view compares 45 published runs, in both languages', async () => {
+  test('the validation view compares 45 published runs and the measured memory runs, in both languages', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=zh`);
     // The scaling chart above it arrives a moment later and moves it down: click once it is there.
     await page.locator('#scaling[data-state="ok"]').waitFor();
@@ -381,10 +381,16 @@ describe('the served page', () => {
     await page.locator('#validation-view[data-state="ok"]').waitFor({ timeout: 60000 }).catch((error) => {
       throw new Error(`${error.message}; page problems: ${JSON.stringify(problems)}`);
     });
-    assert.equal(await page.locator('.validation-table tbody tr').count(), 45);
-    const median = Number(await page.locator('[data-median]').getAttribute('data-median'));
+    assert.equal(await page.locator('.validation-table').first().locator('tbody tr').count(), 45);
+    const median = Number(await page.locator('[data-median]').first().getAttribute('data-median'));
     assert.ok(median <= 3, `median ${median}`);
     assert.match(await page.locator('#validation-view').innerText(), /预测有多准[\s\S]*中位数/);
+    // The memory runs: every row of the engine's table, its held-out median as `traincalc validate
+    // --memory` prints it.
+    const memory = JSON.parse(execFileSync(CLI, ['validate', '--memory', '--json'], { encoding: 'utf8' }));
+    assert.equal(await page.locator('.memory-validation tbody tr').count(), memory.rows.length);
+    assert.equal(Number(await page.locator('.memory-validation [data-median]').getAttribute('data-median')), memory.median_abs_error_pct);
+    assert.match(await page.locator('.memory-validation').innerText(), /显存：真实训练的实测峰值[\s\S]*误差中位数/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => /How accurate/.test(document.querySelector('#validation-view').innerText));
     assert.match(await page.locator('#validation-view').innerText(), /Megatron-Core GPT 462B/);

@@ -43,6 +43,7 @@ TEST_CASE("Model states match the ZeRO paper's table 1 for every stage and data-
                         {"hardware", {{"gpu", "h100-sxm"}, {"count", dp}}},
                         {"strategy",
                          {{"precision", "fp16"},
+                          {"framework", "deepspeed"},  // ZeRO's own: 16-bit gradients
                           {"optimizer", "adam"},
                           {"zero", stage},
                           {"tp", 1},
@@ -172,7 +173,8 @@ TEST_CASE("The peak is taken over the phases of a step, not as a plain sum", "[m
   json s = {{"model", {{"preset", "llama-2-7b"}}},
             {"training", {{"type", "finetune"}, {"tokens", 1e8}, {"global_batch_sequences", 1}}},
             {"hardware", {{"gpu", "h200-sxm"}, {"count", 1}}},
-            {"strategy", {{"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}}}};
+            // DeepSpeed's regime: 16-bit gradients, fp32 master weights and states.
+            {"strategy", {{"framework", "deepspeed"}, {"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}}}};
   const json r = run_json(s);
   const auto& p = r["memory"]["per_gpu_bytes"];
   const double plain_sum = p["weights"].get<double>() + p["gradients"].get<double>() + p["optimizer"].get<double>() +
@@ -261,7 +263,7 @@ TEST_CASE("Expert and context parallelism, LoRA and offload move the parts they 
         run_json({{"model", {{"preset", "llama-2-7b"}}},
                   {"training", {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"lora_rank", 16}}},
                   {"hardware", {{"gpu", "h100-sxm"}, {"count", 1}}},
-                  {"strategy", {{"mfu", 0.3}}}});
+                  {"strategy", {{"framework", "deepspeed"}, {"mfu", 0.3}}}});
     const double adapters = 39976960;  // rank 16 on every linear layer (test_flops.cpp)
     CHECK_THAT(r["memory"]["per_gpu_bytes"]["weights"].get<double>(), WithinRel((6738415616.0 + adapters) * 2, 1e-9));
     CHECK_THAT(r["memory"]["per_gpu_bytes"]["gradients"].get<double>(), WithinRel(adapters * 2, 1e-9));
@@ -271,7 +273,8 @@ TEST_CASE("Expert and context parallelism, LoRA and offload move the parts they 
     json s = {{"model", {{"preset", "llama-2-13b"}}},
               {"training", {{"type", "finetune"}, {"tokens", 1e8}, {"seq_len", 512}}},
               {"hardware", {{"gpu", "v100-sxm2-32gb"}, {"count", 1}}},
-              {"strategy", {{"precision", "fp16"}, {"micro_batch", 1}, {"recompute", "full"}, {"mfu", 0.3}}}};
+              {"strategy",
+               {{"framework", "deepspeed"}, {"precision", "fp16"}, {"micro_batch", 1}, {"recompute", "full"}, {"mfu", 0.3}}}};
     CHECK_FALSE(run_json(s)["memory"]["fits"].get<bool>());
     s["strategy"]["offload"] = "optimizer";
     const json r = run_json(s);
@@ -281,7 +284,8 @@ TEST_CASE("Expert and context parallelism, LoRA and offload move the parts they 
   SECTION("ZeRO-3 shards frozen base weights too (FSDP + QLoRA on two 24 GB GPUs)") {
     json s = {
         {"model", {{"preset", "llama-2-70b"}}},
-        {"training", {{"type", "finetune"}, {"method", "qlora"}, {"tokens", 1e8}, {"seq_len", 512}}},
+        {"training",
+         {{"type", "finetune"}, {"method", "qlora"}, {"quantization", "nf4_double"}, {"tokens", 1e8}, {"seq_len", 512}}},
         {"hardware", {{"gpu", "rtx-4090"}, {"count", 2}}},
         {"strategy", {{"precision", "bf16"}, {"zero", 3}, {"micro_batch", 1}, {"recompute", "full"}, {"mfu", 0.3}}}};
     const json r = run_json(s);

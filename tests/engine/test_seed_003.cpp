@@ -89,7 +89,10 @@ TEST_CASE("Seed 003: GPT-2 small on 100 GB of text, on one V100 and on one A100"
   CHECK(needed_for_3_days < 0.70);
   CHECK(v100["time"]["mfu"].get<double>() < needed_for_4_days);
   CHECK(v100["time"]["wall_clock_days"].get<double>() > 4);
-  CHECK(v100["time"]["wall_clock_days"].get<double>() < 8);
+  // A V100 cannot run FlashAttention (it needs Ampere or newer), so the Hugging Face stack assumed for
+  // fine-tuning runs eager attention, writing the scores through memory: slower still.
+  CHECK(v100["memory"]["assumptions"]["attention"] == "eager");
+  CHECK(v100["time"]["wall_clock_days"].get<double>() < 10);
 
   // "Within a day on one A100" holds for about half of that data: the engine's 100 GB takes 1.2-2.5 days
   // (312 dense BF16/FP16 TFLOPS, A100 datasheet).

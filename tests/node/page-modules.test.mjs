@@ -47,7 +47,7 @@ describe('URL state', () => {
       model: { preset: 'llama-2-7b' },
       training: { type: 'pretrain', tokens: 2e12 },
       hardware: { gpu: 'h100-sxm', count: 64 },
-      strategy: { mfu: 0.4, optimizer: 'adamw', flash_attention: true },  // the form's explicit defaults
+      strategy: { mfu: 0.4, optimizer: 'adamw' },  // the form's explicit defaults
     });
   });
 

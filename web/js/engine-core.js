@@ -13,6 +13,7 @@ export const METHODS = {
   catalog: (module, { catalog }) => parse(module.catalog(catalog ?? '')),
   importHf: (module, { text }) => parse(module.import_hf_config(text)),
   validation: (module, { planner }) => parse(module.validation(Boolean(planner))),
+  memoryValidation: (module) => parse(module.memory_validation()),
 };
 
 const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });

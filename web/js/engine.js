@@ -109,6 +109,11 @@ export async function validation(planner = false) {
   return (await loadEngine()).call('validation', { planner });
 }
 
+// The memory model against measured peak memory, each source held out.
+export async function memoryValidation() {
+  return (await loadEngine()).call('memoryValidation', {});
+}
+
 // Many scenarios (the comparison), one report each; a newer call supersedes an older one, which then
 // resolves to null.
 export async function estimateMany(scenarios, catalogJson = '', onProgress) {

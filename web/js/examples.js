@@ -85,8 +85,8 @@ export const EXAMPLES = [
       en: 'As above: 4 to 8 A100s.',
     },
     note: {
-      zh: '只有冻结权重的方法（LoRA、QLoRA）才接近：QLoRA 的 4 位权重约 90 GB，8 张 A100 放得下（1 万条 2048 token 的样本）；LoRA 的 350 GB BF16 权重分到 8 张卡上也勉强放得下。',
-      en: 'Only methods that freeze the weights (LoRA, QLoRA) come close: QLoRA\'s 4-bit weights are about 90 GB, which fit on 8 A100s (10,000 samples of 2,048 tokens); LoRA\'s 350 GB of bf16 weights, sharded over 8 GPUs, just fit too.',
+      zh: '只有冻结权重的方法（LoRA、QLoRA）才接近：QLoRA 的 4 位权重约 100 GB（bitsandbytes 默认的 NF4；双重量化约 90 GB），8 张 A100 放得下（1 万条 2048 token 的样本）；LoRA 的 350 GB BF16 权重分到 8 张卡上也勉强放得下。',
+      en: 'Only methods that freeze the weights (LoRA, QLoRA) come close: QLoRA\'s 4-bit weights are about 100 GB (bitsandbytes\' default NF4; 90 GB with double quantisation), which fit on 8 A100s (10,000 samples of 2,048 tokens); LoRA\'s 350 GB of bf16 weights, sharded over 8 GPUs, just fit too.',
     },
   },
   {

@@ -138,7 +138,14 @@ export const SECTIONS = [
         path: 'strategy.optimizer', kind: 'select', options: CHOICES['strategy.optimizer'],
         optionPrefix: 'optimizer_', default: 'adamw', active: always,
       },
-      { path: 'strategy.flash_attention', kind: 'check', default: 'true', active: always },
+      {
+        path: 'strategy.framework', kind: 'select', options: ['', ...CHOICES['strategy.framework']], optionPrefix: 'framework_',
+        optionLabels: { '': 'framework_auto' }, default: '', active: always,
+      },
+      {
+        path: 'strategy.attention', kind: 'select', options: ['', ...CHOICES['strategy.attention']], optionPrefix: 'attention_',
+        optionLabels: { '': 'attention_auto' }, default: '', active: always,
+      },
     ],
   },
   {

@@ -72,5 +72,7 @@ struct CatalogFile {
 std::vector<CatalogFile> builtin_catalog_files();
 // engine/data/calibration.json: published throughput rows as scenarios (see validation_json).
 std::string_view builtin_calibration_json();
+// Measured peak memory of real runs, each as a scenario (engine/data/memory-validation.json).
+std::string_view builtin_memory_validation_json();
 
 }  // namespace traincalc

@@ -124,7 +124,30 @@ inline constexpr Named<Optimizer> optimizers[] = {{"adamw", Optimizer::adamw},
                                                   {"sgd", Optimizer::sgd},
                                                   {"sgd-momentum", Optimizer::sgd_momentum},
                                                   {"adafactor", Optimizer::adafactor},
-                                                  {"lion", Optimizer::lion}};
+                                                  {"lion", Optimizer::lion},
+                                                  {"paged-adamw", Optimizer::paged_adamw},
+                                                  {"paged-adamw-8bit", Optimizer::paged_adamw_8bit}};
+inline constexpr Named<Framework> frameworks[] = {
+    {"megatron", Framework::megatron}, {"deepspeed", Framework::deepspeed}, {"fsdp2", Framework::fsdp2},
+    {"hf", Framework::hf},             {"litgpt", Framework::litgpt},       {"torchtune", Framework::torchtune},
+    {"unsloth", Framework::unsloth}};
+inline constexpr Named<Regime> regimes[] = {{"mixed", Regime::mixed},
+                                            {"megatron_mixed", Regime::megatron_mixed},
+                                            {"fsdp_mixed", Regime::fsdp_mixed},
+                                            {"amp", Regime::amp},
+                                            {"pure", Regime::pure}};
+inline constexpr Named<AttentionKernel> attention_kernels[] = {{"flash", AttentionKernel::flash},
+                                                               {"memory_efficient", AttentionKernel::memory_efficient},
+                                                               {"fused_softmax", AttentionKernel::fused_softmax},
+                                                               {"eager", AttentionKernel::eager}};
+inline constexpr Named<CrossEntropy> cross_entropies[] = {{"eager", CrossEntropy::eager},
+                                                          {"fused", CrossEntropy::fused},
+                                                          {"chunked", CrossEntropy::chunked},
+                                                          {"fused_linear", CrossEntropy::fused_linear}};
+inline constexpr Named<AdapterPrecision> adapter_precisions[] = {{"compute", AdapterPrecision::compute},
+                                                                 {"fp32", AdapterPrecision::fp32}};
+inline constexpr Named<Quantization> quantizations[] = {{"nf4", Quantization::nf4},
+                                                        {"nf4_double", Quantization::nf4_double}};
 inline constexpr Named<Recompute> recomputes[] = {
     {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
 inline constexpr Named<Offload> offloads[] = {
@@ -134,7 +157,8 @@ inline constexpr Named<TrainingType> training_types[] = {{"pretrain", TrainingTy
 inline constexpr Named<FinetuneMethod> finetune_methods[] = {
     {"full", FinetuneMethod::full}, {"lora", FinetuneMethod::lora}, {"qlora", FinetuneMethod::qlora}};
 inline constexpr Named<LoraTargets> lora_targets[] = {{"attention", LoraTargets::attention},
-                                                      {"all_linear", LoraTargets::all_linear}};
+                                                      {"all_linear", LoraTargets::all_linear},
+                                                      {"query_value", LoraTargets::query_value}};
 inline constexpr Named<Objective> objectives[] = {{"language_model", Objective::language_model},
                                                   {"classification", Objective::classification}};
 inline constexpr Named<TextKind> text_kinds[] = {{"english", TextKind::english},

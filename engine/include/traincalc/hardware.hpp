@@ -14,7 +14,9 @@ struct GpuSpec {
   std::string name;
   std::string vendor;
   std::string form_factor;
-  double memory_gb = 0;
+  double memory_gb = 0;  // GiB, as vendors state it
+  // What the CUDA driver gives a process, GiB (torch.cuda.get_device_properties().total_memory).
+  std::optional<double> usable_memory_gib;
   std::string memory_type;
   std::optional<double> memory_bandwidth_tbs;
   std::optional<double> fp32_tflops;

@@ -81,6 +81,41 @@ struct ValidationTable {
 ValidationTable validate_calibration(const Catalog& catalog, bool with_planner);
 std::string validation_to_json(const ValidationTable& table, int indent = -1);
 
+// The memory model against measured peaks (engine/data/memory-validation.json), held out by source:
+// the one calibrated constant, the allocator's fragmentation allowance, is fitted on the other
+// sources' reserved peaks for each source's rows, and on all of them for the in-sample figures.
+struct MemoryValidationRow {
+  std::string id, label, source_group, framework, source;
+  std::string counter;  // what was measured: "allocated", "reserved" or "device" (nvidia-smi)
+  double measured_bytes = 0;  // 0 where the run only says it ran out of memory
+  bool out_of_memory = false;
+  bool upper_bound = false;  // the measured figure is a capacity the run fitted in
+  double predicted_bytes = 0;            // held out
+  double predicted_in_sample_bytes = 0;  // fragmentation fitted on every source
+  double error_pct = 0, error_in_sample_pct = 0;
+  double capacity_bytes = 0;
+  bool predicted_fits = false;
+  std::string gpu;
+};
+struct MemoryValidationSource {
+  std::string group;
+  double rows = 0;
+  double fragmentation = 0;  // fitted without this source
+  double median_abs_error_pct = 0, max_abs_error_pct = 0;
+};
+struct MemoryValidationTable {
+  std::string description;
+  std::vector<MemoryValidationRow> rows;
+  std::vector<MemoryValidationSource> sources;
+  double fragmentation_in_sample = 0;
+  double median_abs_error_pct = 0, max_abs_error_pct = 0;  // held out
+  double median_abs_error_in_sample_pct = 0, max_abs_error_in_sample_pct = 0;
+  double out_of_memory_rows = 0, out_of_memory_predicted = 0;
+  double bound_rows = 0, bound_respected = 0;
+};
+MemoryValidationTable validate_memory(const Catalog& catalog);
+std::string memory_validation_to_json(const MemoryValidationTable& table, int indent = -1);
+
 // The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
 // ranked: rows that run and fit first, then fewest days, then lowest cost. With a fixed

@@ -61,6 +61,8 @@ constexpr double expert_ffn_hidden(const Architecture& a) {
 // One group of identical linear layers (weight in x out), as many copies as the model holds and as
 // a token passes through (fewer for routed experts).
 enum class LinearKind { attention, mlp, router };
+// Within attention: the query, key-and-value (K and V together) and output projections.
+enum class LinearRole { query, key_value, output, other };
 struct LinearGroup {
   double in = 0;
   double out = 0;
@@ -68,6 +70,7 @@ struct LinearGroup {
   double active_copies = 0;
   bool bias = false;
   LinearKind kind = LinearKind::attention;
+  LinearRole role = LinearRole::other;
 };
 
 namespace detail {
@@ -80,24 +83,26 @@ constexpr void for_each_attention_linear(const Architecture& a, double blocks, V
     // rotary key, its up-projection to per-head keys and values, and the output (DeepSeek-V3, sec. 2.1.1).
     const double qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim;
     if (a.q_lora_rank > 0) {
-      visit(LinearGroup{h, a.q_lora_rank, blocks, blocks, false, LinearKind::attention});
-      visit(LinearGroup{a.q_lora_rank, a.heads * qk_head, blocks, blocks, false, LinearKind::attention});
+      visit(LinearGroup{h, a.q_lora_rank, blocks, blocks, false, LinearKind::attention, LinearRole::query});
+      visit(LinearGroup{a.q_lora_rank, a.heads * qk_head, blocks, blocks, false, LinearKind::attention,
+                        LinearRole::query});
     } else {
-      visit(LinearGroup{h, a.heads * qk_head, blocks, blocks, false, LinearKind::attention});
+      visit(LinearGroup{h, a.heads * qk_head, blocks, blocks, false, LinearKind::attention, LinearRole::query});
     }
-    visit(LinearGroup{h, a.kv_lora_rank + a.qk_rope_head_dim, blocks, blocks, false, LinearKind::attention});
+    visit(LinearGroup{h, a.kv_lora_rank + a.qk_rope_head_dim, blocks, blocks, false, LinearKind::attention,
+                      LinearRole::key_value});
     visit(LinearGroup{a.kv_lora_rank, a.heads * (a.qk_nope_head_dim + a.v_head_dim), blocks, blocks, false,
-                      LinearKind::attention});
-    visit(LinearGroup{a.heads * a.v_head_dim, h, blocks, blocks, a.bias, LinearKind::attention});
+                      LinearKind::attention, LinearRole::key_value});
+    visit(LinearGroup{a.heads * a.v_head_dim, h, blocks, blocks, a.bias, LinearKind::attention, LinearRole::output});
     return;
   }
   // Q and output at full width, K and V at the key-value width (GQA, Ainslie et al. 2023).
   const double q_width = a.heads * effective_head_dim(a);
   const double kv_width = effective_kv_heads(a) * effective_head_dim(a);
   const bool qkv_bias = a.bias || a.qkv_bias;
-  visit(LinearGroup{h, q_width, blocks, blocks, qkv_bias, LinearKind::attention});
-  visit(LinearGroup{h, kv_width, 2 * blocks, 2 * blocks, qkv_bias, LinearKind::attention});
-  visit(LinearGroup{q_width, h, blocks, blocks, a.bias, LinearKind::attention});
+  visit(LinearGroup{h, q_width, blocks, blocks, qkv_bias, LinearKind::attention, LinearRole::query});
+  visit(LinearGroup{h, kv_width, 2 * blocks, 2 * blocks, qkv_bias, LinearKind::attention, LinearRole::key_value});
+  visit(LinearGroup{q_width, h, blocks, blocks, a.bias, LinearKind::attention, LinearRole::output});
 }
 
 // One MLP of width f: gated MLPs have three matrices (Shazeer 2020, "GLU Variants"), others two.

@@ -53,6 +53,7 @@ struct HardwareReport {
   std::string precision;
   double peak_tflops = 0;  // dense, per GPU, for the precision used
   double memory_gb = 0;
+  double usable_memory_gib = 0;  // what a process can allocate, GiB
   double gpus_per_node = 8;
 };
 
@@ -113,6 +114,20 @@ struct MemoryOverhead {
   double communication = 0;  // NCCL buffers per communicator in use
   double gather = 0;         // ZeRO-3/FSDP: the gathered weights of the layers being computed
   double fragmentation = 0;  // the caching allocator's reserve beyond what is allocated
+  double workspace = 0;      // QLoRA: one layer's matrices dequantised to 16 bits
+};
+
+// What the memory model assumed, and whether each came from the scenario or the framework's preset.
+struct MemoryAssumptions {
+  std::string framework;
+  bool framework_assumed = true;
+  std::string regime;
+  bool regime_assumed = true;
+  std::string attention;
+  bool attention_assumed = true;
+  std::string cross_entropy;
+  std::string adapter_precision;  // LoRA and QLoRA only
+  std::string quantization;       // QLoRA only
 };
 
 // Memory in use at the end of one phase of a step (overhead included).
@@ -148,6 +163,15 @@ struct MemoryExplanation {
 };
 
 struct MemoryReport {
+  MemoryAssumptions assumptions;
+  // The peak on the pipeline rank that holds the most: total (what must fit: the allocator's
+  // reserved peak, the CUDA context and NCCL's buffers), what the allocator reserves
+  // (torch.cuda.max_memory_reserved) and what is allocated (torch.cuda.max_memory_allocated).
+  double allocated_bytes = 0;
+  double reserved_bytes = 0;
+  std::string worst_stage = "only";  // "only", "first" or "last" pipeline stage
+  double worst_pipeline_rank = 0;
+  std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its reserved peak
   MemoryParts per_gpu_bytes;
   MemoryExplanation explain;
   MemoryOverhead overhead_bytes;
@@ -163,6 +187,7 @@ struct MemoryReport {
   double activation_bytes_per_micro_batch = 0;  // what one more micro-batch in flight adds
   double micro_batches_in_flight = 1;           // on the first pipeline stage
   std::optional<double> max_micro_batch;        // the largest micro-batch that fits (0: none does)
+  std::optional<double> max_seq_len;            // the longest sequence that fits at this micro-batch (0: none)
   std::optional<double> min_gpus;               // the fewest GPUs (same layout, more data parallelism) that fit
   std::vector<MemorySuggestion> suggestions;
 };

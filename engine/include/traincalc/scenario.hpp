@@ -14,7 +14,14 @@ namespace traincalc {
 
 enum class TrainingType { pretrain, finetune };
 enum class FinetuneMethod { full, lora, qlora };
-enum class LoraTargets { attention, all_linear };
+// The matrices LoRA adapts: Q and V only (the LoRA paper's choice, LitGPT's default), every attention
+// projection, or every linear layer but the output head.
+enum class LoraTargets { attention, all_linear, query_value };
+// How adapters are stored: in the compute precision, or in fp32 (PEFT's autocast_adapter_dtype).
+enum class AdapterPrecision { compute, fp32 };
+// QLoRA's frozen base: 4-bit NormalFloat with fp32 block constants, or with the constants themselves
+// quantised (double quantisation; Dettmers et al. 2023, sec. 3).
+enum class Quantization { nf4, nf4_double };
 
 // What the model is trained to predict: tokens over the vocabulary (the logits are large), or a few
 // classes (a classification head, as in fine-tuning BERT).
@@ -31,6 +38,8 @@ struct Training {
   FinetuneMethod method = FinetuneMethod::full;
   double lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::all_linear;
+  std::optional<AdapterPrecision> adapter_precision;  // nullopt: the framework's
+  std::optional<Quantization> quantization;           // QLoRA; nullopt: the framework's
   DataKind data_kind = DataKind::tokens;
   double data_amount = 0;                 // tokens, GB, samples, steps or FLOPs; unused for chinchilla
   std::optional<double> bytes_per_token;  // given; else from text, else English's

@@ -7,9 +7,27 @@
 
 namespace traincalc {
 
-enum class Optimizer { adamw, adam, adamw_8bit, sgd, sgd_momentum, adafactor, lion };
+enum class Optimizer { adamw, adam, adamw_8bit, sgd, sgd_momentum, adafactor, lion, paged_adamw, paged_adamw_8bit };
 enum class Recompute { none, selective, full };
 enum class Offload { none, optimizer, optimizer_and_params };
+// The training framework: it decides, unless the scenario says otherwise, how weights, gradients and
+// optimizer states are held, which attention and loss kernels run and how adapters are stored (the
+// presets and their sources are in memory_regime.cpp).
+enum class Framework { megatron, deepspeed, fsdp2, hf, litgpt, torchtune, unsloth };
+// How a trainable parameter is held (bytes per parameter in memory_regime.cpp):
+//   mixed: 16-bit weights and gradients, fp32 master weights and optimizer states (DeepSpeed);
+//   megatron_mixed: as mixed but fp32 gradients (Megatron's main-grad buffer);
+//   fsdp_mixed: fp32 sharded weights, gradients and states; 16-bit copies gathered per layer (FSDP2);
+//   amp: fp32 weights, gradients and states, 16-bit autocast compute (PyTorch AMP, HF Trainer);
+//   pure: weights, gradients and states all 16-bit (LitGPT bf16-true, torchtune).
+enum class Regime { mixed, megatron_mixed, fsdp_mixed, amp, pure };
+// The attention kernel: FlashAttention and memory-efficient SDPA keep no score matrix; Megatron's
+// fused softmax keeps 16-bit scores; eager attention keeps fp32 softmax scores under autocast.
+enum class AttentionKernel { flash, memory_efficient, fused_softmax, eager };
+// The loss over the vocabulary: eager cross-entropy upcasts every logit to fp32; a fused kernel works in
+// place on the 16-bit logits; a chunked loss keeps 16-bit logits and upcasts one chunk at a time; a fused
+// linear cross-entropy never holds the logits whole.
+enum class CrossEntropy { eager, fused, chunked, fused_linear };
 
 struct Strategy {
   std::optional<Precision> precision;  // nullopt: the GPU's default precision
@@ -19,15 +37,23 @@ struct Strategy {
   std::optional<double> tp, pp, cp, ep, dp, micro_batch, zero;
   std::optional<double> pp_virtual_stages;  // interleaved 1F1B chunks per stage; nullopt: "auto" (1 unless planned)
   std::optional<Recompute> recompute;       // nullopt: "auto"
-  bool flash_attention = true;
-  // Without FlashAttention: Megatron's fused softmax keeps 16-bit scores; eager PyTorch (the default
-  // assumed) keeps an fp32 softmax under autocast.
+  std::optional<Framework> framework;  // nullopt: "auto" (Megatron-LM to pre-train, Hugging Face to fine-tune)
+  std::optional<Regime> regime;        // nullopt: the framework's
+  std::optional<AttentionKernel> attention;  // nullopt: the framework's on this GPU
+  // The version-1 spelling of the attention kernel, still read: flash_attention false means eager
+  // attention, or Megatron's fused softmax with fused_softmax true.
+  std::optional<bool> flash_attention;
   std::optional<bool> fused_softmax;
+  // Each parameter is updated as soon as its gradient exists, which is then freed (torchtune's
+  // optimizer_in_bwd): the gradients are never all held at once.
+  bool optimizer_in_backward = false;
+  // Activations kept for the backward pass wait in CPU memory (torchtune's activation offloading).
+  bool activation_offload = false;
   std::optional<bool> sequence_parallel;  // nullopt: on when tp > 1
   Offload offload = Offload::none;
-  // A fused cross-entropy kernel (flash-attn's xentropy, Megatron-Core's fused CE, Liger) computes the
-  // loss and its gradient in place on the 16-bit logits: no fp32 copies.
-  bool fused_cross_entropy = false;
+  std::optional<CrossEntropy> cross_entropy;  // nullopt: the framework's
+  // The version-1 spelling: true is the fused kernel (flash-attn's xentropy, Megatron-Core's fused CE).
+  std::optional<bool> fused_cross_entropy;
   // Gradient reduction (and ZeRO's parameter gather) runs during the backward pass, as PyTorch DDP,
   // FSDP, DeepSpeed and Megatron-Core do; false: after it (Megatron-LM 2021).
   bool overlap_grad_reduce = true;
@@ -38,5 +64,9 @@ struct Strategy {
 const char* to_string(Optimizer optimizer);
 const char* to_string(Recompute recompute);
 const char* to_string(Offload offload);
+const char* to_string(Framework framework);
+const char* to_string(Regime regime);
+const char* to_string(AttentionKernel kernel);
+const char* to_string(CrossEntropy loss);
 
 }  // namespace traincalc

@@ -23,6 +23,9 @@ constexpr double tflops_to_flops(double tflops) {
 constexpr double gb_to_bytes(double gb) {
   return gb * bytes_per_gb;
 }
+constexpr double gib_to_bytes(double gib) {
+  return gib * bytes_per_gib;
+}
 constexpr double tbs_to_bytes_per_second(double tbs) {
   return tbs * bytes_per_tb;
 }

@@ -58,6 +58,18 @@ export function memorySection(report, lang, { catalog, onApply }) {
   const facts = [];
   if (m.max_micro_batch !== undefined) facts.push(t(lang, 'memory_max_micro_batch', { v: m.max_micro_batch }));
   if (m.min_gpus !== undefined) facts.push(t(lang, 'memory_min_gpus', { v: format.plain(m.min_gpus, lang, 0) }));
+  if (m.max_seq_len !== undefined) facts.push(t(lang, 'memory_max_seq_len', { v: format.plain(m.max_seq_len, lang, 0) }));
+  // What the framework preset assumed, the rank with the peak, and the counters PyTorch would print.
+  const a = m.assumptions;
+  const assumes = t(lang, 'memory_assumes', {
+    framework: t(lang, `framework_${a.framework}`), regime: t(lang, `regime_${a.regime}`),
+    attention: t(lang, `attention_${a.attention}`), loss: t(lang, `loss_${a.cross_entropy}`),
+  });
+  const worst = m.worst_stage !== 'only'
+    ? el('p', { class: 'hint', 'data-report': 'memory.worst_pipeline_rank', 'data-value': m.worst_pipeline_rank,
+      text: t(lang, 'memory_worst_stage', { rank: format.plain(m.worst_pipeline_rank, lang, 0), stage: t(lang, `stage_${m.worst_stage}`) }) })
+    : null;
+  const counters = t(lang, 'memory_counters', { allocated: format.bytes(m.allocated_bytes, lang), reserved: format.bytes(m.reserved_bytes, lang) });
   const suggestions = m.suggestions.length
     ? el('div', { class: 'suggestions' }, [
       el('h4', { text: t(lang, 'memory_suggestions') }),
@@ -77,6 +89,8 @@ export function memorySection(report, lang, { catalog, onApply }) {
     bar(m, lang),
     legend,
     facts.length ? el('p', { class: 'hint', text: facts.join(' · ') }) : null,
+    worst,
+    el('p', { class: 'hint', 'data-report': 'memory.assumptions.framework', 'data-value': a.framework, text: `${assumes} ${counters}` }),
     suggestions,
     memoryMath(report, lang),
   ]);

@@ -1,0 +1,184 @@
+// Training regimes and framework presets: how each framework holds weights, gradients and optimizer
+// states, and which attention and loss kernels it runs, unless the scenario says otherwise. Each
+// preset cites the framework's documentation or default configuration.
+#include <algorithm>
+
+#include "estimators.hpp"
+#include "traincalc/contract.hpp"
+
+namespace traincalc {
+
+const char* to_string(Framework framework) { return contract::name_of(contract::frameworks, framework).data(); }
+const char* to_string(Regime regime) { return contract::name_of(contract::regimes, regime).data(); }
+const char* to_string(AttentionKernel kernel) { return contract::name_of(contract::attention_kernels, kernel).data(); }
+const char* to_string(CrossEntropy loss) { return contract::name_of(contract::cross_entropies, loss).data(); }
+
+}  // namespace traincalc
+
+namespace traincalc::detail {
+
+// FlashAttention-2 needs an Ampere (sm80) or newer GPU (Dao 2023, github.com/Dao-AILab/flash-attention
+// README, "Requirements"). In the catalog the GPUs without bf16 tensor cores (V100, T4, older) are the
+// pre-Ampere ones; AMD's CDNA 3 runs FlashAttention through composable kernels.
+bool runs_flash_attention(const GpuSpec& gpu) { return gpu.bf16_tflops.has_value(); }
+
+MemoryRegime resolve_memory_regime(const Scenario& s) {
+  const Strategy& st = s.strategy;
+  const Training& t = s.training;
+  MemoryRegime r;
+  r.framework_assumed = !st.framework;
+  r.framework = st.framework.value_or(t.type == TrainingType::pretrain ? Framework::megatron : Framework::hf);
+  const bool frozen_base = t.method != FinetuneMethod::full;
+  const bool flash_ok = runs_flash_attention(s.hardware.gpu);
+
+  // The preset: regime, attention on an Ampere-or-newer GPU and before, loss kernel, adapters, NF4.
+  Regime regime = Regime::mixed;
+  AttentionKernel attention = flash_ok ? AttentionKernel::flash : AttentionKernel::memory_efficient;
+  CrossEntropy loss = CrossEntropy::eager;
+  AdapterPrecision adapters = AdapterPrecision::compute;
+  Quantization nf4 = Quantization::nf4_double;
+  r.fused_elementwise = false;
+  switch (r.framework) {
+    case Framework::megatron:
+      // Megatron-LM: bf16 training accumulates and all-reduces gradients in fp32 (megatron/training/
+      // arguments.py: "if args.bf16: ... args.accumulate_allreduce_grads_in_fp32 = True"); Transformer
+      // Engine's fused attention, norms and SwiGLU; the loss fusion is opt-in (--cross-entropy-loss-fusion).
+      regime = Regime::megatron_mixed;
+      if (!flash_ok) attention = AttentionKernel::fused_softmax;
+      r.fused_elementwise = true;
+      break;
+    case Framework::deepspeed:
+      // DeepSpeed bf16/fp16: 16-bit parameters and gradients, fp32 master weights and Adam states in the
+      // (ZeRO-partitioned) optimizer (deepspeed.ai/docs/config-json, "BFLOAT16 training options"; Rajbhandari
+      // et al. 2020, sec. 3.1: 2 + 2 + 12 bytes per parameter).
+      regime = Regime::mixed;
+      break;
+    case Framework::fsdp2:
+      // torchtitan / FSDP2: fp32 sharded parameters and optimizer states, bf16 all-gather and compute,
+      // fp32 reduce-scatter (torchtitan config: mixed_precision_param "bfloat16", mixed_precision_reduce
+      // "float32"; PyTorch docs, torch.distributed.fsdp.MixedPrecisionPolicy).
+      regime = Regime::fsdp_mixed;
+      break;
+    case Framework::hf:
+      // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full
+      // fine-tuning keeps fp32 weights, gradients and states; PEFT loads the base in 16 bits and casts
+      // adapters to fp32 (peft LoraConfig / get_peft_model autocast_adapter_dtype=True). SDPA picks
+      // FlashAttention where it can; pre-Ampere, transformers' eager attention. BitsAndBytesConfig's
+      // bnb_4bit_use_double_quant defaults to False.
+      regime = frozen_base ? Regime::pure : Regime::amp;
+      if (!flash_ok) attention = AttentionKernel::eager;
+      adapters = AdapterPrecision::fp32;
+      nf4 = Quantization::nf4;
+      break;
+    case Framework::litgpt:
+      // LitGPT config hub: precision "bf16-true" (weights, gradients and AdamW states in bf16), torch SDPA,
+      // chunked cross-entropy (lm_head_chunk_size 128, litgpt/utils.py chunked_cross_entropy), and
+      // quantize "bnb.nf4" in the qlora.yaml configs.
+      regime = Regime::pure;
+      loss = CrossEntropy::chunked;
+      nf4 = Quantization::nf4;
+      break;
+    case Framework::torchtune:
+      // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
+      // torchao NF4Tensor (scalers double-quantised in blocks of 256).
+      regime = Regime::pure;
+      loss = CrossEntropy::chunked;
+      break;
+    case Framework::unsloth:
+      // Unsloth: 16-bit base, Triton kernels for RMSNorm, RoPE and SwiGLU, a fused cross-entropy that never
+      // holds the logits whole, and its pre-quantised bnb-4bit models with double quantisation.
+      regime = Regime::pure;
+      loss = CrossEntropy::fused_linear;
+      r.fused_elementwise = true;
+      break;
+  }
+
+  r.regime = st.regime.value_or(regime);
+  r.regime_assumed = !st.regime;
+  // The version-1 flags, when given, say which attention kernel runs.
+  if (st.attention) {
+    r.attention = *st.attention;
+  } else if (st.flash_attention) {
+    r.attention = *st.flash_attention
+                      ? AttentionKernel::flash
+                      : (st.fused_softmax.value_or(false) ? AttentionKernel::fused_softmax : AttentionKernel::eager);
+  } else {
+    r.attention = attention;
+  }
+  r.attention_assumed = !st.attention && !st.flash_attention;
+  if (st.cross_entropy) {
+    r.cross_entropy = *st.cross_entropy;
+  } else if (st.fused_cross_entropy) {
+    r.cross_entropy = *st.fused_cross_entropy ? CrossEntropy::fused : CrossEntropy::eager;
+  } else {
+    r.cross_entropy = loss;
+  }
+  r.adapter_precision = t.adapter_precision.value_or(adapters);
+  r.quantization = t.quantization.value_or(nf4);
+  return r;
+}
+
+bool keeps_no_scores(AttentionKernel kernel) {
+  return kernel == AttentionKernel::flash || kernel == AttentionKernel::memory_efficient;
+}
+
+namespace {
+
+// Optimizer states per parameter, in fp32 (Adam: two moments, Kingma & Ba 2015; Lion: one momentum,
+// Chen et al. 2023; Adafactor: a factored second moment, rows + columns, negligible, Shazeer & Stern
+// 2018; 8-bit: two 8-bit moments with fp32 block constants every 2,048 values, Dettmers et al. 2022).
+// Paged optimizers hold the same bytes, paged to CPU memory only under pressure (bitsandbytes docs).
+double fp32_state_bytes(Optimizer o) {
+  switch (o) {
+    case Optimizer::adam:
+    case Optimizer::adamw:
+    case Optimizer::paged_adamw:
+      return 8.0;
+    case Optimizer::adamw_8bit:
+    case Optimizer::paged_adamw_8bit:
+      return 2.0 + 2 * 4.0 / 2048;
+    case Optimizer::sgd:
+    case Optimizer::adafactor:
+      return 0.0;
+    case Optimizer::sgd_momentum:
+    case Optimizer::lion:
+      return 4.0;
+  }
+  return 8.0;
+}
+
+bool eight_bit(Optimizer o) { return o == Optimizer::adamw_8bit || o == Optimizer::paged_adamw_8bit; }
+
+}  // namespace
+
+ParamBytes trainable_param_bytes(const MemoryRegime& r, Precision precision, Optimizer optimizer, bool adapter) {
+  const double states = fp32_state_bytes(optimizer);
+  const bool sixteen_bit = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
+  if (!sixteen_bit || (adapter && r.adapter_precision == AdapterPrecision::fp32)) return {4.0, 4.0, states};
+  switch (r.regime) {
+    case Regime::pure:  // states in the weights' 16 bits (8-bit states stay 8-bit)
+      return {2.0, 2.0, eight_bit(optimizer) ? states : states / 2};
+    case Regime::mixed:  // + fp32 master weights
+      return {2.0, 2.0, 4.0 + states};
+    case Regime::megatron_mixed:  // + fp32 master weights, fp32 gradient buffer
+      return {2.0, 4.0, 4.0 + states};
+    case Regime::fsdp_mixed:
+    case Regime::amp:
+      return {4.0, 4.0, states};
+  }
+  return {2.0, 2.0, 4.0 + states};
+}
+
+double frozen_weight_bytes(const MemoryRegime& r, Precision precision) {
+  const bool sixteen_bit = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
+  return sixteen_bit && r.regime != Regime::amp && r.regime != Regime::fsdp_mixed ? 2.0 : 4.0;
+}
+
+double nf4_bits_per_param(Quantization q) {
+  // 4-bit values with an fp32 absmax per block of 64: 4 + 32/64 bits; double quantisation stores the
+  // constants in 8 bits with an fp32 constant per 256 of them: 4 + 8/64 + 32/(64 x 256) = 4.127 bits
+  // (Dettmers et al. 2023, "QLoRA", sec. 3).
+  return q == Quantization::nf4 ? 4.0 + 32.0 / 64 : 4.0 + 8.0 / 64 + 32.0 / (64 * 256);
+}
+
+}  // namespace traincalc::detail

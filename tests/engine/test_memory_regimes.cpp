@@ -1,0 +1,191 @@
+// Memory as frameworks hold it: capacity in GiB as the driver reports it, the attention kernel the GPU
+// can run, training regimes and framework presets, the worst pipeline rank, allocated against
+// reserved, the longest sequence that fits, and the measured runs of engine/data/memory-validation.json
+// predicted with the fragmentation allowance fitted on the other sources.
+#include <cstdio>
+#include <set>
+
+#include "helpers.hpp"
+#include "traincalc/json_api.hpp"
+
+using namespace test;
+
+namespace {
+
+json llama_7b_full(const char* framework) {
+  return {{"model", {{"preset", "llama-2-7b"}}},
+          {"training", {{"type", "finetune"}, {"steps", 10}, {"seq_len", 512}, {"global_batch_sequences", 1}}},
+          {"hardware", {{"gpu", "h200-sxm"}, {"count", 1}}},
+          {"strategy", {{"framework", framework}, {"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}}}};
+}
+
+constexpr double llama_2_7b = 6738415616.0;  // parameters (test_parameters.cpp)
+
+}  // namespace
+
+TEST_CASE("Capacity is the GiB the driver reports, not vendor GB read as 10^9 bytes", "[memory][capacity]") {
+  // H100 SXM: torch.cuda.get_device_properties().total_memory = 85,045,477,376 bytes (81,106 MiB;
+  // tests/data/memory-measured/gpu-usable-memory.json, nccl#1264), catalogued as 79.2 GiB.
+  json s = llama_7b_full("deepspeed");
+  s["hardware"]["gpu"] = "h100-sxm";
+  const json r = report_json(s);
+  CHECK_THAT(r["memory"]["capacity_bytes"].get<double>(), WithinRel(85045477376.0, 0.001));
+  CHECK(r["hardware"]["usable_memory_gib"] == 79.2);
+  // QLoRA's headline: a 65B model fine-tuned on one 48 GB GPU (Dettmers et al. 2023, abstract), LLaMA-65B
+  // (Touvron et al. 2023, table 2: 80 layers, width 8192, 64 heads), rank 64 on every linear layer,
+  // paged AdamW, gradient checkpointing, on an A40 (46,068 MiB in nvidia-smi).
+  const json q = report_json(
+      {{"model",
+        {{"name", "LLaMA-65B"}, {"layers", 80}, {"hidden", 8192}, {"heads", 64}, {"ffn_hidden", 22016}, {"vocab", 32000},
+         {"gated_mlp", true}}},
+       {"training",
+        {{"type", "finetune"}, {"method", "qlora"}, {"quantization", "nf4_double"}, {"lora_rank", 64},
+         {"lora_targets", "all_linear"}, {"seq_len", 512}, {"steps", 100}, {"global_batch_sequences", 16}}},
+       {"hardware", {{"gpu", "a40"}, {"count", 1}}},
+       {"strategy", {{"framework", "hf"}, {"optimizer", "paged-adamw"}, {"micro_batch", 1}, {"recompute", "full"}, {"mfu", 0.3}}}});
+  CHECK(q["memory"]["fits"] == true);
+  CHECK(q["memory"]["per_gpu_bytes"]["optimizer"] == 0);  // paged: outside the caching allocator
+}
+
+TEST_CASE("The attention kernel follows the GPU: no FlashAttention before Ampere", "[memory][attention]") {
+  // FlashAttention-2 needs sm80 or newer (flash-attention README, "Requirements"): transformers on a V100
+  // runs eager attention, which keeps the fp32 softmax scores; on an A100, SDPA's flash kernel keeps none.
+  json s = {{"model", {{"preset", "bert-large"}}},
+            {"training",
+             {{"type", "finetune"}, {"objective", "classification"}, {"samples", 512}, {"seq_len", 512},
+              {"global_batch_sequences", 8}}},
+            {"hardware", {{"gpu", "v100-sxm2-16gb"}, {"count", 1}}},
+            {"strategy",
+             {{"precision", "fp16"}, {"micro_batch", 8}, {"tp", 1}, {"pp", 1}, {"recompute", "none"}, {"mfu", 0.3}}}};
+  const json v100 = report_json(s);
+  CHECK(v100["memory"]["assumptions"]["framework"] == "hf");
+  CHECK(v100["memory"]["assumptions"]["attention"] == "eager");
+  CHECK(v100["memory"]["assumptions"]["attention_assumed"] == true);
+  s["hardware"]["gpu"] = "a100-40gb-sxm";
+  const json a100 = report_json(s);
+  CHECK(a100["memory"]["assumptions"]["attention"] == "flash");
+  // 24 layers x 16 heads x 512 x 512 scores per sequence, each kept as the fp32 softmax, the dropout
+  // mask, the fp32 dropout output and its fp16 cast for the product with V (4 + 1 + 4 + 2 bytes, as
+  // memory.cpp counts eager attention under autocast), 8 sequences: about 8.3 GiB more on the V100.
+  const double scores = 24.0 * 16 * 512 * 512 * 8 * (4 + 1 + 4 + 2);
+  CHECK_THAT(v100["memory"]["per_gpu_bytes"]["activations"].get<double>() -
+                 a100["memory"]["per_gpu_bytes"]["activations"].get<double>(),
+             WithinRel(scores, 0.05));
+  // Saying which kernel runs overrides the default.
+  s["strategy"]["attention"] = "memory_efficient";
+  s["hardware"]["gpu"] = "v100-sxm2-16gb";
+  CHECK(report_json(s)["memory"]["assumptions"]["attention_assumed"] == false);
+}
+
+TEST_CASE("Regimes: bytes per trainable parameter as each framework holds them", "[memory][regime]") {
+  // Full fine-tuning of Llama-2-7B with AdamW, weights + gradients + optimizer per parameter:
+  //   LitGPT bf16-true / torchtune: 2 + 2 + 4 (both moments in bf16)                       = 8
+  //   DeepSpeed: 2 + 2 + 12 (fp32 master and moments; ZeRO paper, sec. 3.1)                 = 16
+  //   Megatron-LM: 2 + 4 (fp32 main-grad buffer) + 12                                       = 18
+  //   Hugging Face Trainer (fp32 model under autocast): 4 + 4 + 8                           = 16
+  for (const auto& [framework, bytes] : std::vector<std::pair<const char*, double>>{
+           {"litgpt", 8}, {"torchtune", 8}, {"deepspeed", 16}, {"megatron", 18}, {"hf", 16}}) {
+    const json r = report_json(llama_7b_full(framework));
+    const auto& p = r["memory"]["per_gpu_bytes"];
+    INFO(framework);
+    CHECK_THAT(p["weights"].get<double>() + p["gradients"].get<double>() + p["optimizer"].get<double>(),
+               WithinRel(bytes * llama_2_7b, 1e-9));
+    CHECK(r["memory"]["assumptions"]["framework"] == framework);
+    CHECK(r["memory"]["assumptions"]["framework_assumed"] == false);
+  }
+  // FSDP2 mixed precision (torchtitan): fp32 weights, gradients and moments, all sharded: 16 / N.
+  json s = llama_7b_full("fsdp2");
+  s["hardware"]["count"] = 8;
+  s["strategy"]["zero"] = 3;
+  s["strategy"]["dp"] = 8;
+  s["training"]["global_batch_sequences"] = 8;
+  const json sharded = report_json(s);
+  const json& p = sharded["memory"]["per_gpu_bytes"];
+  CHECK_THAT(p["weights"].get<double>() + p["gradients"].get<double>() + p["optimizer"].get<double>(),
+             WithinRel(16 * llama_2_7b / 8, 1e-6));
+  // Updating each parameter as its gradient arrives (torchtune's optimizer_in_bwd) never holds them all:
+  // the largest is the 32000 x 4096 embedding's.
+  json in_backward = llama_7b_full("torchtune");
+  in_backward["strategy"]["optimizer_in_backward"] = true;
+  const json r = report_json(in_backward);
+  CHECK(r["memory"]["at_peak_bytes"].value("gradients", 0.0) <= 2 * 32000.0 * 4096 + 1);
+}
+
+TEST_CASE("The worst pipeline rank: the first stage's activations or the last stage's logits", "[memory][pipeline]") {
+  // Under 1F1B the first stage keeps pp micro-batches in flight (Narayanan et al. 2021); the last holds
+  // the output head and the loss. Llama-3.1-8B at 4 stages: the first stage's activations win.
+  json s = {{"model", {{"preset", "llama-3.1-8b"}}},
+            {"training", {{"type", "pretrain"}, {"steps", 10}, {"seq_len", 4096}, {"global_batch_sequences", 64}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 4}}},
+            {"strategy", {{"framework", "megatron"}, {"tp", 1}, {"pp", 4}, {"micro_batch", 1}, {"recompute", "none"}, {"mfu", 0.4}}}};
+  const json r = report_json(s);
+  CHECK(r["memory"]["worst_stage"] == "first");
+  CHECK(r["memory"]["worst_pipeline_rank"] == 0);
+  CHECK(r["memory"]["stage_bytes"]["first"].get<double>() > r["memory"]["stage_bytes"]["last"].get<double>());
+  CHECK(r["memory"]["stage_bytes"]["first"] == r["memory"]["per_gpu_bytes"]["total"]);
+  // With full recomputation the in-flight activations shrink to each layer's input, and the last
+  // stage's 128,256-token vocabulary (untied head, eager loss) takes over.
+  s["strategy"]["recompute"] = "full";
+  const json last = report_json(s);
+  CHECK(last["memory"]["worst_stage"] == "last");
+  CHECK(last["memory"]["worst_pipeline_rank"] == 3);
+}
+
+TEST_CASE("Allocated, reserved and device peaks; the longest sequence that fits", "[memory]") {
+  json s = llama_7b_full("torchtune");
+  s["hardware"]["gpu"] = "a100-40gb-sxm";
+  s["training"]["method"] = "lora";
+  const json r = report_json(s);
+  const json& m = r["memory"];
+  // torch.cuda.max_memory_allocated <= max_memory_reserved <= what the device holds (the CUDA context
+  // and NCCL's buffers are outside the allocator).
+  CHECK(m["allocated_bytes"].get<double>() < m["reserved_bytes"].get<double>());
+  CHECK(m["reserved_bytes"].get<double>() < m["per_gpu_bytes"]["total"].get<double>());
+  CHECK_THAT(m["reserved_bytes"].get<double>() + m["overhead_bytes"]["cuda_context"].get<double>() +
+                 m["overhead_bytes"]["communication"].get<double>(),
+             WithinRel(m["per_gpu_bytes"]["total"].get<double>(), 1e-12));
+  // The longest sequence: it fits, one token more does not.
+  const double longest = m["max_seq_len"];
+  REQUIRE(longest > 512);
+  s["training"]["seq_len"] = longest;
+  CHECK(report_json(s)["memory"]["fits"] == true);
+  s["training"]["seq_len"] = longest + 1;
+  CHECK(report_json(s)["memory"]["fits"] == false);
+}
+
+TEST_CASE("Measured peak memory of real runs, each source predicted with what the others calibrate",
+          "[memory][validation]") {
+  const traincalc::MemoryValidationTable table = traincalc::validate_memory(traincalc::builtin_catalog());
+  std::set<std::string> frameworks;
+  double measured = 0;
+  for (const auto& row : table.rows) {
+    if (row.measured_bytes > 0 && !row.out_of_memory && !row.upper_bound) {
+      ++measured;
+      frameworks.insert(row.framework);
+    }
+    CHECK(std::isfinite(row.predicted_bytes));
+    CHECK(row.predicted_bytes > 0);
+  }
+  std::printf("memory validation: %.0f measured rows, %zu sources; held out median %.1f%%, largest %.1f%%; in sample "
+              "median %.1f%% (fragmentation %.3f); %.0f of %.0f out-of-memory runs predicted not to fit\n",
+              measured, table.sources.size(), table.median_abs_error_pct, table.max_abs_error_pct,
+              table.median_abs_error_in_sample_pct, table.fragmentation_in_sample, table.out_of_memory_predicted,
+              table.out_of_memory_rows);
+  CHECK(measured >= 100);
+  CHECK(frameworks.size() >= 4);
+  CHECK(table.sources.size() >= 8);
+  // Every held-out fit stays in the allowance's plausible range: the caching allocator's reserve is a
+  // fraction of what comes and goes within a step, not a multiple of it.
+  for (const auto& source : table.sources) {
+    INFO(source.group);
+    CHECK(source.fragmentation >= 0);
+    CHECK(source.fragmentation <= 0.5);
+  }
+  // Where the model stands (issue 14 asks for a 5% median and no row beyond 15%; docs/validation.md
+  // lists what is still missing): a held-out median of 10.6% at this commit, guarded within a point.
+  CHECK(table.median_abs_error_pct <= 11.5);
+  // Runs tuned to fill the GPU fitted; the prediction must fit too.
+  CHECK(table.bound_respected == table.bound_rows);
+  // 9 of the 16 measured out-of-memory runs are predicted not to fit at this commit.
+  CHECK(table.out_of_memory_predicted >= 9);
+}
