@@ -95,6 +95,11 @@ function label(r) {
 const rows = [];
 const left_out = {};
 function add(r, id, source, counterOverride, measuredGib) {
+  // A run a table lists twice (the same configuration, the same machine) counts once.
+  if (r.include && r.duplicate_of !== undefined && r.duplicate_of !== null) {
+    left_out['the same run listed twice'] = (left_out['the same run listed twice'] ?? 0) + 1;
+    return;
+  }
   if (!r.include) {
     left_out[r.exclude_reason] = (left_out[r.exclude_reason] ?? 0) + 1;
     return;

@@ -334,7 +334,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (s.strategy.activation_offload) {
       // Offloaded activations wait in CPU memory; the layer being computed and the next one's prefetch
       // stay (torchtune's OffloadActivations streams them per layer).
-      all_layers_per_token = 2 * a.one_layer_per_token;
+      all_layers_per_token = std::min(a.all_layers_per_token, 2 * a.one_layer_per_token);
     }
     m.activations_known = true;
   } else {
@@ -368,7 +368,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       units::gb_to_bytes(s.memory.communication_gb.value_or(256.0 * units::bytes_per_mib / units::bytes_per_gb));
   // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
   // within a step (activations, logits, gradients), calibrated on the measured peaks that report both
-  // (tests/data/memory-validation; override with memory.fragmentation).
+  // (engine/data/memory-validation.json; override with memory.fragmentation).
   const double fragmentation = s.memory.fragmentation.value_or(default_fragmentation);
   x.fragmentation_fraction = fragmentation;
 
@@ -392,8 +392,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       // Frozen base weights in 16 bits for LoRA; for QLoRA the linear layers in 4-bit NormalFloat, the
       // embeddings, norms and output head in 16 bits.
       double frozen = frozen_bytes * st.params;
-      if (t.method == FinetuneMethod::qlora && count) {
-        const double linear_share = count->linear / count->total;
+      if (t.method == FinetuneMethod::qlora) {
+        // Without an architecture every weight is taken as a linear layer's.
+        const double linear_share = count ? count->linear / count->total : 1.0;
         frozen = st.params * (linear_share * nf4_bits_per_param(regime.quantization) / 8.0 +
                               (1 - linear_share) * frozen_bytes);
       }
@@ -411,13 +412,17 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // Paged optimizers (bitsandbytes) keep their states in CUDA unified memory, outside PyTorch's
     // caching allocator and its counters, paged to CPU memory when the GPU runs short (bitsandbytes
     // docs, "Paged optimizers"): they count neither in the peak nor against the capacity.
-    if (paged_optimizer) parts.optimizer = 0.0;
+    // Any fp32 master copy stays with the framework.
+    if (paged_optimizer && !offload_optimizer)
+      parts.optimizer = trainable_param_bytes(regime, precision, Optimizer::sgd, frozen_base).optimizer * trainable /
+                        r.optimizer_shard;
     // Updating each parameter as its gradient arrives holds one tensor's gradient at a time: at most
     // the embedding's (or one layer's matrices).
     double gradients_held = parts.gradients;
     if (s.strategy.optimizer_in_backward && !offload_optimizer) {
       const double largest = count ? std::max(count->embedding / tp, layer_params) : 0.0;
       gradients_held = std::min(parts.gradients, trainable_bytes.gradient * std::min(largest, trainable));
+      parts.gradients = gradients_held;  // what is ever held at once
     }
     // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
     const double gathered_bytes = regime.regime == Regime::fsdp_mixed ? 2.0 : (frozen_base ? frozen_bytes : trainable_bytes.weight);
@@ -555,10 +560,16 @@ std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport
                                             const ComputeReport& compute) {
   if (!s.model.architecture) return std::nullopt;
   Issues ignored;
+  // Longer sequences at the same micro-batches per step: a batch given in tokens is held in sequences.
+  Scenario fixed = s;
+  if (fixed.training.global_batch_tokens) {
+    fixed.training.global_batch_sequences = *fixed.training.global_batch_tokens / compute.seq_len;
+    fixed.training.global_batch_tokens.reset();
+  }
   auto fits = [&](double seq) {
     ComputeReport c = compute;
     c.seq_len = seq;
-    return estimate_memory(s, model, layout, hardware, c, ignored).fits;
+    return estimate_memory(fixed, model, layout, hardware, c, ignored).fits;
   };
   // Memory grows with the sequence (linearly, quadratically with stored scores): bisect over whole
   // tokens, in multiples of the context-parallel degree, up to the contract's 10 million.
@@ -659,7 +670,8 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
     const GpuSpec* best = nullptr;
     const Precision precision = resolved_precision(s);
     for (const GpuSpec& gpu : catalog->gpus) {
-      if (!dense_peak_tflops(gpu, precision) || units::gib_to_bytes(gpu.memory_gb) < r.memory.per_gpu_bytes.total)
+      const double usable = units::gib_to_bytes(std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb)));
+      if (!dense_peak_tflops(gpu, precision) || usable < r.memory.per_gpu_bytes.total)
         continue;
       if (!best || gpu.memory_gb < best->memory_gb ||
           (gpu.memory_gb == best->memory_gb &&

@@ -90,7 +90,9 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
   p.micro_batch = st.micro_batch.value_or(1);
   p.virtual_stages = p.pp > 1 ? st.pp_virtual_stages.value_or(1) : 1;
   // ZeRO-1 (Megatron's distributed optimizer) is the usual default once there is data parallelism.
-  p.zero = st.zero.value_or(p.dp > 1 ? 1 : 0);
+  // FSDP2 shards weights, gradients and states fully (fully_shard): ZeRO-3 in these terms.
+  const bool fsdp2 = st.framework == Framework::fsdp2;
+  p.zero = st.zero.value_or(p.dp > 1 ? (fsdp2 ? 3 : 1) : 0);
   p.sequence_parallel = st.sequence_parallel.value_or(p.tp > 1);
   p.recompute = st.recompute.value_or(Recompute::none);
   p.chosen_by = layout_is_searched(st) ? "default" : "given";

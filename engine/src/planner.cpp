@@ -143,6 +143,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
         // memory, so ZeRO-1 is not weighed separately.
         std::vector<double> zeros = st.zero ? std::vector<double>{*st.zero} : std::vector<double>{0};
         if (!st.zero && dp * cp > 1) zeros = {0, 2, 3};
+        if (!st.zero && dp * cp > 1 && st.framework == Framework::fsdp2) zeros = {3};  // fully_shard
         // Interleaved 1F1B: v chunks of layers per stage cut the bubble v-fold for v times the sends
         // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
         std::vector<double> vs = {1};

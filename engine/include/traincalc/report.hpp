@@ -171,7 +171,7 @@ struct MemoryReport {
   double reserved_bytes = 0;
   std::string worst_stage = "only";  // "only", "first" or "last" pipeline stage
   double worst_pipeline_rank = 0;
-  std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its reserved peak
+  std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its total peak
   MemoryParts per_gpu_bytes;
   MemoryExplanation explain;
   MemoryOverhead overhead_bytes;

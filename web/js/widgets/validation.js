@@ -68,7 +68,7 @@ function memoryTable(memory, lang) {
     const error = row.error_pct !== undefined ? pct(row.error_pct)
       : t(lang, row.predicted_fits ? 'fits' : 'does_not_fit');
     const far = row.error_pct !== undefined ? Math.abs(row.error_pct) > 15
-      : row.out_of_memory === row.predicted_fits;
+      : Boolean(row.out_of_memory) === row.predicted_fits;
     return el('tr', { 'data-row': row.id }, [
       el('th', { scope: 'row' }, [row.label, el('span', { class: 'val-source', text: ` ${row.source}` })]),
       el('td', { text: t(lang, `val_counter_${row.counter}`) }),
