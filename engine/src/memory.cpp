@@ -81,21 +81,29 @@ double adapter_bytes(const Kernels& k, const Training16& w, double width, double
   return adapters * ((w.fp32_adapters ? 4.0 * width : 0.0) + (w.fp32_adapters ? 4.0 : k.e) * w.lora_rank);
 }
 
+// The widths of Q (and K) and V per token, over all heads: latent attention's decompressed heads, or
+// grouped-query attention's key-value heads.
+struct AttentionWidths {
+  double q = 0, k = 0, v = 0;
+};
+AttentionWidths attention_widths(const Architecture& a) {
+  if (latent_attention(a)) {
+    const double qk = a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim);
+    return {qk, qk, a.heads * a.v_head_dim};
+  }
+  const double kv = effective_kv_heads(a) * effective_head_dim(a);
+  return {a.heads * effective_head_dim(a), kv, kv};
+}
+
 LayerActivations attention_activations(const Architecture& a, const Kernels& k, const Training16& w, double seq,
                                        bool dropout) {
   const double h = a.hidden;
   const double e = k.e;
   const double mask = dropout ? 1.0 : 0.0;
   LayerActivations x;
-  double q_width, k_width, v_width;
-  if (latent_attention(a)) {
-    q_width = k_width = a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim);
-    v_width = a.heads * a.v_head_dim;
+  const auto [q_width, k_width, v_width] = attention_widths(a);
+  if (latent_attention(a))
     x.split += e * (a.q_lora_rank + a.kv_lora_rank + a.qk_rope_head_dim);  // the latents and their norms' inputs
-  } else {
-    q_width = a.heads * effective_head_dim(a);
-    k_width = v_width = effective_kv_heads(a) * effective_head_dim(a);
-  }
   x.replicated += norm_bytes(k, w.full) * h;                                   // norm input
   x.replicated += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
   x.replicated += adapter_bytes(k, w, h, w.adapted_qkv);
@@ -168,10 +176,9 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
     // the attention output and every other matmul's output (Q, V, the MLP's first projection and its
     // down projection), and recomputes the rest layer by layer in the backward pass
     // (torchtitan/models/llama3/parallelize.py, _save_list and the mm_count policy).
-    const double q_width = a.heads * (latent_attention(a) ? a.qk_nope_head_dim + a.qk_rope_head_dim : effective_head_dim(a));
-    const double v_width = latent_attention(a) ? a.heads * a.v_head_dim : effective_kv_heads(a) * effective_head_dim(a);
+    const AttentionWidths widths = attention_widths(a);
     const double mlp_width = moe_layers > 0 ? expert_ffn_hidden(a) * (a.experts_per_token + a.shared_experts) : a.ffn_hidden;
-    const double kept = k.e * (a.hidden / (sp ? tp : 1.0) + (2 * q_width + v_width + mlp_width) / tp + a.hidden / (sp ? tp : 1.0));
+    const double kept = k.e * (a.hidden / (sp ? tp : 1.0) + (2 * widths.q + widths.v + mlp_width) / tp + a.hidden / (sp ? tp : 1.0));
     out.all_layers_per_token = (a.layers + a.decoder_layers) * kept;
     out.one_layer_per_token = dense_layers > 0 ? dense_layer : moe_layer;
     return out;
@@ -233,11 +240,10 @@ double usable_capacity_bytes(const HardwareReport& hardware) { return units::gib
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings) {
   const Precision precision = resolved_precision(s);
-  const bool sixteen_bit = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
   const MemoryRegime regime = resolve_memory_regime(s);
   // Bytes per activation element: 16 bits in mixed precision (fp8 training keeps bf16 activations
   // outside the matmuls, Transformer Engine), 4 bytes in fp32/tf32.
-  const double e = sixteen_bit ? 2.0 : 4.0;
+  const double e = sixteen_bit(precision) ? 2.0 : 4.0;
   const Training& t = s.training;
   const double tp = layout.tp, pp = layout.pp, cp = layout.cp, ep = layout.ep, dp = layout.dp;
   const double zero = layout.zero;

@@ -153,8 +153,7 @@ bool eight_bit(Optimizer o) { return o == Optimizer::adamw_8bit || o == Optimize
 
 ParamBytes trainable_param_bytes(const MemoryRegime& r, Precision precision, Optimizer optimizer, bool adapter) {
   const double states = fp32_state_bytes(optimizer);
-  const bool sixteen_bit = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
-  if (!sixteen_bit || (adapter && r.adapter_precision == AdapterPrecision::fp32)) return {4.0, 4.0, states};
+  if (!sixteen_bit(precision) || (adapter && r.adapter_precision == AdapterPrecision::fp32)) return {4.0, 4.0, states};
   switch (r.regime) {
     case Regime::pure:  // states in the weights' 16 bits (8-bit states stay 8-bit)
       return {2.0, 2.0, eight_bit(optimizer) ? states : states / 2};
@@ -170,8 +169,7 @@ ParamBytes trainable_param_bytes(const MemoryRegime& r, Precision precision, Opt
 }
 
 double frozen_weight_bytes(const MemoryRegime& r, Precision precision) {
-  const bool sixteen_bit = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
-  return sixteen_bit && r.regime != Regime::amp && r.regime != Regime::fsdp_mixed ? 2.0 : 4.0;
+  return sixteen_bit(precision) && r.regime != Regime::amp && r.regime != Regime::fsdp_mixed ? 2.0 : 4.0;
 }
 
 double nf4_bits_per_param(Quantization q) {

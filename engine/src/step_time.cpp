@@ -175,7 +175,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (!s.model.architecture) return std::nullopt;
   const Architecture& a = *s.model.architecture;
   const Precision precision = resolved_precision(s);
-  const bool sixteen = precision == Precision::bf16 || precision == Precision::fp16 || precision == Precision::fp8;
+  const bool sixteen = sixteen_bit(precision);
   const bool fp8 = precision == Precision::fp8;
   const double e = sixteen ? 2.0 : 4.0;  // bytes per activation element
   const double tp = layout.tp, pp = layout.pp, cp = layout.cp, ep = layout.ep, dp = layout.dp;
