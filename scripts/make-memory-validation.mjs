@@ -51,6 +51,7 @@ function scenario(r) {
     if (r.lora_rank) training.lora_rank = r.lora_rank;
     if (r.lora_targets) training.lora_targets = r.lora_targets;
     if (r.adapter_precision) training.adapter_precision = r.adapter_precision;
+    if (r.lora_dropout !== null && r.lora_dropout !== undefined) training.lora_dropout = r.lora_dropout;
     if (r.method === 'qlora' && r.quantization) training.quantization = r.quantization;
   }
   const framework = r.framework === 'torchtitan' ? 'fsdp2' : r.framework;
@@ -71,6 +72,7 @@ function scenario(r) {
   if (r.sequence_parallel !== undefined && r.sequence_parallel !== null) strategy.sequence_parallel = r.sequence_parallel;
   if (r.optimizer_in_backward) strategy.optimizer_in_backward = true;
   if (r.activation_offload) strategy.activation_offload = true;
+  if (r.compiled) strategy.compile = true;
   if (r.offload && r.offload !== 'none') strategy.offload = r.offload === 'optimizer_and_params' ? 'optimizer+params' : r.offload;
   let gpu = r.gpu;
   if (r.capacity_gib) {

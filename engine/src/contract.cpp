@@ -22,6 +22,7 @@ constexpr NumberRule seq_len_range{1, false, 1e7, true};
 constexpr NumberRule batch_tokens_range{1, false, 1e10, false};
 constexpr NumberRule batch_sequences_range{1, false, 1e8, true};
 constexpr NumberRule lora_rank_range{1, false, 65536, true};
+constexpr NumberRule probability_range{0, false, 0.99, false};  // a dropout probability
 constexpr NumberRule images_range{1, false, 1e13, false};
 constexpr NumberRule resolution_range{8, false, 65536, true};
 constexpr NumberRule macs_per_image_range{1, false, 1e16, false};
@@ -188,6 +189,9 @@ constexpr Field training_fields[] = {
     num("lora_rank", "", lora_rank_range, "16", "LoRA rank."),
     pick("lora_targets", lora_target_names, "all_linear",
          "The matrices LoRA adapts: Q and V, every attention projection, or every linear layer."),
+    num("lora_dropout", "", probability_range, "the framework's",
+        "Dropout on the adapters' input (LitGPT 0.05; PEFT, torchtune and Unsloth 0): each adapted layer then "
+        "keeps the dropped-out copy and its mask for the backward pass."),
     pick("adapter_precision", adapter_precision_names, "the framework's",
          "How LoRA adapters are stored: in the compute precision, or fp32 (PEFT's default)."),
     pick("quantization", quantization_names, "the framework's",
@@ -283,6 +287,8 @@ constexpr Field strategy_fields[] = {
     flag("flash_attention", "from attention", "Version 1: false means eager attention (see attention)."),
     flag("fused_softmax", "false", "Version 1: with flash_attention false, Megatron's fused softmax (16-bit scores)."),
     flag("activation_offload", "false", "Activations kept for the backward pass wait in CPU memory."),
+    flag("compile", "false",
+         "torch.compile: norms and activation functions fuse into kernels that keep only their 16-bit inputs."),
     flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism."),
     pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity)."),
     pick("cross_entropy", cross_entropy_names, "the framework's",

@@ -54,10 +54,24 @@ struct MemoryRegime {
   bool attention_assumed = true;
   CrossEntropy cross_entropy = CrossEntropy::eager;
   AdapterPrecision adapter_precision = AdapterPrecision::compute;
+  double lora_dropout = 0;  // on each adapted layer's input
+  // LitGPT's fused QKV layer drops its input out once for all three adapters; PEFT and torchtune adapt
+  // each projection as its own module, each with its own dropout.
+  bool fused_qkv_adapter = false;
   Quantization quantization = Quantization::nf4_double;
   // Norms and the gated MLP's activation run as fused kernels that keep 16-bit inputs (Transformer
   // Engine, Triton), rather than eager PyTorch ops that keep fp32 upcasts and every intermediate.
   bool fused_elementwise = false;
+  // QLoRA's 4-bit matmul keeps its 16-bit input for the backward pass even though the weight is frozen
+  // (bitsandbytes' MatMul4Bit saves A whenever an input needs a gradient); torchao's NF4 linear keeps
+  // only the weight.
+  bool nf4_keeps_input = true;
+  // The output head as its own matrix even where the model ties it to the embedding (LitGPT's GPT builds
+  // lm_head and wte separately), and QLoRA quantising it with the other linear layers (Lightning Fabric's
+  // BitsandbytesPrecision replaces every nn.Linear; transformers' bitsandbytes integration keeps lm_head
+  // in 16 bits).
+  bool separate_output_head = false;
+  bool nf4_output_head = false;
 };
 MemoryRegime resolve_memory_regime(const Scenario& s);
 bool runs_flash_attention(const GpuSpec& gpu);

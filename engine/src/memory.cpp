@@ -26,6 +26,9 @@ struct Training16 {
   bool adapted_out = false;  // the attention output projection
   bool adapted_mlp = false;  // every MLP matrix
   bool fp32_adapters = false;
+  bool nf4_keeps_input = false;  // every frozen 4-bit matrix keeps its input (bitsandbytes QLoRA)
+  bool adapter_dropout = false;  // adapters read a dropped-out copy of the input
+  bool fused_qkv_adapter = false;  // one adapter input for Q, K and V together (LitGPT)
   double lora_rank = 0;
 };
 
@@ -37,6 +40,9 @@ Training16 what_trains(const Training& t, const MemoryRegime& r) {
   w.adapted_out = t.lora_targets != LoraTargets::query_value;
   w.adapted_mlp = t.lora_targets == LoraTargets::all_linear;
   w.fp32_adapters = r.adapter_precision == AdapterPrecision::fp32;
+  w.nf4_keeps_input = t.method == FinetuneMethod::qlora && r.nf4_keeps_input;
+  w.adapter_dropout = r.lora_dropout > 0;
+  w.fused_qkv_adapter = r.fused_qkv_adapter;
   w.lora_rank = t.lora_rank;
   return w;
 }
@@ -71,14 +77,24 @@ double norm_bytes(const Kernels& k, bool gain_trains) {
 }
 
 // A linear layer's input, as kept: once in 16 bits when its weight or a compute-precision adapter needs
-// it (adapters read the same tensor as the layer)...
+// it (adapters read the same tensor as the layer) or a 4-bit matmul saves it (bitsandbytes' MatMul4Bit
+// keeps A for the input gradient: bitsandbytes/autograd/_functions.py, MatMul4Bit.forward, "ctx.tensors
+// = (A, B)")...
 bool input_kept(const Training16& w, bool trains, double adapters) {
-  return trains || (adapters > 0 && !w.fp32_adapters);
+  return trains || w.nf4_keeps_input || (adapters > 0 && !w.fp32_adapters && !w.adapter_dropout);
 }
-// ... while fp32 adapters (PEFT) cast the input to fp32, each adapter its own copy; every adapter also
-// keeps its rank-wide intermediate for the second factor's gradient.
+// ... while fp32 adapters (PEFT) cast the input to fp32, each adapter its own copy, and adapter dropout
+// gives each adapted module its own dropped-out copy (in the adapters' precision) and a one-byte mask
+// (PyTorch's native_dropout keeps a bool mask; the first factor's matmul keeps the copy). Every adapter
+// also keeps its rank-wide intermediate for the second factor's gradient. `inputs` counts the adapted
+// modules that read the input (fewer than the adapters where one module adapts Q, K and V together).
+double adapter_bytes(const Kernels& k, const Training16& w, double width, double adapters, double inputs) {
+  const double adapter_e = w.fp32_adapters ? 4.0 : k.e;
+  const double copy = w.adapter_dropout ? adapter_e + 1.0 : (w.fp32_adapters ? 4.0 : 0.0);
+  return inputs * copy * width + adapters * adapter_e * w.lora_rank;
+}
 double adapter_bytes(const Kernels& k, const Training16& w, double width, double adapters) {
-  return adapters * ((w.fp32_adapters ? 4.0 * width : 0.0) + (w.fp32_adapters ? 4.0 : k.e) * w.lora_rank);
+  return adapter_bytes(k, w, width, adapters, adapters);
 }
 
 // The widths of Q (and K) and V per token, over all heads: latent attention's decompressed heads, or
@@ -106,7 +122,7 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
     x.split += e * (a.q_lora_rank + a.kv_lora_rank + a.qk_rope_head_dim);  // the latents and their norms' inputs
   x.replicated += norm_bytes(k, w.full) * h;                                   // norm input
   x.replicated += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
-  x.replicated += adapter_bytes(k, w, h, w.adapted_qkv);
+  x.replicated += adapter_bytes(k, w, h, w.adapted_qkv, w.fused_qkv_adapter ? std::min(1.0, w.adapted_qkv) : w.adapted_qkv);
   x.split += e * (q_width + k_width);                                      // Q and K for QK^T
   x.split += e * v_width;                                                  // V for scores x V
   // The output projection's input is the attention output, which FlashAttention keeps for its own
@@ -267,15 +283,18 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (t.global_batch_sequences) micro_batches = *t.global_batch_sequences / (layout.micro_batch * dp);
   if (t.global_batch_tokens) micro_batches = *t.global_batch_tokens / (seq * layout.micro_batch * dp);
   const std::optional<Architecture>& arch = s.model.architecture;
+  // The architecture as the framework holds it (LitGPT unties a tied output head).
+  std::optional<Architecture> held = arch;
+  if (held && regime.separate_output_head) held->tied_embeddings = false;
   std::optional<ParameterCount> count;
-  if (arch) count = count_parameters(*arch);
+  if (held) count = count_parameters(*held);
   std::vector<Stage> stages;
   {
     const double total = count ? count->total : model.params;
     const double embedding = count ? count->embedding : 0.0;
     const double head = count ? count->output_head : 0.0;
     const double routed = count ? count->routed_experts : 0.0;
-    const bool tied = arch && arch->tied_embeddings;
+    const bool tied = held && held->tied_embeddings;
     const double body = total - embedding - head - routed;
     const double per_stage = body / pp + routed / (pp * ep);
     const double routed_here = routed / (pp * ep);
@@ -338,9 +357,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                           (recompute == Recompute::selective && regime.framework == Framework::fsdp2);
     rebuilt_layer_per_token = rebuilds ? a.one_layer_per_token : 0.0;
     if (s.strategy.activation_offload) {
-      // Offloaded activations wait in CPU memory; the layer being computed and the next one's prefetch
-      // stay (torchtune's OffloadActivations streams them per layer).
-      all_layers_per_token = std::min(a.all_layers_per_token, 2 * a.one_layer_per_token);
+      // Offloaded activations (with recomputation, the layers' inputs) wait in CPU memory; the layer
+      // being computed and the next one's prefetch stay (torchtune's OffloadActivations streams them
+      // per layer).
+      all_layers_per_token *= std::min(1.0, 2.0 / std::max(1.0, arch->layers + arch->decoder_layers));
     }
     m.activations_known = true;
   } else {
@@ -400,7 +420,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       double frozen = frozen_bytes * st.params;
       if (t.method == FinetuneMethod::qlora) {
         // Without an architecture every weight is taken as a linear layer's.
-        const double linear_share = count ? count->linear / count->total : 1.0;
+        const double quantized = count ? count->linear + (regime.nf4_output_head ? count->output_head : 0.0) : 0.0;
+        const double linear_share = count ? quantized / count->total : 1.0;
         frozen = st.params * (linear_share * nf4_bits_per_param(regime.quantization) / 8.0 +
                               (1 - linear_share) * frozen_bytes);
       }
@@ -434,8 +455,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double gathered_bytes = regime.regime == Regime::fsdp_mixed ? 2.0 : (frozen_base ? frozen_bytes : trainable_bytes.weight);
     if ((zero >= 3 && dp * cp > 1) || offload_params) r.gather = 2 * layer_params * gathered_bytes;
     // QLoRA dequantises each frozen matrix to 16 bits for its matmul (bitsandbytes' dequantize_4bit):
-    // one layer's matrices at a time.
-    if (t.method == FinetuneMethod::qlora) r.workspace = layer_params * 2.0;
+    // one layer's matrices at a time, or a quantised output head whole (it may be larger).
+    if (t.method == FinetuneMethod::qlora) {
+      const double head_here = count && regime.nf4_output_head && st.logits ? count->output_head / tp : 0.0;
+      r.workspace = std::max(layer_params, head_here) * 2.0;
+    }
     // With dropout on the embedding, its output and mask are kept too (Korthikanti et al.'s sbh, per
     // micro-batch in flight); without, the embedding's output is the first norm's input, counted there.
     const double embedding_kept = st.embedding > 0 && arch && arch->dropout

@@ -37,6 +37,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   CrossEntropy loss = CrossEntropy::eager;
   AdapterPrecision adapters = AdapterPrecision::compute;
   Quantization nf4 = Quantization::nf4_double;
+  double dropout = 0;  // LoRA dropout: PEFT's LoraConfig, torchtune's builders, Unsloth and NeMo default to 0
   r.fused_elementwise = false;
   switch (r.framework) {
     case Framework::megatron:
@@ -46,6 +47,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       regime = Regime::megatron_mixed;
       if (!flash_ok) attention = AttentionKernel::fused_softmax;
       r.fused_elementwise = true;
+      r.nf4_keeps_input = false;  // NeMo's QLoRA uses torchao's NF4 linear (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py)
       break;
     case Framework::deepspeed:
       // DeepSpeed bf16/fp16: 16-bit parameters and gradients, fp32 master weights and Adam states in the
@@ -74,15 +76,25 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // LitGPT config hub: precision "bf16-true" (weights, gradients and AdamW states in bf16), torch SDPA,
       // chunked cross-entropy (lm_head_chunk_size 128, litgpt/utils.py chunked_cross_entropy), and
       // quantize "bnb.nf4" in the qlora.yaml configs.
+      // lora_dropout 0.05 (litgpt/finetune/lora.py and the config hub's lora.yaml/qlora.yaml), applied
+      // once to the fused QKV layer's input (litgpt/lora.py, LoRAQKVLinear).
       regime = Regime::pure;
       loss = CrossEntropy::chunked;
       nf4 = Quantization::nf4;
+      dropout = 0.05;
+      r.fused_qkv_adapter = true;
+      // litgpt/model.py, GPT.__init__: lm_head = nn.Linear(...) beside wte = nn.Embedding(...), never tied;
+      // lightning/fabric/plugins/precision/bitsandbytes.py converts every nn.Linear, lm_head included.
+      r.separate_output_head = true;
+      r.nf4_output_head = true;
       break;
     case Framework::torchtune:
       // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
-      // torchao NF4Tensor (scalers double-quantised in blocks of 256).
+      // torchao NF4Tensor (scalers double-quantised in blocks of 256), whose linear_nf4 autograd function
+      // saves only the NF4 weight, not its input (torchao/dtypes/nf4tensor.py, LinearNF4.forward).
       regime = Regime::pure;
       loss = CrossEntropy::chunked;
+      r.nf4_keeps_input = false;
       break;
     case Framework::unsloth:
       // Unsloth: 16-bit base, Triton kernels for RMSNorm, RoPE and SwiGLU, a fused cross-entropy that never
@@ -93,6 +105,9 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       break;
   }
 
+  // torch.compile fuses the elementwise ops whatever the framework (Inductor's pointwise fusion; the
+  // fused kernel saves its inputs and recomputes the rest in the backward pass).
+  if (st.compile) r.fused_elementwise = true;
   r.regime = st.regime.value_or(regime);
   r.regime_assumed = !st.regime;
   // The version-1 flags, when given, say which attention kernel runs.
@@ -114,6 +129,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
     r.cross_entropy = loss;
   }
   r.adapter_precision = t.adapter_precision.value_or(adapters);
+  r.lora_dropout = t.lora_dropout.value_or(dropout);
   r.quantization = t.quantization.value_or(nf4);
   return r;
 }

@@ -98,6 +98,7 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   if (auto v = f.choice("method", contract::finetune_methods)) t.method = *v;
   if (auto v = f.number("lora_rank")) t.lora_rank = *v;
   if (auto v = f.choice("lora_targets", contract::lora_targets)) t.lora_targets = *v;
+  t.lora_dropout = f.number("lora_dropout");
   t.adapter_precision = f.choice("adapter_precision", contract::adapter_precisions);
   t.quantization = f.choice("quantization", contract::quantizations);
   if (t.type == TrainingType::pretrain && t.method != FinetuneMethod::full)
@@ -154,6 +155,7 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
     note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", warnings);
     note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", warnings);
     note_unused(f, "adapter_precision", "only applies to LoRA and QLoRA, and is ignored.", warnings);
+    note_unused(f, "lora_dropout", "only applies to LoRA and QLoRA, and is ignored.", warnings);
   }
   if (t.method != FinetuneMethod::qlora)
     note_unused(f, "quantization", "only applies to QLoRA, and is ignored.", warnings);
@@ -252,6 +254,7 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   s.regime = f.choice("regime", contract::regimes);
   if (auto v = f.flag("optimizer_in_backward")) s.optimizer_in_backward = *v;
   if (auto v = f.flag("activation_offload")) s.activation_offload = *v;
+  if (auto v = f.flag("compile")) s.compile = *v;
   s.attention = f.choice("attention", contract::attention_kernels);
   s.cross_entropy = f.choice("cross_entropy", contract::cross_entropies);
   s.mfu = f.number_or_word("mfu").value;

@@ -146,6 +146,8 @@ export const SECTIONS = [
         path: 'strategy.attention', kind: 'select', options: ['', ...CHOICES['strategy.attention']], optionPrefix: 'attention_',
         optionLabels: { '': 'attention_auto' }, default: '', active: always,
       },
+      // Sent only when ticked: an unticked box is the engine's default, and a link or scenario stays as short.
+      { path: 'strategy.compile', kind: 'check', default: 'false', active: always, omit: (state) => state.values.get('strategy.compile') !== 'true' },
     ],
   },
   {

@@ -38,6 +38,7 @@ struct Training {
   FinetuneMethod method = FinetuneMethod::full;
   double lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::all_linear;
+  std::optional<double> lora_dropout;                 // adapter input dropout; nullopt: the framework's
   std::optional<AdapterPrecision> adapter_precision;  // nullopt: the framework's
   std::optional<Quantization> quantization;           // QLoRA; nullopt: the framework's
   DataKind data_kind = DataKind::tokens;

@@ -49,6 +49,10 @@ struct Strategy {
   bool optimizer_in_backward = false;
   // Activations kept for the backward pass wait in CPU memory (torchtune's activation offloading).
   bool activation_offload = false;
+  // The model runs under torch.compile (torchtune's and torchtitan's compile: True): Inductor fuses the
+  // norms and activation functions, which then keep their 16-bit inputs rather than eager PyTorch's
+  // fp32 upcasts and intermediates.
+  bool compile = false;
   std::optional<bool> sequence_parallel;  // nullopt: on when tp > 1
   Offload offload = Offload::none;
   std::optional<CrossEntropy> cross_entropy;  // nullopt: the framework's

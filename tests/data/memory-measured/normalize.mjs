@@ -261,6 +261,13 @@ const HUB = {
 };
 
 // model dir -> [catalog id or ARCH key, attention kernel on an A10G, note]
+// Published parameter counts (tied embeddings counted once), for the one-GPU floor below.
+const HUB_PUBLISHED_PARAMS = {
+  "llama-3.2-1B": [1.236e9, "meta-llama/Llama-3.2-1B model card: 1.23B"],
+  "llama-3.2-3B": [3.213e9, "meta-llama/Llama-3.2-3B model card: 3.21B"],
+  "phi-3": [3.821e9, "microsoft/Phi-3-mini-4k-instruct model card: 3.8B"],
+};
+
 const HUB_MODEL = {
   "falcon-7b": ["@falcon_7b_litgpt", "flash", null],
   "gemma-2b": ["@gemma_2b", "memory_efficient",
@@ -344,6 +351,13 @@ function ruleLitgptHub(row, raw, i) {
   row.method = method;
   if (method === "full") {
     row.optimizer = "adamw";
+    // A one-GPU full fine-tune in bf16-true holds at least 8 bytes per parameter (bf16 weights and
+    // gradients, two bf16 AdamW states) before any activation; a smaller published peak cannot be a
+    // one-GPU run, whatever the table's GPU column says.
+    const published = HUB_PUBLISHED_PARAMS[dir];
+    if (devices === 1 && published && !raw.oom && raw.peak_memory * 1e9 < 8 * published[0])
+      exclude(row, X.contradictory, `reported ${raw.peak_memory} GB is below the ${(8 * published[0] / 1e9).toFixed(1)} GB ` +
+        `that bf16 weights, gradients and AdamW states of ${(published[0] / 1e9).toFixed(2)}B parameters (${published[1]}) take on one GPU`);
     row.notes.push("full: torch AdamW on bf16-true parameters (states bf16); chunked_cross_entropy on the full logits (full.py calls model(input_ids) without lm_head_chunk_size)");
     if (devices > 1) {
       row.zero = 3;

@@ -379,6 +379,7 @@ export const STRINGS = {
   'strategy.optimizer': 'Optimizer',
   'strategy.framework': 'Training framework',
   'strategy.attention': 'Attention kernel',
+  'strategy.compile': 'torch.compile (fused norms and activations)',
   framework_auto: 'typical (Megatron-LM to pre-train, Hugging Face to fine-tune)',
   framework_megatron: 'Megatron-LM / NeMo',
   framework_deepspeed: 'DeepSpeed',

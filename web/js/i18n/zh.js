@@ -380,6 +380,7 @@ export const STRINGS = {
   'strategy.optimizer': '优化器',
   'strategy.framework': '训练框架',
   'strategy.attention': '注意力内核',
+  'strategy.compile': 'torch.compile（融合归一化与激活函数）',
   framework_auto: '常见做法（预训练用 Megatron-LM，微调用 Hugging Face）',
   framework_megatron: 'Megatron-LM / NeMo',
   framework_deepspeed: 'DeepSpeed',
