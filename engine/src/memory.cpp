@@ -222,7 +222,13 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
 // loss (torchtune's CEWithChunkedOutputLoss, 8 chunks; LitGPT's chunked_cross_entropy) still keeps
 // every chunk's fp32 log-softmax for the backward pass, since all chunks' losses are summed in the
 // forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
-double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp) {
+double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp, bool vocab_parallel_loss) {
+  // Megatron-Core's (unfused) vocab-parallel cross-entropy copies the 16-bit logits to fp32 and
+  // computes the softmax in place in that copy, which it saves; its gradient is written in place too
+  // and cast back to 16 bits (megatron/core/tensor_parallel/cross_entropy.py, calculate_logits_max:
+  // "vocab_parallel_logits.float()"): the 16-bit logits and the fp32 copy, 4 + e bytes per logit, at
+  // the loss and again at the start of the backward pass.
+  if (vocab_parallel_loss && e < 4 && loss == CrossEntropy::eager) return (4.0 + e) * vocab / tp;
   constexpr double chunks = 8;
   const double chunk = (e + 4.0 + 4.0) / chunks;
   switch (loss) {
@@ -371,7 +377,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
   double logits_per_token = 0;
   if (arch && t.objective == Objective::language_model)
-    logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp);
+    logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp, regime.framework == Framework::megatron);
   // The final norm's input and the output head's input, on the last stage.
   const double head_input_per_token =
       arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +
@@ -495,7 +501,13 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                 phase("optimizer", std::move(optimizer_step))};
     r.allocated = 0;
     for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
-    const double dynamic = parts.activations + parts.logits + gradients_held;
+    // What comes and goes within a step: activations, logits and gradients.
+    // With expandable segments the allocator maps pages into one growing segment per stream: freed
+    // blocks leave no unusable holes, and what is reserved is what is allocated (PyTorch docs, "CUDA
+    // semantics: Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF").
+    const double dynamic = regime.expandable_segments
+                               ? 0.0
+                               : parts.activations + parts.logits + gradients_held;
     r.fragmentation = fragmentation * dynamic;
     r.reserved = r.allocated + r.fragmentation;
     return r;

@@ -60,6 +60,8 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // fp32 reduce-scatter (torchtitan config: mixed_precision_param "bfloat16", mixed_precision_reduce
       // "float32"; PyTorch docs, torch.distributed.fsdp.MixedPrecisionPolicy).
       regime = Regime::fsdp_mixed;
+      // run_train.sh launches with PYTORCH_ALLOC_CONF="expandable_segments:True" (torchtitan @0168bd51).
+      r.expandable_segments = true;
       break;
     case Framework::hf:
       // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full
@@ -108,6 +110,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   // torch.compile fuses the elementwise ops whatever the framework (Inductor's pointwise fusion; the
   // fused kernel saves its inputs and recomputes the rest in the backward pass).
   if (st.compile) r.fused_elementwise = true;
+  r.expandable_segments = s.memory.expandable_segments.value_or(r.expandable_segments);
   r.regime = st.regime.value_or(regime);
   r.regime_assumed = !st.regime;
   // The version-1 flags, when given, say which attention kernel runs.

@@ -312,6 +312,7 @@ void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
   m.cuda_context_gb = f.number("cuda_context_gb");
   m.communication_gb = f.number("communication_gb");
   m.fragmentation = f.number("fragmentation");
+  m.expandable_segments = f.flag("expandable_segments");
   f.reject_unknown();
 }
 

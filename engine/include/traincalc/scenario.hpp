@@ -91,6 +91,9 @@ struct MemoryOptions {
   std::optional<double> cuda_context_gb;
   std::optional<double> communication_gb;  // per communicator (TP, PP, DP, CP, EP group) in use
   std::optional<double> fragmentation;     // fraction of the dynamic allocations
+  // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the allocator grows one segment and maps pages
+  // into it, so freed blocks leave no unusable holes; nullopt: the framework's launcher decides.
+  std::optional<bool> expandable_segments;
 };
 
 struct Scenario {
