@@ -329,7 +329,7 @@ constexpr Field memory_options_fields[] = {
         "NCCL buffers per communicator in use."),
     num("fragmentation", "fraction", fraction_range, "documented in memory.cpp",
         "The caching allocator's reserve, as a fraction of the dynamic allocations."),
-    flag("expandable_segments", "true under torchtitan (its launcher sets it), else false",
+    flag("expandable_segments", "true for framework fsdp2 (torchtitan's launcher sets it), else false",
          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the allocator maps pages into one growing segment, "
          "leaving no reserve beyond what is allocated."),
 };

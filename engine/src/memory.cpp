@@ -381,7 +381,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // The final norm's input and the output head's input, on the last stage.
   const double head_input_per_token =
       arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +
-                 (trains.full ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) : 0.0)
+                 (trains.full || (trains.nf4_keeps_input && regime.nf4_output_head)
+                      ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0)
+                      : 0.0)
            : 0.0;
 
   // --- Runtime outside the allocator -----------------------------------------------------------------
@@ -401,7 +403,15 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
   // within a step (activations, logits, gradients), calibrated on the measured peaks that report both
   // (engine/data/memory-validation.json; override with memory.fragmentation).
-  const double fragmentation = s.memory.fragmentation.value_or(default_fragmentation);
+  // With expandable segments the allocator maps pages into one growing segment per stream: freed
+  // blocks leave no unusable holes, and what is reserved is what is allocated (PyTorch docs, "CUDA
+  // semantics: Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF").
+  const double fragmentation =
+      regime.expandable_segments ? 0.0 : s.memory.fragmentation.value_or(default_fragmentation);
+  if (regime.expandable_segments && s.memory.fragmentation)
+    warnings.push_back({"memory.fragmentation", "ignored",
+                        "memory.fragmentation is ignored: with expandable segments (memory.expandable_segments, on "
+                        "for framework fsdp2) the allocator reserves what it allocates."});
   x.fragmentation_fraction = fragmentation;
 
   // --- Each stage's peak over the phases of a step ---------------------------------------------------
@@ -502,12 +512,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     r.allocated = 0;
     for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
     // What comes and goes within a step: activations, logits and gradients.
-    // With expandable segments the allocator maps pages into one growing segment per stream: freed
-    // blocks leave no unusable holes, and what is reserved is what is allocated (PyTorch docs, "CUDA
-    // semantics: Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF").
-    const double dynamic = regime.expandable_segments
-                               ? 0.0
-                               : parts.activations + parts.logits + gradients_held;
+    const double dynamic = parts.activations + parts.logits + gradients_held;
     r.fragmentation = fragmentation * dynamic;
     r.reserved = r.allocated + r.fragmentation;
     return r;

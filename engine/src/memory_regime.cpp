@@ -47,7 +47,9 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       regime = Regime::megatron_mixed;
       if (!flash_ok) attention = AttentionKernel::fused_softmax;
       r.fused_elementwise = true;
-      r.nf4_keeps_input = false;  // NeMo's QLoRA uses torchao's NF4 linear (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py)
+      // NeMo's QLoRA has its own NF4 linear autograd function which, like torchao's, saves only the weight
+      // (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py).
+      r.nf4_keeps_input = false;
       break;
     case Framework::deepspeed:
       // DeepSpeed bf16/fp16: 16-bit parameters and gradients, fp32 master weights and Adam states in the

@@ -245,6 +245,15 @@ TEST_CASE("The loss and the allocator as each framework runs them", "[memory][re
     const json titan = report_json(s)["memory"];
     CHECK(titan["overhead_bytes"]["fragmentation"] == 0);
     CHECK(titan["reserved_bytes"] == titan["allocated_bytes"]);
+    CHECK(titan["explain"]["fragmentation_fraction"] == 0);
+    // A reserve fraction given there has no effect, and the report says so.
+    s["memory"]["fragmentation"] = 0.3;
+    const json given = report_json(s);
+    CHECK(given["memory"]["overhead_bytes"]["fragmentation"] == 0);
+    bool said = false;
+    for (const auto& w : given["warnings"]) said = said || (w["field"] == "memory.fragmentation" && w["code"] == "ignored");
+    CHECK(said);
+    s["memory"].erase("fragmentation");
     s["memory"]["expandable_segments"] = false;
     CHECK(report_json(s)["memory"]["overhead_bytes"]["fragmentation"].get<double>() > 0);
   }
