@@ -25,6 +25,10 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+double largest(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
+}
+
 }  // namespace
 
 ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) {
@@ -90,7 +94,7 @@ ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) 
     table.rows.push_back(std::move(out));
   }
   table.median_abs_error_pp = median(errors);
-  table.max_abs_error_pp = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+  table.max_abs_error_pp = largest(errors);
   return table;
 }
 
@@ -232,13 +236,13 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
       }
     }
     source.median_abs_error_pct = median(errors);
-    source.max_abs_error_pct = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+    source.max_abs_error_pct = largest(errors);
     table.sources.push_back(source);
   }
   table.median_abs_error_pct = median(held_out);
-  table.max_abs_error_pct = held_out.empty() ? 0.0 : *std::max_element(held_out.begin(), held_out.end());
+  table.max_abs_error_pct = largest(held_out);
   table.median_abs_error_in_sample_pct = median(in_sample);
-  table.max_abs_error_in_sample_pct = in_sample.empty() ? 0.0 : *std::max_element(in_sample.begin(), in_sample.end());
+  table.max_abs_error_in_sample_pct = largest(in_sample);
   return table;
 }
 

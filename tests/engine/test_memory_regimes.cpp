@@ -159,14 +159,17 @@ TEST_CASE("Fine-tuning keeps what the libraries' autograd functions save", "[mem
   const double tokens_layers = 512.0 * 32;
   const double h = 4096, f = 11008;
   const auto bytes = [](const json& s, const char* part) { return report_json(s)["memory"]["per_gpu_bytes"][part].get<double>(); };
-  json qlora = {{"model", {{"preset", "llama-2-7b"}}},
-                {"training",
-                 {{"type", "finetune"}, {"steps", 10}, {"seq_len", 512}, {"global_batch_sequences", 1}, {"method", "qlora"},
-                  {"lora_targets", "query_value"}, {"adapter_precision", "compute"}, {"quantization", "nf4"}, {"lora_dropout", 0}}},
-                {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 1}}},
-                {"strategy",
-                 {{"framework", "hf"}, {"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}, {"recompute", "none"},
-                  {"attention", "flash"}, {"cross_entropy", "chunked"}}}};
+  // One A100, no recomputation: every kept tensor counts.
+  const auto on_a100 = [](const char* framework) {
+    json s = llama_7b_full(framework);
+    s["hardware"]["gpu"] = "a100-80gb-sxm";
+    s["strategy"]["recompute"] = "none";
+    return s;
+  };
+  json qlora = on_a100("hf");
+  qlora["training"].update({{"method", "qlora"}, {"lora_targets", "query_value"}, {"adapter_precision", "compute"},
+                            {"quantization", "nf4"}, {"lora_dropout", 0}});
+  qlora["strategy"].update({{"attention", "flash"}, {"cross_entropy", "chunked"}});
   SECTION("bitsandbytes' 4-bit matmul keeps its input; torchao's NF4 linear keeps only the weight") {
     // MatMul4Bit saves A for every frozen matrix (bitsandbytes/autograd/_functions.py); with adapters on Q
     // and V only, the MLP's input (h) and the down projection's input (f) are then kept in 16 bits, which
@@ -194,10 +197,7 @@ TEST_CASE("Fine-tuning keeps what the libraries' autograd functions save", "[mem
     // the normalised output (2h), where a fused kernel keeps the 2h input: 4h saved per norm, two per
     // layer; eager SwiGLU keeps SiLU's input and both operands (3f), the fused kernel gate and up (2f).
     // torchtune's README measures compile taking a Llama 3.2 3B run from 60 to 51 GiB (validation data).
-    json full = {{"model", {{"preset", "llama-2-7b"}}},
-                 {"training", {{"type", "finetune"}, {"steps", 10}, {"seq_len", 512}, {"global_batch_sequences", 1}}},
-                 {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 1}}},
-                 {"strategy", {{"framework", "torchtune"}, {"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}, {"recompute", "none"}}}};
+    json full = on_a100("torchtune");
     json compiled = full;
     compiled["strategy"]["compile"] = true;
     CHECK_THAT(bytes(full, "activations") - bytes(compiled, "activations"), WithinRel((8 * h + 2 * f) * tokens_layers, 1e-9));
@@ -211,12 +211,9 @@ TEST_CASE("Fine-tuning keeps what the libraries' autograd functions save", "[mem
   SECTION("LitGPT holds a tied output head as its own matrix") {
     // Llama 3.2 1B ties its head to the embedding (vocab 128,256 x 2,048); LitGPT's GPT builds lm_head
     // beside wte (litgpt/model.py), 2 bytes per weight more.
-    json hf = {{"model", {{"preset", "llama-3.2-1b"}}},
-               {"training",
-                {{"type", "finetune"}, {"steps", 10}, {"seq_len", 512}, {"global_batch_sequences", 1}, {"method", "lora"},
-                 {"adapter_precision", "compute"}}},
-               {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 1}}},
-               {"strategy", {{"framework", "hf"}, {"tp", 1}, {"pp", 1}, {"micro_batch", 1}, {"mfu", 0.4}, {"recompute", "none"}}}};
+    json hf = on_a100("hf");
+    hf["model"]["preset"] = "llama-3.2-1b";
+    hf["training"].update({{"method", "lora"}, {"adapter_precision", "compute"}});
     json litgpt = hf;
     litgpt["strategy"]["framework"] = "litgpt";
     CHECK_THAT(bytes(litgpt, "weights") - bytes(hf, "weights"), WithinRel(128256.0 * 2048 * 2, 1e-9));
