@@ -92,6 +92,9 @@ describe('the served page', () => {
     assert.match(await page.locator('#results .math').first().innerText(), /Llama 2 7B 的结构来源：[\s\S]*NVIDIA H100[^\n]*来源：/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
+    // The results re-render after the engine answers in the new language: wait for them (a flake in a
+    // loaded CI run read them the moment the <html> lang changed, still in Chinese).
+    await page.waitForFunction(() => /Wall-clock time/.test(document.querySelector('#results').innerText), null, { timeout: 10000 });
     assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
     assert.match(page.url(), /lang=en/);
     await context.close();
