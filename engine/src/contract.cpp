@@ -289,10 +289,14 @@ constexpr Field strategy_fields[] = {
     flag("activation_offload", "false", "Activations kept for the backward pass wait in CPU memory."),
     flag("compile", "false",
          "torch.compile: norms and activation functions fuse into kernels that keep only their 16-bit inputs."),
+    flag("no_sync_accumulation", "the framework's: true for litgpt",
+         "Gradient accumulation under FSDP's no_sync: each GPU holds the whole unsharded gradients until the last "
+         "micro-batch."),
     flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism."),
     pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity)."),
     pick("cross_entropy", cross_entropy_names, "the framework's",
-         "The loss kernel: eager (fp32 copies), fused (in place), chunked, or fused_linear (no whole logits)."),
+         "The loss kernel: eager (fp32 copies), fused (in place), chunked, fused_linear (no whole logits), or "
+         "compiled (torch.compile: 16-bit logits and gradient)."),
     flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\"."),
     flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
@@ -541,12 +545,17 @@ constexpr Field overhead_fields[] = {
     required(out("gather", "bytes", "ZeRO-3/FSDP: gathered weights of the layers being computed.")),
     required(out("fragmentation", "bytes", "The caching allocator's reserve beyond what is allocated.")),
     required(out("workspace", "bytes", "QLoRA: one layer's matrices dequantised to 16 bits.")),
+    required(out("cast_copies", "bytes",
+                 "Autocast (regime amp): 16-bit copies of the fp32 matmul weights, held until the loss.")),
 };
 const Record overhead{"report.memory.overhead_bytes", "The runtime overhead, part by part.", overhead_fields};
 
 constexpr Field explain_fields[] = {
     required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding.")),
-    required(out("trainable_params_per_gpu", "parameters", "What gets gradients and optimizer states.")),
+    required(out("trainable_params_per_gpu", "parameters", "What gets optimizer states.")),
+    required(out("gradient_params_per_gpu", "parameters",
+                 "What has gradient buffers: the trainable parameters, or under FSDP1 with adapters every parameter "
+                 "of the wrapped blocks.")),
     required(out("weight_bytes_per_param", "bytes", "Bytes per weight.")),
     required(out("gradient_bytes_per_param", "bytes", "Bytes per gradient.")),
     required(out("optimizer_bytes_per_param", "bytes", "Optimizer bytes per trainable parameter.")),
@@ -557,6 +566,8 @@ constexpr Field explain_fields[] = {
     required(out("activation_bytes_per_token", "bytes", "Activations kept per token, all layers on this GPU.")),
     required(out("logits_bytes_per_token", "bytes", "Logits bytes per token.")),
     required(out("fragmentation_fraction", "fraction", "Allocator reserve as a fraction of dynamic allocations.")),
+    required(flag("gradients_unsharded_while_accumulating", {},
+                      "Gradient accumulation under FSDP's no_sync: the gradients stay whole until the last micro-batch.")),
 };
 const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
 

@@ -74,6 +74,16 @@ struct MemoryRegime {
   bool nf4_output_head = false;
   // The allocator runs with expandable segments (torchtitan's launcher sets them): no fragmentation.
   bool expandable_segments = false;
+  // Gradient accumulation inside FSDP1's no_sync(): every rank accumulates the full, unsharded gradients
+  // until the micro-batch that synchronises (PyTorch docs, FullyShardedDataParallel.no_sync: "FSDP will
+  // accumulate the full model gradients (instead of gradient shards) until the eventual sync").
+  // FSDP2 (torchtitan, torchtune) reduce-scatters after every micro-batch unless told otherwise.
+  bool no_sync_accumulation = false;
+  // FSDP1 flattens each wrapped block's parameters, frozen and trainable alike, into one flat parameter
+  // (use_orig_params=True), whose gradient then covers the whole block, not only its adapters (PyTorch's
+  // warning in torch/distributed/fsdp/_wrap_utils.py, quoted in Lightning-AI/litgpt PR #1538: "1451376640
+  // numel instead of 106496 numel"). PEFT's fsdp_auto_wrap_policy wraps the adapters on their own.
+  bool flat_gradients_cover_frozen = false;
 };
 MemoryRegime resolve_memory_regime(const Scenario& s);
 bool runs_flash_attention(const GpuSpec& gpu);
@@ -87,11 +97,10 @@ double frozen_weight_bytes(const MemoryRegime& r, Precision precision);
 double nf4_bits_per_param(Quantization q);
 // The caching allocator's reserve beyond what is allocated, as a fraction of what comes and goes within
 // a step (activations, logits, gradients): fitted on the reserved and device peaks of
-// engine/data/memory-validation.json (`traincalc validate --memory`: 0.305 on all sources, 0.225-0.305
-// with one source held out), held to 0.27 so that every published run that ran still fits (at 0.28
-// llm-foundry's MPT-7B runs on 8 H100s and 8 A100-80GBs of engine/data/calibration.json would not).
-// Plausible range 0-0.5.
-inline constexpr double default_fragmentation = 0.27;
+// engine/data/memory-validation.json (`traincalc validate --memory`: 0.175 on all sources, 0.175-0.285
+// with one source held out). Every published run of engine/data/calibration.json that ran still fits at
+// it (llm-foundry's MPT-7B runs stop fitting above 0.28). Plausible range 0-0.5.
+inline constexpr double default_fragmentation = 0.175;
 // What the GPU offers a process: its memory in GiB (vendors' "80 GB" of HBM is 80 GiB).
 double usable_capacity_bytes(const HardwareReport& hardware);
 // The longest sequence (whole tokens) at which the memory fits, the layout fixed; 0 when none does.

@@ -240,6 +240,12 @@ double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double 
       return (e < 4 ? e + 4.0 : 4.0) * vocab / tp + chunk * vocab / tp;
     case CrossEntropy::fused_linear:
       return chunk * vocab / tp;
+    case CrossEntropy::compiled:
+      // Under torch.compile the upcast, log-softmax and loss fuse into kernels that read the 16-bit
+      // logits and keep only per-row statistics; the backward kernel writes the gradient in 16 bits
+      // (Inductor's fused reductions; torchtitan components/loss.py, torchtune's compile_loss): the
+      // logits and their gradient, 2e bytes per logit.
+      return 2 * e * vocab / tp;
   }
   return (e + 8.0) * vocab / tp;
 }
@@ -418,9 +424,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   struct StageResult {
     MemoryParts parts;
     std::vector<MemoryPhase> phases;
-    double gather = 0, workspace = 0, fragmentation = 0, allocated = 0, reserved = 0;
+    double gather = 0, workspace = 0, casts = 0, fragmentation = 0, allocated = 0, reserved = 0;
     double weight_shard = 1, gradient_shard = 1, optimizer_shard = 1;
-    double params = 0, trainable = 0;
+    double params = 0, trainable = 0, gradient_params = 0;
+    bool unsharded_accumulation = false;
     const MemoryPhase* peak = nullptr;
   };
   auto evaluate = [&](const Stage& st) {
@@ -445,12 +452,30 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     }
     r.params = st.params;
     r.trainable = trainable;
+    // What has gradient buffers: the trainable parameters, or under FSDP1 with adapters every
+    // parameter of the wrapped blocks, adapters included (the embedding and head, frozen, sit in the
+    // root unit, whose flat parameter needs no gradient).
+    const bool fsdp_sharded = zero >= 3 && dp * cp > 1;
+    double with_gradients = trainable, with_gradients_routed = trainable_routed;
+    if (frozen_base && regime.flat_gradients_cover_frozen && fsdp_sharded) {
+      const double head_here = st.logits && count && !held->tied_embeddings ? count->output_head / tp : 0.0;
+      with_gradients = st.params - st.embedding - head_here + trainable;
+      with_gradients_routed = st.routed;
+    }
+    r.gradient_params = with_gradients;
     r.weight_shard = zero >= 3 ? shard_divisor(st.params, st.routed) : 1.0;
-    r.gradient_shard = zero >= 2 || (regime.regime == Regime::fsdp_mixed && zero >= 3) ? shard_divisor(trainable, trainable_routed) : 1.0;
+    r.gradient_shard = zero >= 2 || (regime.regime == Regime::fsdp_mixed && zero >= 3)
+                           ? shard_divisor(with_gradients, with_gradients_routed)
+                           : 1.0;
+    // Accumulating under no_sync, the gradients stay whole until the last micro-batch.
+    if (regime.no_sync_accumulation && fsdp_sharded && micro_batches && *micro_batches > 1) {
+      r.gradient_shard = 1.0;
+      r.unsharded_accumulation = true;
+    }
     r.optimizer_shard = zero >= 1 ? shard_divisor(trainable, trainable_routed) : 1.0;
     MemoryParts& parts = r.parts;
     parts.weights = offload_params ? 0.0 : weights_unsharded / r.weight_shard;
-    parts.gradients = offload_optimizer ? 0.0 : trainable_bytes.gradient * trainable / r.gradient_shard;
+    parts.gradients = offload_optimizer ? 0.0 : trainable_bytes.gradient * with_gradients / r.gradient_shard;
     parts.optimizer = offload_optimizer ? 0.0 : trainable_bytes.optimizer * trainable / r.optimizer_shard;
     // Paged optimizers (bitsandbytes) keep their states in CUDA unified memory, outside PyTorch's
     // caching allocator and its counters, paged to CPU memory when the GPU runs short (bitsandbytes
@@ -476,6 +501,17 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       const double head_here = count && regime.nf4_output_head && st.logits ? count->output_head / tp : 0.0;
       r.workspace = std::max(layer_params, head_here) * 2.0;
     }
+    // Autocast (AMP on fp32 weights) casts each matmul's weight to 16 bits: a trainable weight's cast is
+    // cached until the forward pass ends (PyTorch, aten/src/ATen/autocast_mode.cpp, cached_cast: leaf
+    // tensors that require grad), a frozen one's is saved by autograd for the input gradient unless the
+    // layer is recomputed. At the loss, one 16-bit copy of every matmul weight held here.
+    if (regime.regime == Regime::amp && sixteen_bit(precision) && count && arch) {
+      const double layers_here = (arch->layers + 2 * arch->decoder_layers) / pp;
+      const double head_here = st.logits ? (held->tied_embeddings ? arch->vocab * arch->hidden : count->output_head) / tp
+                                         : 0.0;
+      const bool kept = !frozen_base || recompute != Recompute::full;
+      r.casts = kept ? 2.0 * (layer_params * layers_here + head_here) : 0.0;
+    }
     // With dropout on the embedding, its output and mask are kept too (Korthikanti et al.'s sbh, per
     // micro-batch in flight); without, the embedding's output is the first norm's input, counted there.
     const double embedding_kept = st.embedding > 0 && arch && arch->dropout
@@ -495,7 +531,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     using Parts = std::vector<std::pair<std::string, double>>;
     // Forward (at the loss): every state, the activations in flight and the logits. Backward (end):
     // activations freed, all gradients present (or one at a time). Optimizer step: states only.
-    Parts forward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime}};
+    Parts forward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime + r.casts}};
     if (gradients_between_steps) forward.emplace_back("gradients", parts.gradients);
     forward.emplace_back("activations", parts.activations);
     if (st.logits) forward.emplace_back("logits", parts.logits);
@@ -531,10 +567,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
 
   o.gather = w.gather;
   o.workspace = w.workspace;
+  o.cast_copies = w.casts;
   o.fragmentation = w.fragmentation;
   MemoryParts& parts = m.per_gpu_bytes;
   parts = w.parts;
-  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.fragmentation;
+  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.cast_copies + o.fragmentation;
   m.allocated_bytes = w.allocated;
   m.reserved_bytes = w.reserved;
   const double outside = o.cuda_context + o.communication;
@@ -565,11 +602,13 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
 
   x.params_per_gpu = w.params;
   x.trainable_params_per_gpu = w.trainable;
+  x.gradient_params_per_gpu = w.gradient_params;
   x.weight_bytes_per_param = offload_params ? 0.0 : (w.params > 0 ? w.parts.weights * w.weight_shard / w.params : 0.0);
   x.gradient_bytes_per_param = offload_optimizer ? 0.0 : trainable_bytes.gradient;
   x.optimizer_bytes_per_param = offload_optimizer ? 0.0 : trainable_bytes.optimizer;
   x.weight_shard = w.weight_shard;
   x.gradient_shard = w.gradient_shard;
+  x.gradients_unsharded_while_accumulating = w.unsharded_accumulation;
   x.optimizer_shard = w.optimizer_shard;
   x.tokens_per_micro_batch = tokens;
   x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;

@@ -91,6 +91,12 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // lightning/fabric/plugins/precision/bitsandbytes.py converts every nn.Linear, lm_head included.
       r.separate_output_head = true;
       r.nf4_output_head = true;
+      // Multi-GPU: Fabric's FSDPStrategy (FSDP1) wrapping each Block whole, LoRA weights included
+      // (litgpt/finetune/lora.py and full.py: auto_wrap_policy={Block}), and gradient accumulation under
+      // fabric.no_backward_sync, which for FSDP is module.no_sync() (lightning/fabric/strategies/fsdp.py,
+      // _FSDPBackwardSyncControl).
+      r.no_sync_accumulation = true;
+      r.flat_gradients_cover_frozen = true;
       break;
     case Framework::torchtune:
       // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
@@ -112,7 +118,11 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   // torch.compile fuses the elementwise ops whatever the framework (Inductor's pointwise fusion; the
   // fused kernel saves its inputs and recomputes the rest in the backward pass).
   if (st.compile) r.fused_elementwise = true;
+  // torchtitan compiles its loss function with the model (torchtitan/components/loss.py @e7c0cae,
+  // build_cross_entropy_loss: "if job_config.training.compile: ... loss_fn = torch.compile(loss_fn)").
+  if (st.compile && r.framework == Framework::fsdp2 && loss == CrossEntropy::eager) loss = CrossEntropy::compiled;
   r.expandable_segments = s.memory.expandable_segments.value_or(r.expandable_segments);
+  r.no_sync_accumulation = st.no_sync_accumulation.value_or(r.no_sync_accumulation);
   r.regime = st.regime.value_or(regime);
   r.regime_assumed = !st.regime;
   // The version-1 flags, when given, say which attention kernel runs.

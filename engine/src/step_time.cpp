@@ -280,7 +280,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     logits_backward = (frozen ? 1.0 : 2.0) * logits_forward;
     // Logits written, read by the softmax in fp32, its gradient written and cast back.
     const bool in_place = kernels.cross_entropy == CrossEntropy::fused || kernels.cross_entropy == CrossEntropy::fused_linear;
-    const double loss_bytes = in_place ? 2 * e : 3 * e + 12;  // fused: write, read
+    // compiled: the 16-bit logits read forward and backward, the 16-bit gradient written.
+    const double loss_bytes = in_place ? 2 * e : kernels.cross_entropy == CrossEntropy::compiled ? 3 * e : 3 * e + 12;
     logits_elementwise = tokens * a.vocab / tp * loss_bytes / m.memory_bytes_per_second;
   }
 

@@ -255,6 +255,7 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   if (auto v = f.flag("optimizer_in_backward")) s.optimizer_in_backward = *v;
   if (auto v = f.flag("activation_offload")) s.activation_offload = *v;
   if (auto v = f.flag("compile")) s.compile = *v;
+  s.no_sync_accumulation = f.flag("no_sync_accumulation");
   s.attention = f.choice("attention", contract::attention_kernels);
   s.cross_entropy = f.choice("cross_entropy", contract::cross_entropies);
   s.mfu = f.number_or_word("mfu").value;

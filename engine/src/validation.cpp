@@ -147,7 +147,9 @@ double predicted_for(const MemoryValidationRow& row, const MemoryParts3& p, doub
 }
 
 // The fragmentation allowance that fits the reserved and device peaks of the rows `use` admits best:
-// the median absolute relative error, minimised over 0 ... 0.5 in steps of 0.005.
+// the median absolute relative error, minimised over 0 ... 0.5 in steps of 0.005. Only rows whose
+// prediction the allowance moves count (not those run with expandable segments, which reserve what
+// they allocate): a row it cannot move would only shift which median the fit lands on.
 double fit_fragmentation(const std::vector<MemoryValidationRow>& rows, const std::vector<MemoryParts3>& parts,
                          const std::function<bool(const MemoryValidationRow&)>& use) {
   double best = detail::default_fragmentation, best_error = 1e300;
@@ -156,7 +158,9 @@ double fit_fragmentation(const std::vector<MemoryValidationRow>& rows, const std
     std::vector<double> errors;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const MemoryValidationRow& row = rows[i];
-      if (row.counter == "allocated" || row.measured_bytes <= 0 || row.upper_bound || !use(row)) continue;
+      if (row.counter == "allocated" || row.measured_bytes <= 0 || row.upper_bound || parts[i].dynamic <= 0 ||
+          !use(row))
+        continue;
       errors.push_back(std::abs(predicted_for(row, parts[i], f) / row.measured_bytes - 1));
     }
     if (errors.empty()) return best;

@@ -170,7 +170,11 @@ describe('the page asks for the engine\'s fields', () => {
       if (input.kind === 'check') assert.equal(field.type, 'boolean', input.path);
       if (input.kind === 'select' && Array.isArray(input.options)) {
         for (const option of input.options.filter((o) => o !== '')) {
-          const accepted = input.numeric ? numeric && Number(option) >= (field.minimum ?? -Infinity) && Number(option) <= (field.maximum ?? field.anyOf?.[0]?.maximum ?? Infinity) : words.includes(option);
+          const accepted = input.boolean
+            ? field.type === 'boolean' && ['true', 'false'].includes(option)
+            : input.numeric
+              ? numeric && Number(option) >= (field.minimum ?? -Infinity) && Number(option) <= (field.maximum ?? field.anyOf?.[0]?.maximum ?? Infinity)
+              : words.includes(option);
           assert.ok(accepted, `${input.path} offers "${option}", which the contract does not accept`);
         }
       }

@@ -146,6 +146,11 @@ export const SECTIONS = [
         path: 'strategy.attention', kind: 'select', options: ['', ...CHOICES['strategy.attention']], optionPrefix: 'attention_',
         optionLabels: { '': 'attention_auto' }, default: '', active: always,
       },
+      // Sent only when chosen: the framework's default otherwise (LitGPT's Fabric accumulates under no_sync).
+      {
+        path: 'strategy.no_sync_accumulation', kind: 'select', options: ['', 'true', 'false'], boolean: true,
+        optionPrefix: 'no_sync_', optionLabels: { '': 'no_sync_auto' }, default: '', active: always,
+      },
       // Sent only when ticked: an unticked box is the engine's default, and a link or scenario stays as short.
       { path: 'strategy.compile', kind: 'check', default: 'false', active: always, omit: (state) => state.values.get('strategy.compile') !== 'true' },
     ],

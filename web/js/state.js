@@ -154,7 +154,7 @@ function extraValue(text) {
 // scenario's units); text that is not a number goes through unchanged so the engine can name the
 // field in its error.
 function scenarioValue(field, text) {
-  if (field.kind === 'check') return text === 'true';
+  if (field.kind === 'check' || field.boolean) return text === 'true';
   if (field.kind !== 'number' && !field.numeric) return text;
   return parseNumber(text) ?? text;
 }

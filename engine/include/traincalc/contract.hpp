@@ -143,7 +143,8 @@ inline constexpr Named<AttentionKernel> attention_kernels[] = {{"flash", Attenti
 inline constexpr Named<CrossEntropy> cross_entropies[] = {{"eager", CrossEntropy::eager},
                                                           {"fused", CrossEntropy::fused},
                                                           {"chunked", CrossEntropy::chunked},
-                                                          {"fused_linear", CrossEntropy::fused_linear}};
+                                                          {"fused_linear", CrossEntropy::fused_linear},
+                                                          {"compiled", CrossEntropy::compiled}};
 inline constexpr Named<AdapterPrecision> adapter_precisions[] = {{"compute", AdapterPrecision::compute},
                                                                  {"fp32", AdapterPrecision::fp32}};
 inline constexpr Named<Quantization> quantizations[] = {{"nf4", Quantization::nf4},

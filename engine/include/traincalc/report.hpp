@@ -115,6 +115,7 @@ struct MemoryOverhead {
   double gather = 0;         // ZeRO-3/FSDP: the gathered weights of the layers being computed
   double fragmentation = 0;  // the caching allocator's reserve beyond what is allocated
   double workspace = 0;      // QLoRA: one layer's matrices dequantised to 16 bits
+  double cast_copies = 0;    // autocast: 16-bit copies of the fp32 matmul weights, held at the loss
 };
 
 // What the memory model assumed, and whether each came from the scenario or the framework's preset.
@@ -149,7 +150,9 @@ struct MemorySuggestion {
 // The numbers behind each part, for "show the math".
 struct MemoryExplanation {
   double params_per_gpu = 0;            // weights this GPU holds before ZeRO-3 sharding
-  double trainable_params_per_gpu = 0;  // what gets gradients and optimizer states
+  double trainable_params_per_gpu = 0;  // what gets optimizer states
+  double gradient_params_per_gpu = 0;   // what has gradient buffers: the trainable ones, or (FSDP1 with
+                                        // adapters) every parameter of the wrapped blocks
   double weight_bytes_per_param = 0;
   double gradient_bytes_per_param = 0;
   double optimizer_bytes_per_param = 0;
@@ -160,6 +163,8 @@ struct MemoryExplanation {
   double activation_bytes_per_token = 0;
   double logits_bytes_per_token = 0;
   double fragmentation_fraction = 0;
+  // Gradient accumulation under FSDP's no_sync: the gradients stay whole until the last micro-batch.
+  bool gradients_unsharded_while_accumulating = false;
 };
 
 struct MemoryReport {

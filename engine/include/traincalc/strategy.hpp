@@ -27,7 +27,7 @@ enum class AttentionKernel { flash, memory_efficient, fused_softmax, eager };
 // The loss over the vocabulary: eager cross-entropy upcasts every logit to fp32; a fused kernel works in
 // place on the 16-bit logits; a chunked loss keeps 16-bit logits and upcasts one chunk at a time; a fused
 // linear cross-entropy never holds the logits whole.
-enum class CrossEntropy { eager, fused, chunked, fused_linear };
+enum class CrossEntropy { eager, fused, chunked, fused_linear, compiled };
 
 struct Strategy {
   std::optional<Precision> precision;  // nullopt: the GPU's default precision
@@ -53,6 +53,10 @@ struct Strategy {
   // norms and activation functions, which then keep their 16-bit inputs rather than eager PyTorch's
   // fp32 upcasts and intermediates.
   bool compile = false;
+  // Gradient accumulation under FSDP's no_sync (FSDP2: set_requires_gradient_sync(False)): no reduce-
+  // scatter until the last micro-batch, so every rank holds the whole unsharded gradients meanwhile.
+  // nullopt: the framework's (LitGPT's Fabric does; torchtitan and torchtune do not).
+  std::optional<bool> no_sync_accumulation;
   std::optional<bool> sequence_parallel;  // nullopt: on when tp > 1
   Offload offload = Offload::none;
   std::optional<CrossEntropy> cross_entropy;  // nullopt: the framework's

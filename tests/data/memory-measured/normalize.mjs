@@ -920,9 +920,10 @@ function ruleTorchtitan(row, raw, i) {
     row.recompute = "selective";
     row.compiled = true;
     row.precision = "fp8";
+    row.cross_entropy = "compiled";
     row.which_rank = "unknown";
     row.measured_gib = round4(raw.peak_memory);
-    row.notes.push(lossNote + " (components/loss.py @e7c0cae)");
+    row.notes.push(lossNote + ", compiled with the model (components/loss.py @e7c0cae, build_cross_entropy_loss): the upcast and softmax fuse, keeping the bf16 logits and writing a bf16 gradient");
     row.notes.push("benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md: --training.local_batch_size=2 --training.compile --model.converters=quantize.linear.float8 with fsdp float8 all-gather, precomputed scales and force_recompute_fp8_weight_in_bwd; inferred from torchtitan/models/llama3/train_configs/llama3_8b.toml @e7c0cae: seq_len 8192, per-op selective AC; the loss is compiled too (components/loss.py)");
     row.notes.push("counter: torchtitan 'Memory(GiB)' = reserved peak since the last log, 'arbitrarily sampled at the 100th iteration'; logged by rank 0 (LOG_RANK default)");
     return;

@@ -103,17 +103,24 @@ function memoryMath(report, lang) {
   const o = m.overhead_bytes;
   const gb = (v) => format.bytes(v, lang);
   const shard = (divisor) => (divisor > 1 ? ` ÷ ${format.plain(divisor, lang, 2)} (ZeRO)` : '');
+  // Under FSDP1 with adapters every parameter of a wrapped block has a gradient, not only the trainable ones.
+  const withGradients = x.gradient_params_per_gpu ?? x.trainable_params_per_gpu;
+  const blocks = withGradients > x.trainable_params_per_gpu;
   const lines = [
     t(lang, 'mm_weights', { p: format.scientific(x.params_per_gpu), b: format.plain(x.weight_bytes_per_param, lang, 3), z: shard(x.weight_shard), v: gb(p.weights) }),
-    t(lang, 'mm_gradients', { p: format.scientific(x.trainable_params_per_gpu), b: x.gradient_bytes_per_param, z: shard(x.gradient_shard), v: gb(p.gradients) }),
+    t(lang, blocks ? 'mm_gradients_blocks' : 'mm_gradients', { p: format.scientific(withGradients), b: x.gradient_bytes_per_param, z: shard(x.gradient_shard), v: gb(p.gradients) }),
     t(lang, 'mm_optimizer', { p: format.scientific(x.trainable_params_per_gpu), b: x.optimizer_bytes_per_param, z: shard(x.optimizer_shard), v: gb(p.optimizer) }),
   ];
   if (report.parallelism && m.peak_parts && !m.peak_parts.includes('gradients')) lines.push(t(lang, 'mm_gradients_freed'));
+  if (x.gradients_unsharded_while_accumulating) lines.push(t(lang, 'mm_gradients_no_sync'));
   if (m.activations_known) {
     lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 0), v: gb(p.activations) }));
     lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
   }
-  lines.push(t(lang, 'mm_overhead', { c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), f: format.percent(x.fragmentation_fraction, lang), fr: gb(o.fragmentation), v: gb(p.overhead) }));
+  lines.push(t(lang, 'mm_overhead', {
+    c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), w: gb((o.workspace ?? 0) + (o.cast_copies ?? 0)),
+    f: format.percent(x.fragmentation_fraction, lang), fr: gb(o.fragmentation), v: gb(p.overhead),
+  }));
   lines.push(t(lang, 'mm_peak', {
     f: gb(m.phases_bytes.forward), b: gb(m.phases_bytes.backward), o: gb(m.phases_bytes.optimizer), phase: t(lang, `phase_${m.peak_phase}`), v: gb(p.total),
   }));
