@@ -121,6 +121,8 @@ function add(r, id, source, counterOverride, measuredGib) {
     counter: counter ?? 'reserved',
     scenario: scenario(r),
   };
+  // A peak one pipeline rank logged (Megatron-LM's golden values: the last rank) is that stage's, not the worst's.
+  if (r.which_rank === 'last_rank' && (r.pp ?? 1) > 1) row.rank = 'last';
   // Runs tuned to fill the GPU (torchtitan's long-context tables; tests/data/memory-measured/README.md,
   // "Known disagreements") show what fits, not what is needed: they bound the prediction from above.
   const filled = [].concat(r.notes ?? []).join(' ').includes('fills the GPU');

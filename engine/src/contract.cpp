@@ -598,6 +598,8 @@ constexpr Field report_memory_fields[] = {
     required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first or last.")),
     required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage).")),
     required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
+    required(holds("stage_allocated_bytes", Type::number_map, nullptr,
+                   "Each pipeline stage's allocated peak (what torch.cuda.max_memory_allocated prints on that rank).")),
     required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part.")),
     required(holds("overhead_bytes", Type::object, &overhead, "The runtime overhead, part by part.")),
     required(holds("phases_bytes", Type::number_map, nullptr, "Memory at the end of each phase of a step.")),

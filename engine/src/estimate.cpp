@@ -291,12 +291,15 @@ json report_json_value(const Report& r) {
   if (!ma.quantization.empty()) assumptions["quantization"] = ma.quantization;
   json stages = json::object();
   for (const auto& [stage, bytes] : r.memory.stage_bytes) stages[stage] = bytes;
+  json stages_allocated = json::object();
+  for (const auto& [stage, bytes] : r.memory.stage_allocated_bytes) stages_allocated[stage] = bytes;
   json memory = {{"assumptions", assumptions},
                  {"allocated_bytes", r.memory.allocated_bytes},
                  {"reserved_bytes", r.memory.reserved_bytes},
                  {"worst_stage", r.memory.worst_stage},
                  {"worst_pipeline_rank", r.memory.worst_pipeline_rank},
                  {"stage_bytes", stages},
+                 {"stage_allocated_bytes", stages_allocated},
                  {"per_gpu_bytes",
                   {{"weights", mp.weights},
                    {"gradients", mp.gradients},

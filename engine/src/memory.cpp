@@ -313,13 +313,21 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (pp <= 1) {
       stages.push_back({"only", 0, (per_stage + embedding + head) / tp, routed_here / tp, 1.0, embedding / tp, true});
     } else {
-      // 1F1B: the first stage keeps pp micro-batches of L/pp layers in flight, L layers' worth;
-      // interleaved with v chunks, L(1 + (pp-1)/(pp v)) (Korthikanti et al. 2022, sec. 4.2.3;
-      // Narayanan et al. 2021); stage k keeps pp - k. With fewer micro-batches than stages, fewer.
+      // 1F1B: pipeline rank r runs min(pp - r - 1, m) warm-up forwards before its first backward, so
+      // it holds min(pp - r, m) micro-batches of L/pp layers: the first stage L layers' worth, the last
+      // one micro-batch. Interleaved with v chunks of L/(pp v) layers, the warm-up is (pp - r - 1) x 2
+      // + (v - 1) x pp chunk-forwards, at most all m v of them (Megatron-LM, pipeline_parallel/
+      // schedules.py, forward_backward_pipelining_with_interleaving; microbatch_group_size_per_vp_stage
+      // defaults to pp): the first stage L(1 + (pp-1)/(pp v)), as Korthikanti et al. 2022, sec. 4.2.3,
+      // count; the last L((v-1) pp + 1)/(pp v).
       const double v = layout.virtual_stages;
-      double first_share = v > 1 ? 1 + (pp - 1) / (pp * v) : 1.0;
-      double last_share = 1.0 / pp;
-      if (micro_batches && *micro_batches < pp) first_share *= std::max(1.0, *micro_batches) / pp;
+      const double m = std::max(1.0, micro_batches.value_or(1e9));
+      const auto share_in_flight = [&](double rank) {
+        if (v > 1) return std::min((pp - rank - 1) * 2 + (v - 1) * pp + 1, m * v) / (pp * v);
+        return std::min(pp - rank, m) / pp;
+      };
+      const double first_share = share_in_flight(0);
+      const double last_share = share_in_flight(pp - 1);
       // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
       // the embedding, as Megatron-LM does) and the loss.
       stages.push_back({"first", 0, (per_stage + embedding) / tp, routed_here / tp, first_share, embedding / tp, false});
@@ -562,8 +570,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   StageResult& w = results[worst];
   m.worst_stage = stages[worst].name;
   m.worst_pipeline_rank = stages[worst].pipeline_rank;
-  for (std::size_t i = 0; i < results.size(); ++i)
+  for (std::size_t i = 0; i < results.size(); ++i) {
     m.stage_bytes.emplace_back(stages[i].name, results[i].reserved + o.cuda_context + o.communication);
+    m.stage_allocated_bytes.emplace_back(stages[i].name, results[i].allocated);
+  }
 
   o.gather = w.gather;
   o.workspace = w.workspace;

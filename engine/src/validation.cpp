@@ -199,7 +199,16 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     const Report report = estimate(*parse.scenario, &catalog);
     if (!report.valid()) continue;
     const MemoryReport& m = report.memory;
-    parts.push_back({m.allocated_bytes, m.reserved_bytes - m.allocated_bytes, m.per_gpu_bytes.total - m.reserved_bytes});
+    const double outside = m.per_gpu_bytes.total - m.reserved_bytes;
+    MemoryParts3 p{m.allocated_bytes, m.reserved_bytes - m.allocated_bytes, outside};
+    // A peak logged by one pipeline stage (Megatron-LM's golden values: the last rank) is that stage's.
+    out.rank = row.value("rank", std::string());
+    for (std::size_t i = 0; i < m.stage_allocated_bytes.size() && !out.rank.empty(); ++i)
+      if (m.stage_allocated_bytes[i].first == out.rank) {
+        const double reserved = m.stage_bytes[i].second - outside;
+        p = {m.stage_allocated_bytes[i].second, reserved - m.stage_allocated_bytes[i].second, outside};
+      }
+    parts.push_back(p);
     out.capacity_bytes = m.capacity_bytes;
     out.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
     table.rows.push_back(std::move(out));

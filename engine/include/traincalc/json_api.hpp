@@ -87,6 +87,7 @@ std::string validation_to_json(const ValidationTable& table, int indent = -1);
 struct MemoryValidationRow {
   std::string id, label, source_group, framework, source;
   std::string counter;  // what was measured: "allocated", "reserved" or "device" (nvidia-smi)
+  std::string rank;     // which pipeline stage reported it: "last", or empty for the worst
   double measured_bytes = 0;  // 0 where the run only says it ran out of memory
   bool out_of_memory = false;
   bool upper_bound = false;  // the measured figure is a capacity the run fitted in

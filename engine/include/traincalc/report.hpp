@@ -177,6 +177,7 @@ struct MemoryReport {
   std::string worst_stage = "only";  // "only", "first" or "last" pipeline stage
   double worst_pipeline_rank = 0;
   std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its total peak
+  std::vector<std::pair<std::string, double>> stage_allocated_bytes;  // and its allocated peak
   MemoryParts per_gpu_bytes;
   MemoryExplanation explain;
   MemoryOverhead overhead_bytes;
