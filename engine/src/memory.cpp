@@ -215,10 +215,13 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
   return out;
 }
 
-// The logits' bytes per token over the vocabulary (split by tp), by loss kernel, at the start of the
-// backward pass. Eager cross-entropy keeps the 16-bit logits and the fp32 log-softmax, and its backward
-// writes an fp32 gradient beside them: 10 bytes per logit in mixed precision (Korthikanti et al. 2022,
-// sec. 4.1, count the fp32 copy, 4sbv). A fused kernel works in place on the 16-bit logits. A chunked
+// The logits' bytes per token over the vocabulary (split by tp), by loss kernel, at their largest
+// around the loss. Eager cross-entropy on the fp32 upcast holds at the loss the 16-bit logits, the fp32
+// copy and the fp32 log-softmax (e + 8 bytes per logit; Korthikanti et al. 2022, sec. 4.1, count the
+// fp32 copy, 4sbv); in the backward pass the log-softmax's backward holds its saved output, the incoming
+// gradient and the gradient it writes, all fp32 (aten _log_softmax_backward_data allocates its result):
+// 12 bytes, the larger, once the 16-bit logits are no longer referenced (torchtitan's train step deletes
+// them before backward). A fused kernel works in place on the 16-bit logits. A chunked
 // loss (torchtune's CEWithChunkedOutputLoss, 8 chunks; LitGPT's chunked_cross_entropy) still keeps
 // every chunk's fp32 log-softmax for the backward pass, since all chunks' losses are summed in the
 // forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
@@ -233,7 +236,7 @@ double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double 
   const double chunk = (e + 4.0 + 4.0) / chunks;
   switch (loss) {
     case CrossEntropy::eager:
-      return (e < 4 ? e + 4.0 + 4.0 : 8.0) * vocab / tp;
+      return std::max(e + 4.0 + 4.0, 12.0) * vocab / tp;
     case CrossEntropy::fused:
       return e * vocab / tp;
     case CrossEntropy::chunked:

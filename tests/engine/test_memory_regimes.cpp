@@ -293,27 +293,27 @@ TEST_CASE("The loss and the allocator as each framework runs them", "[memory][re
               {"recompute", "full"}, {"cross_entropy", "eager"}}}};
   SECTION("Megatron's vocab-parallel loss: the 16-bit logits and one fp32 copy, 6 bytes per logit") {
     // megatron/core/tensor_parallel/cross_entropy.py computes the softmax in place in an fp32 copy of the
-    // logits; eager PyTorch keeps the 16-bit logits, the fp32 log-softmax and its fp32 gradient: 10 bytes
-    // (vocabulary 32,000).
+    // logits; eager PyTorch's log-softmax backward holds its fp32 output, the incoming fp32 gradient and
+    // the fp32 gradient it writes: 12 bytes (vocabulary 32,000).
     const json megatron = report_json(s)["memory"];
     CHECK(megatron["explain"]["logits_bytes_per_token"] == 6 * 32000.0);
     s["strategy"]["framework"] = "deepspeed";
-    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 10 * 32000.0);
+    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 12 * 32000.0);
   }
   SECTION("torchtitan compiles its loss with the model: the 16-bit logits and their 16-bit gradient") {
     // torchtitan/components/loss.py @e7c0cae wraps the loss in torch.compile when training.compile is on:
-    // the upcast and log-softmax fuse, 2 + 2 bytes per logit instead of eager's 10.
+    // the upcast and log-softmax fuse, 2 + 2 bytes per logit instead of eager's 12.
     s["strategy"]["framework"] = "fsdp2";
     s["strategy"]["zero"] = 3;
     s["strategy"].erase("cross_entropy");
-    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 10 * 32000.0);
+    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 12 * 32000.0);
     s["strategy"]["compile"] = true;
     const json compiled = report_json(s)["memory"];
     CHECK(compiled["explain"]["logits_bytes_per_token"] == 4 * 32000.0);
     CHECK(compiled["assumptions"]["cross_entropy"] == "compiled");
     // A loss kernel the scenario names is kept (torchtitan before the loss was compiled).
     s["strategy"]["cross_entropy"] = "eager";
-    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 10 * 32000.0);
+    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 12 * 32000.0);
   }
   SECTION("torchtitan launches with expandable segments: reserved is what is allocated") {
     s["strategy"]["framework"] = "fsdp2";
@@ -364,8 +364,8 @@ TEST_CASE("Measured peak memory of real runs, each source predicted with what th
     CHECK(source.fragmentation <= 0.5);
   }
   // Where the model stands (issue 14 asks for a 5% median and no row beyond 15%; docs/validation.md
-  // lists what is still missing): a held-out median of 6.0% at this commit, guarded within a point.
-  CHECK(table.median_abs_error_pct <= 7.0);
+  // lists what is still missing): a held-out median of 5.6% at this commit, guarded within a point.
+  CHECK(table.median_abs_error_pct <= 6.6);
   // Runs tuned to fill the GPU fitted; the prediction must fit too.
   CHECK(table.bound_respected == table.bound_rows);
   // Every measured out-of-memory run is predicted not to fit (issue 14).
