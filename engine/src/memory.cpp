@@ -221,7 +221,9 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
 // fp32 copy, 4sbv); in the backward pass the log-softmax's backward holds its saved output, the incoming
 // gradient and the gradient it writes, all fp32 (aten _log_softmax_backward_data allocates its result):
 // 12 bytes, the larger, once the 16-bit logits are no longer referenced (torchtitan's train step deletes
-// them before backward). A fused kernel works in place on the 16-bit logits. A chunked
+// them before backward; a Hugging Face Trainer's outputs are gone when compute_loss returns). In fp32
+// training the logits are the log-softmax's input, 8 bytes at the loss and 12 in its backward too.
+// A fused kernel works in place on the 16-bit logits. A chunked
 // loss (torchtune's CEWithChunkedOutputLoss, 8 chunks; LitGPT's chunked_cross_entropy) still keeps
 // every chunk's fp32 log-softmax for the backward pass, since all chunks' losses are summed in the
 // forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
@@ -338,7 +340,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
           {"last", pp - 1, (per_stage + (tied ? embedding : head)) / tp, routed_here / tp, last_share, 0.0, true});
     }
   }
-  m.micro_batches_in_flight = pp > 1 ? std::max(1.0, std::min(pp, micro_batches.value_or(pp))) : 1;
+  // Micro-batches whose embedding output the first stage keeps.
+  const double first_in_flight = pp > 1 ? std::max(1.0, std::min(pp, micro_batches.value_or(pp))) : 1;
 
   // ZeRO shards over the data-parallel group (with context parallelism, data x context ranks, as
   // Megatron's distributed optimizer does); routed experts' states over the expert-data-parallel
@@ -468,7 +471,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // root unit, whose flat parameter needs no gradient).
     const bool fsdp_sharded = zero >= 3 && dp * cp > 1;
     double with_gradients = trainable, with_gradients_routed = trainable_routed;
-    if (frozen_base && regime.flat_gradients_cover_frozen && fsdp_sharded) {
+    // (LitGPT refuses quantisation on more than one GPU, so QLoRA is not among them; without an
+    // architecture the blocks cannot be told from the embedding and head.)
+    if (t.method == FinetuneMethod::lora && regime.flat_gradients_cover_frozen && fsdp_sharded && count) {
       const double head_here = st.logits && count && !held->tied_embeddings ? count->output_head / tp : 0.0;
       with_gradients = st.params - st.embedding - head_here + trainable;
       with_gradients_routed = st.routed;
@@ -526,7 +531,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // With dropout on the embedding, its output and mask are kept too (Korthikanti et al.'s sbh, per
     // micro-batch in flight); without, the embedding's output is the first norm's input, counted there.
     const double embedding_kept = st.embedding > 0 && arch && arch->dropout
-                                      ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) * m.micro_batches_in_flight
+                                      ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0) * first_in_flight
                                       : 0.0;
     parts.activations = (all_layers_per_token * st.layers_share + embedding_kept) * tokens;
     const double rebuilt = rebuilt_layer_per_token * tokens;
@@ -572,6 +577,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (results[i].reserved > results[worst].reserved) worst = i;
   StageResult& w = results[worst];
   m.worst_stage = stages[worst].name;
+  // The worst stage's activations in micro-batches of its own layers (interleaved chunks counted as
+  // fractions of one).
+  m.micro_batches_in_flight = pp > 1 ? stages[worst].layers_share * pp : 1;
   m.worst_pipeline_rank = stages[worst].pipeline_rank;
   for (std::size_t i = 0; i < results.size(); ++i) {
     m.stage_bytes.emplace_back(stages[i].name, results[i].reserved + o.cuda_context + o.communication);
@@ -607,6 +615,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const auto peak = std::max_element(m.phases.begin(), m.phases.end(),
                                      [](const MemoryPhase& a, const MemoryPhase& b) { return a.bytes < b.bytes; });
   m.peak_phase = peak->name;
+  // Autocast's copies are held at the loss only: outside the forward peak they are not part of it.
+  if (m.peak_phase != "forward") {
+    parts.overhead -= o.cast_copies;
+    o.cast_copies = 0;
+  }
   parts.total = peak->bytes;  // the same sum as the phase's, to the last bit
   m.at_peak = peak->parts;
   m.peak_parts.clear();

@@ -281,6 +281,13 @@ TEST_CASE("Gradients as FSDP1 accumulates them; autocast's 16-bit weight copies"
     CHECK_THAT(report_json(hf)["memory"]["overhead_bytes"]["cast_copies"].get<double>(), WithinRel(2 * matmuls, 1e-9));
     // Weights already in 16 bits (LitGPT's bf16-true) are not cast.
     CHECK(report_json(llama_7b_full("litgpt"))["memory"]["overhead_bytes"]["cast_copies"] == 0);
+    // Recomputing every layer, the fp32 gradients at the end of the backward pass (4 bytes per parameter)
+    // outweigh the copies (2 bytes per matmul weight): the peak is there, and holds no copies.
+    hf["strategy"]["recompute"] = "full";
+    const json recomputed = report_json(hf)["memory"];
+    CHECK(recomputed["peak_phase"] == "backward");
+    CHECK(recomputed["overhead_bytes"]["cast_copies"] == 0);
+    CHECK(recomputed["at_peak_bytes"]["overhead"] == recomputed["per_gpu_bytes"]["overhead"]);
   }
 }
 

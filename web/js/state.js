@@ -154,7 +154,9 @@ function extraValue(text) {
 // scenario's units); text that is not a number goes through unchanged so the engine can name the
 // field in its error.
 function scenarioValue(field, text) {
-  if (field.kind === 'check' || field.boolean) return text === 'true';
+  if (field.kind === 'check') return text === 'true';
+  // A yes/no choice: anything else goes through as typed, so the engine names the field.
+  if (field.boolean) return text === 'true' ? true : text === 'false' ? false : text;
   if (field.kind !== 'number' && !field.numeric) return text;
   return parseNumber(text) ?? text;
 }

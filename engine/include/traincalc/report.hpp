@@ -191,7 +191,7 @@ struct MemoryReport {
   double shortfall_bytes = 0;  // total - capacity when it does not fit, else 0
   bool activations_known = false;
   double activation_bytes_per_micro_batch = 0;  // what one more micro-batch in flight adds
-  double micro_batches_in_flight = 1;           // on the first pipeline stage
+  double micro_batches_in_flight = 1;           // on the worst pipeline stage, in micro-batches of its layers
   std::optional<double> max_micro_batch;        // the largest micro-batch that fits (0: none does)
   std::optional<double> max_seq_len;            // the longest sequence that fits at this micro-batch (0: none)
   std::optional<double> min_gpus;               // the fewest GPUs (same layout, more data parallelism) that fit

@@ -114,7 +114,7 @@ function memoryMath(report, lang) {
   if (report.parallelism && m.peak_parts && !m.peak_parts.includes('gradients')) lines.push(t(lang, 'mm_gradients_freed'));
   if (x.gradients_unsharded_while_accumulating) lines.push(t(lang, 'mm_gradients_no_sync'));
   if (m.activations_known) {
-    lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 0), v: gb(p.activations) }));
+    lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 1), v: gb(p.activations) }));
     lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
   }
   lines.push(t(lang, 'mm_overhead', {
