@@ -474,7 +474,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // (LitGPT refuses quantisation on more than one GPU, so QLoRA is not among them; without an
     // architecture the blocks cannot be told from the embedding and head.)
     if (t.method == FinetuneMethod::lora && regime.flat_gradients_cover_frozen && fsdp_sharded && count) {
-      const double head_here = st.logits && count && !held->tied_embeddings ? count->output_head / tp : 0.0;
+      const double head_here = st.logits ? count->output_head / tp : 0.0;  // 0 when tied
       with_gradients = st.params - st.embedding - head_here + trainable;
       with_gradients_routed = st.routed;
     }
@@ -588,15 +588,12 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
 
   o.gather = w.gather;
   o.workspace = w.workspace;
-  o.cast_copies = w.casts;
   o.fragmentation = w.fragmentation;
   MemoryParts& parts = m.per_gpu_bytes;
   parts = w.parts;
-  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.cast_copies + o.fragmentation;
   m.allocated_bytes = w.allocated;
   m.reserved_bytes = w.reserved;
   const double outside = o.cuda_context + o.communication;
-  parts.total = w.reserved + outside;
   // The phases as the page shows them: what each holds, with the runtime around it.
   for (const MemoryPhase& p : w.phases) {
     std::vector<std::pair<std::string, double>> shown;
@@ -615,11 +612,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const auto peak = std::max_element(m.phases.begin(), m.phases.end(),
                                      [](const MemoryPhase& a, const MemoryPhase& b) { return a.bytes < b.bytes; });
   m.peak_phase = peak->name;
-  // Autocast's copies are held at the loss only: outside the forward peak they are not part of it.
-  if (m.peak_phase != "forward") {
-    parts.overhead -= o.cast_copies;
-    o.cast_copies = 0;
-  }
+  // Autocast's copies are held at the loss only: part of the peak when the forward pass is.
+  o.cast_copies = m.peak_phase == "forward" ? w.casts : 0.0;
+  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.cast_copies + o.fragmentation;
   parts.total = peak->bytes;  // the same sum as the phase's, to the last bit
   m.at_peak = peak->parts;
   m.peak_parts.clear();

@@ -203,11 +203,12 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     MemoryParts3 p{m.allocated_bytes, m.reserved_bytes - m.allocated_bytes, outside};
     // A peak logged by one pipeline stage (Megatron-LM's golden values: the last rank) is that stage's.
     out.rank = row.value("rank", std::string());
-    for (std::size_t i = 0; i < m.stage_allocated_bytes.size() && !out.rank.empty(); ++i)
-      if (m.stage_allocated_bytes[i].first == out.rank) {
-        const double reserved = m.stage_bytes[i].second - outside;
-        p = {m.stage_allocated_bytes[i].second, reserved - m.stage_allocated_bytes[i].second, outside};
-      }
+    const auto& allocated = m.stage_allocated_bytes;
+    const auto stage = std::find_if(allocated.begin(), allocated.end(), [&](const auto& s) { return s.first == out.rank; });
+    if (stage != allocated.end()) {
+      const double reserved = m.stage_bytes[stage - allocated.begin()].second - outside;
+      p = {stage->second, reserved - stage->second, outside};
+    }
     parts.push_back(p);
     out.capacity_bytes = m.capacity_bytes;
     out.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
