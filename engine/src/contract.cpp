@@ -568,6 +568,9 @@ constexpr Field explain_fields[] = {
     required(out("fragmentation_fraction", "fraction", "Allocator reserve as a fraction of dynamic allocations.")),
     required(flag("gradients_unsharded_while_accumulating", {},
                       "Gradient accumulation under FSDP's no_sync: the gradients stay whole until the last micro-batch.")),
+    required(flag("stage_weights_gathered", {},
+                  "Pipelining under FSDP2: the stage's 16-bit weights stay gathered from the first micro-batch's "
+                  "forward pass to the last one's backward pass (counted in overhead_bytes.gather).")),
 };
 const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
 

@@ -84,6 +84,18 @@ struct MemoryRegime {
   // warning in torch/distributed/fsdp/_wrap_utils.py, quoted in Lightning-AI/litgpt PR #1538: "1451376640
   // numel instead of 106496 numel"). PEFT's fsdp_auto_wrap_policy wraps the adapters on their own.
   bool flat_gradients_cover_frozen = false;
+  // Pipelining under FSDP2 holds each stage unsharded through the step: torchtitan keeps the gathered
+  // parameters after the forward pass when pipelining ("For PP, do not reshard after forward to avoid
+  // per-microbatch all-gathers": torchtitan/parallelisms/parallelize_llama.py @9dec370, apply_fsdp,
+  // reshard_after_forward = False), and PyTorch's pipeline schedules run every backward but the last
+  // without gradient synchronisation or resharding (torch/distributed/pipelining/stage.py,
+  // backward_maybe_with_nosync: set_reshard_after_backward(False), set_requires_gradient_sync(False)), so
+  // the gradients accumulate whole, upcast to the fp32 reduce dtype (torch/distributed/fsdp/
+  // _fully_shard/_fsdp_param.py, to_accumulated_grad_if_needed).
+  bool pipeline_holds_stage_unsharded = false;
+  // Sequence parallelism through DTensor keeps each column-parallel layer's all-gathered input (see
+  // Kernels::sp_keeps_gathered in memory.cpp); Megatron-LM keeps the shard.
+  bool sp_keeps_gathered = false;
 };
 MemoryRegime resolve_memory_regime(const Scenario& s);
 bool runs_flash_attention(const GpuSpec& gpu);

@@ -56,6 +56,7 @@ Training16 what_trains(const Training& t, const MemoryRegime& r) {
 struct LayerActivations {
   double split = 0;       // split by tp
   double replicated = 0;  // split by tp only with sequence parallelism
+  double gathered = 0;    // a column-parallel layer's input, kept as all-gathered: never split
   double scores = 0;      // the attention score terms, dropped by FlashAttention and selective recompute
 };
 
@@ -65,6 +66,11 @@ struct Kernels {
   bool rmsnorm = true;
   bool softmax_fp32 = true;  // eager attention: fp32 softmax under autocast
   bool scores_free = true;   // flash or memory-efficient attention
+  // Sequence parallelism keeps a column-parallel layer's all-gathered input for its weight gradient
+  // (PyTorch's DTensor styles: PrepareModuleInput redistributes the sharded input to Replicate before
+  // ColwiseParallel's matmul, which autograd then saves whole), where Megatron-LM keeps the sequence
+  // shard and gathers it again in the backward pass (Korthikanti et al. 2022, sec. 4.2.2).
+  bool sp_keeps_gathered = false;
 };
 
 // A norm's kept input: a fused kernel keeps the 16-bit input (and per-row statistics); eager PyTorch
@@ -121,8 +127,9 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
   if (latent_attention(a))
     x.split += e * (a.q_lora_rank + a.kv_lora_rank + a.qk_rope_head_dim);  // the latents and their norms' inputs
   x.replicated += norm_bytes(k, w.full) * h;                                   // norm input
-  x.replicated += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
-  x.replicated += adapter_bytes(k, w, h, w.adapted_qkv, w.fused_qkv_adapter ? std::min(1.0, w.adapted_qkv) : w.adapted_qkv);
+  double& qkv_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
+  qkv_input += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
+  qkv_input += adapter_bytes(k, w, h, w.adapted_qkv, w.fused_qkv_adapter ? std::min(1.0, w.adapted_qkv) : w.adapted_qkv);
   x.split += e * (q_width + k_width);                                      // Q and K for QK^T
   x.split += e * v_width;                                                  // V for scores x V
   // The output projection's input is the attention output, which FlashAttention keeps for its own
@@ -148,8 +155,9 @@ LayerActivations mlp_activations(const Architecture& a, const Kernels& k, const 
   x.replicated += norm_bytes(k, w.full) * h;  // norm input
   // The first projection's input (read by gate and up, or fc1).
   const double in_adapters = w.adapted_mlp ? (a.gated_mlp ? 2.0 : 1.0) : 0.0;
-  x.replicated += input_kept(w, w.full, in_adapters) ? e * h : 0.0;
-  x.replicated += copies * adapter_bytes(k, w, h, in_adapters);
+  double& first_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
+  first_input += input_kept(w, w.full, in_adapters) ? e * h : 0.0;
+  first_input += copies * adapter_bytes(k, w, h, in_adapters);
   // The activation function: a fused SwiGLU/GeLU keeps its inputs (gate and up, 2f; or f) and
   // recomputes the rest (Megatron-Core's bias_swiglu); eager PyTorch keeps SiLU's input and both
   // operands of the product (3f), or GeLU's input (f). The down projection's input (the activation's
@@ -163,7 +171,8 @@ LayerActivations mlp_activations(const Architecture& a, const Kernels& k, const 
 }
 
 double layer_bytes(const LayerActivations& x, double tp, bool sequence_parallel, bool keeps_scores) {
-  return x.split / tp + x.replicated / (sequence_parallel ? tp : 1.0) + (keeps_scores ? x.scores / tp : 0.0);
+  return x.split / tp + x.replicated / (sequence_parallel ? tp : 1.0) + x.gathered +
+         (keeps_scores ? x.scores / tp : 0.0);
 }
 
 struct ActivationEstimate {
@@ -227,13 +236,22 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
 // loss (torchtune's CEWithChunkedOutputLoss, 8 chunks; LitGPT's chunked_cross_entropy) still keeps
 // every chunk's fp32 log-softmax for the backward pass, since all chunks' losses are summed in the
 // forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
-double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp, bool vocab_parallel_loss) {
+enum class VocabParallelLoss { none, megatron, dtensor };
+
+double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp, VocabParallelLoss parallel) {
   // Megatron-Core's (unfused) vocab-parallel cross-entropy copies the 16-bit logits to fp32 and
   // computes the softmax in place in that copy, which it saves; its gradient is written in place too
   // and cast back to 16 bits (megatron/core/tensor_parallel/cross_entropy.py, calculate_logits_max:
   // "vocab_parallel_logits.float()"): the 16-bit logits and the fp32 copy, 4 + e bytes per logit, at
   // the loss and again at the start of the backward pass.
-  if (vocab_parallel_loss && e < 4 && loss == CrossEntropy::eager) return (4.0 + e) * vocab / tp;
+  if (parallel == VocabParallelLoss::megatron && e < 4 && loss == CrossEntropy::eager) return (4.0 + e) * vocab / tp;
+  // PyTorch's loss parallel (DTensor, what torchtitan runs with tp > 1) computes the log-softmax out of
+  // place on the fp32 upcast (shifted logits, their exponential, the result) and, in the backward pass,
+  // fuses the loss's and the log-softmax's gradients as (zeros with -1 at the targets + exp(log-probs))
+  // x grad (torch/distributed/tensor/parallel/loss.py, _log_softmax and
+  // _nll_loss_and_log_softmax_backward): the saved fp32 log-probabilities and three fp32 temporaries,
+  // 16 bytes per logit, at the start of the backward pass.
+  if (parallel == VocabParallelLoss::dtensor && loss == CrossEntropy::eager) return 4 * 4.0 * vocab / tp;
   constexpr double chunks = 8;
   const double chunk = (e + 4.0 + 4.0) / chunks;
   switch (loss) {
@@ -372,6 +390,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   kernels.rmsnorm = !arch || arch->norm == NormKind::rms;
   kernels.scores_free = keeps_no_scores(regime.attention);
   kernels.softmax_fp32 = regime.attention == AttentionKernel::eager;
+  kernels.sp_keeps_gathered = regime.sp_keeps_gathered;
   double all_layers_per_token = 0, rebuilt_layer_per_token = 0;
   const Recompute recompute = layout.recompute;
   if (arch) {
@@ -397,12 +416,15 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const double tokens = seq * layout.micro_batch / cp;  // context parallelism splits the sequence
   double logits_per_token = 0;
   if (arch && t.objective == Objective::language_model)
-    logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp, regime.framework == Framework::megatron);
+    logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp,
+                                              regime.framework == Framework::megatron ? VocabParallelLoss::megatron
+                                              : regime.framework == Framework::fsdp2 && tp > 1 ? VocabParallelLoss::dtensor
+                                                                                                : VocabParallelLoss::none);
   // The final norm's input and the output head's input, on the last stage.
   const double head_input_per_token =
       arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +
                  (trains.full || (trains.nf4_keeps_input && regime.nf4_output_head)
-                      ? e * arch->hidden / (layout.sequence_parallel ? tp : 1.0)
+                      ? e * arch->hidden / (layout.sequence_parallel && !regime.sp_keeps_gathered ? tp : 1.0)
                       : 0.0)
            : 0.0;
 
@@ -442,6 +464,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     double weight_shard = 1, gradient_shard = 1, optimizer_shard = 1;
     double params = 0, trainable = 0, gradient_params = 0;
     bool unsharded_accumulation = false;
+    bool stage_gathered = false;  // the whole stage's weights gathered through the step
     const MemoryPhase* peak = nullptr;
   };
   auto evaluate = [&](const Stage& st) {
@@ -483,8 +506,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     r.gradient_shard = zero >= 2 || (regime.regime == Regime::fsdp_mixed && zero >= 3)
                            ? shard_divisor(with_gradients, with_gradients_routed)
                            : 1.0;
-    // Accumulating under no_sync, the gradients stay whole until the last micro-batch.
-    if (regime.no_sync_accumulation && fsdp_sharded && micro_batches && *micro_batches > 1) {
+    // Accumulating under no_sync, the gradients stay whole until the last micro-batch; so does a
+    // pipeline stage's under FSDP2, whose weights stay gathered too.
+    const bool stage_unsharded = regime.pipeline_holds_stage_unsharded && pp > 1 && fsdp_sharded;
+    r.stage_gathered = stage_unsharded;
+    if ((regime.no_sync_accumulation && fsdp_sharded && micro_batches && *micro_batches > 1) || stage_unsharded) {
       r.gradient_shard = 1.0;
       r.unsharded_accumulation = true;
     }
@@ -511,6 +537,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
     const double gathered_bytes = regime.regime == Regime::fsdp_mixed ? 2.0 : (frozen_base ? frozen_bytes : trainable_bytes.weight);
     if ((zero >= 3 && dp * cp > 1) || offload_params) r.gather = 2 * layer_params * gathered_bytes;
+    // A stage held gathered whole: every parameter's 16-bit compute copy (FSDP2 mixed precision), or the
+    // weights as held (adapters' frozen base as stored, 4-bit included).
+    if (r.stage_gathered) r.gather = regime.regime == Regime::fsdp_mixed ? 2.0 * st.params : weights_unsharded;
     // QLoRA dequantises each frozen matrix to 16 bits for its matmul (bitsandbytes' dequantize_4bit):
     // one layer's matrices at a time, or a quantised output head whole (it may be larger).
     if (t.method == FinetuneMethod::qlora) {
@@ -630,6 +659,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   x.weight_shard = w.weight_shard;
   x.gradient_shard = w.gradient_shard;
   x.gradients_unsharded_while_accumulating = w.unsharded_accumulation;
+  x.stage_weights_gathered = w.stage_gathered;
   x.optimizer_shard = w.optimizer_shard;
   x.tokens_per_micro_batch = tokens;
   x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;

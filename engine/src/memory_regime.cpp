@@ -64,6 +64,11 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       regime = Regime::fsdp_mixed;
       // run_train.sh launches with PYTORCH_ALLOC_CONF="expandable_segments:True" (torchtitan @0168bd51).
       r.expandable_segments = true;
+      r.pipeline_holds_stage_unsharded = true;
+      // Tensor and sequence parallelism through DTensor's parallel styles (torchtitan/parallelisms/
+      // parallelize_llama.py @9dec370, apply_tp: PrepareModuleInput(desired_input_layouts=Replicate())
+      // ahead of ColwiseParallel wq/wk/wv and w1/w3, and the output head's input).
+      r.sp_keeps_gathered = true;
       break;
     case Framework::hf:
       // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full

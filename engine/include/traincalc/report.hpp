@@ -165,6 +165,8 @@ struct MemoryExplanation {
   double fragmentation_fraction = 0;
   // Gradient accumulation under FSDP's no_sync: the gradients stay whole until the last micro-batch.
   bool gradients_unsharded_while_accumulating = false;
+  // Pipelining under FSDP2: the stage's 16-bit weights stay gathered for the whole step.
+  bool stage_weights_gathered = false;
 };
 
 struct MemoryReport {

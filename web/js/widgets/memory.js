@@ -112,10 +112,12 @@ function memoryMath(report, lang) {
     t(lang, 'mm_optimizer', { p: format.scientific(x.trainable_params_per_gpu), b: x.optimizer_bytes_per_param, z: shard(x.optimizer_shard), v: gb(p.optimizer) }),
   ];
   if (report.parallelism && m.peak_parts && !m.peak_parts.includes('gradients')) lines.push(t(lang, 'mm_gradients_freed'));
-  if (x.gradients_unsharded_while_accumulating) lines.push(t(lang, 'mm_gradients_no_sync'));
+  if (x.stage_weights_gathered) lines.push(t(lang, 'mm_stage_gathered', { g: gb(o.gather) }));
+  else if (x.gradients_unsharded_while_accumulating) lines.push(t(lang, 'mm_gradients_no_sync'));
   if (m.activations_known) {
     lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 1), v: gb(p.activations) }));
-    lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
+    if (m.worst_stage === 'first' && m.stage_bytes?.last !== undefined) lines.push(t(lang, 'mm_logits_elsewhere', { v: gb(m.stage_bytes.last) }));
+    else lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
   }
   lines.push(t(lang, 'mm_overhead', {
     c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), w: gb((o.workspace ?? 0) + (o.cast_copies ?? 0)),
