@@ -295,8 +295,9 @@ constexpr Field strategy_fields[] = {
     flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism."),
     pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity)."),
     pick("cross_entropy", cross_entropy_names, "the framework's",
-         "The loss kernel: eager (fp32 copies), fused (in place), chunked, fused_linear (no whole logits), or "
-         "compiled (torch.compile: 16-bit logits and gradient)."),
+         "The loss kernel: eager (fp32 copies), fused (in place: Transformer Engine's), chunked, fused_linear "
+         "(no whole logits), compiled (torch.compile: 16-bit logits and gradient), or megatron_native "
+         "(Megatron-LM's --cross-entropy-loss-fusion with its default native implementation)."),
     flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\"."),
     flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),

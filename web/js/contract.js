@@ -16,6 +16,6 @@ export const CHOICES = {
   "strategy.recompute": ["auto","none","selective","full"],
   "strategy.attention": ["flash","memory_efficient","fused_softmax","eager"],
   "strategy.offload": ["none","optimizer","optimizer+params"],
-  "strategy.cross_entropy": ["eager","fused","chunked","fused_linear","compiled"],
+  "strategy.cross_entropy": ["eager","fused","chunked","fused_linear","compiled","megatron_native"],
   "energy.region": ["world","us","china","eu","germany","france","india","canada","brazil","australia"],
 };

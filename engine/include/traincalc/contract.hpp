@@ -144,7 +144,8 @@ inline constexpr Named<CrossEntropy> cross_entropies[] = {{"eager", CrossEntropy
                                                           {"fused", CrossEntropy::fused},
                                                           {"chunked", CrossEntropy::chunked},
                                                           {"fused_linear", CrossEntropy::fused_linear},
-                                                          {"compiled", CrossEntropy::compiled}};
+                                                          {"compiled", CrossEntropy::compiled},
+                                                          {"megatron_native", CrossEntropy::megatron_native}};
 inline constexpr Named<AdapterPrecision> adapter_precisions[] = {{"compute", AdapterPrecision::compute},
                                                                  {"fp32", AdapterPrecision::fp32}};
 inline constexpr Named<Quantization> quantizations[] = {{"nf4", Quantization::nf4},

@@ -27,7 +27,7 @@ enum class AttentionKernel { flash, memory_efficient, fused_softmax, eager };
 // The loss over the vocabulary: eager cross-entropy upcasts every logit to fp32; a fused kernel works in
 // place on the 16-bit logits; a chunked loss keeps 16-bit logits and upcasts one chunk at a time; a fused
 // linear cross-entropy never holds the logits whole.
-enum class CrossEntropy { eager, fused, chunked, fused_linear, compiled };
+enum class CrossEntropy { eager, fused, chunked, fused_linear, compiled, megatron_native };
 
 struct Strategy {
   std::optional<Precision> precision;  // nullopt: the GPU's default precision

@@ -1031,7 +1031,7 @@ const MEG = {
   gpt3_mcore_te_tp1_pp1_resume_torch_dist_uniform_full_recompute:
     { m: "small", tp: 1, pp: 1, mb: 4, gbs: 32, attn: "auto", recompute: "full" },
   gpt3_mcore_te_tp2_pp2_cp2: { m: "small", tp: 2, pp: 2, cp: 2, mb: 4, gbs: 32, attn: "flash", sp: true, dropout: false },
-  gpt3_mcore_te_tp2_pp2_cross_entropy_loss_fusion: { m: "small", tp: 2, pp: 2, mb: 4, gbs: 32, attn: "auto", ce: "fused" },
+  gpt3_mcore_te_tp2_pp2_cross_entropy_loss_fusion: { m: "small", tp: 2, pp: 2, mb: 4, gbs: 32, attn: "auto", ce: "megatron_native" },
   gpt3_mcore_te_tp2_pp2_resume_torch_dist: { m: "small", tp: 2, pp: 2, mb: 4, gbs: 32, attn: "auto" },
   gpt3_mcore_te_tp4_pp1_dist_optimizer_overlap_grad_reduce_param_gather:
     { m: "small", tp: 4, pp: 1, mb: 4, gbs: 32, attn: "unfused", distopt: true },
@@ -1107,7 +1107,7 @@ function ruleMegatron(row, raw, i) {
   }
   if (c.attn === "unfused" || c.attn === "local")
     row.notes.push(`attention: ${c.attn === "local" ? "--transformer-impl local" : "--attention-backend unfused"} materialises the s x s scores with Megatron's fused scale-mask-softmax kernel (16-bit scores; sk <= 4096)`);
-  if (c.ce === "fused") row.notes.push("--cross-entropy-loss-fusion (native fused vocab-parallel CE on the 16-bit logits)");
+  if (c.ce === "megatron_native") row.notes.push("--cross-entropy-loss-fusion with the default --cross-entropy-fusion-impl native (transformer_config.py @d98e8a64: 'native'; arguments.py rejects 'te' at this commit): the unfused loss's in-place helpers under jit_fuser = torch.compile (megatron/core/jit.py, torch >= 2.2)");
   else row.notes.push("loss: vocab_parallel_cross_entropy upcasts the logits to fp32 (tensor_parallel/cross_entropy.py)");
   if (c.recompute) row.notes.push("--recompute-granularity full --recompute-method uniform --recompute-num-layers 1; TEST_TYPE ckpt-resume (peak covers the resumed process, incl. checkpoint load)");
   if (c.fp16) row.notes.push("--fp16 with --transformer-impl local: fp16 params, fp32 main params and grads, dynamic loss scaling; TEST_TYPE ckpt-resume");

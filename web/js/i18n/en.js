@@ -411,6 +411,7 @@ export const STRINGS = {
   loss_chunked: 'chunked cross-entropy',
   loss_fused_linear: 'fused linear cross-entropy',
   loss_compiled: 'compiled cross-entropy (torch.compile)',
+  loss_megatron_native: "Megatron-LM's native fused cross-entropy",
   memory_assumes: 'Assumes {framework}: {regime}; {attention}; {loss}.',
   memory_worst_stage: 'The peak is on pipeline stage {rank} ({stage}), the GPU that holds the most.',
   stage_first: 'the first: the most micro-batches in flight',

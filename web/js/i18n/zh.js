@@ -412,6 +412,7 @@ export const STRINGS = {
   loss_chunked: '分块交叉熵',
   loss_fused_linear: '融合线性层的交叉熵',
   loss_compiled: '编译的交叉熵（torch.compile）',
+  loss_megatron_native: 'Megatron-LM 原生融合交叉熵',
   memory_assumes: '按 {framework} 估算：{regime}；{attention}；{loss}。',
   memory_worst_stage: '峰值出现在第 {rank} 号流水级（{stage}），这块 GPU 占用最多。',
   stage_first: '第一级：在途微批最多',
