@@ -360,11 +360,36 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       };
       const double first_share = share_in_flight(0);
       const double last_share = share_in_flight(pp - 1);
+      // A mixture of experts whose leading layers are dense (DeepSeek's first_k_dense_replace) is not
+      // even across stages: Megatron-LM gives each stage L/pp consecutive layers, so the first stage
+      // holds the dense layers and the last only MoE layers, each with its routed experts.
+      double first_body = per_stage, first_routed = routed_here, last_body = per_stage, last_routed = routed_here;
+      if (held && moe_layer_count(*held) > 0 && held->dense_layers > 0 && held->decoder_layers == 0) {
+        Architecture one = *held;
+        one.layers = 1;
+        one.dense_layers = 1;
+        const ParameterCount dense = count_parameters(one);
+        one.dense_layers = 0;
+        const ParameterCount moe = count_parameters(one);
+        const double dense_body = dense.total - dense.embedding - dense.output_head;
+        const double moe_body = moe.total - moe.embedding - moe.output_head - moe.routed_experts;
+        const double per_stage_layers = held->layers / pp;
+        const auto stage_params = [&](double first_layer, double& body_out, double& routed_out) {
+          const double dense_here =
+              std::clamp(held->dense_layers - first_layer, 0.0, per_stage_layers);  // leading layers are dense
+          const double moe_here = per_stage_layers - dense_here;
+          body_out = dense_here * dense_body + moe_here * moe_body;
+          routed_out = moe_here * moe.routed_experts / ep;
+        };
+        stage_params(0, first_body, first_routed);
+        stage_params(held->layers - per_stage_layers, last_body, last_routed);
+      }
       // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
       // the embedding, as Megatron-LM does) and the loss.
-      stages.push_back({"first", 0, (per_stage + embedding) / tp, routed_here / tp, first_share, embedding / tp, false});
-      stages.push_back(
-          {"last", pp - 1, (per_stage + (tied ? embedding : head)) / tp, routed_here / tp, last_share, 0.0, true});
+      stages.push_back({"first", 0, (first_body + first_routed + embedding) / tp, first_routed / tp, first_share,
+                        embedding / tp, false});
+      stages.push_back({"last", pp - 1, (last_body + last_routed + (tied ? embedding : head)) / tp, last_routed / tp,
+                        last_share, 0.0, true});
     }
   }
   // Micro-batches whose embedding output the first stage keeps.
