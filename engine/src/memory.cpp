@@ -238,7 +238,8 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
 // forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
 enum class VocabParallelLoss { none, megatron, dtensor };
 
-double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp, VocabParallelLoss parallel) {
+double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp, VocabParallelLoss parallel,
+                              bool compiled_chunks) {
   // Megatron-Core's (unfused) vocab-parallel cross-entropy copies the 16-bit logits to fp32 and
   // computes the softmax in place in that copy, which it saves; its gradient is written in place too
   // and cast back to 16 bits (megatron/core/tensor_parallel/cross_entropy.py, calculate_logits_max:
@@ -260,6 +261,11 @@ double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double 
     case CrossEntropy::fused:
       return e * vocab / tp;
     case CrossEntropy::chunked:
+      // Each chunk's loss compiled (torchtune's compile_loss wraps CEWithChunkedOutputLoss's
+      // compute_cross_entropy in torch.compile: torchtune/training/_compile.py) fuses the upcast and the
+      // log-softmax as the compiled loss does: every chunk's 16-bit logits stay for the backward pass, and
+      // one chunk's 16-bit gradient at a time.
+      if (compiled_chunks) return (e + e / chunks) * vocab / tp;
       return (e < 4 ? e + 4.0 : 4.0) * vocab / tp + chunk * vocab / tp;
     case CrossEntropy::fused_linear:
       return chunk * vocab / tp;
@@ -453,7 +459,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp,
                                               regime.framework == Framework::megatron ? VocabParallelLoss::megatron
                                               : regime.framework == Framework::fsdp2 && tp > 1 ? VocabParallelLoss::dtensor
-                                                                                                : VocabParallelLoss::none);
+                                                                                                : VocabParallelLoss::none,
+                                              s.strategy.compile);
   // The final norm's input and the output head's input, on the last stage.
   const double head_input_per_token =
       arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +

@@ -353,6 +353,18 @@ TEST_CASE("The loss and the allocator as each framework runs them", "[memory][re
     s["strategy"]["cross_entropy"] = "eager";
     CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 12 * 32000.0);
   }
+  SECTION("torchtune compiles each chunk's loss: the 16-bit logits and one chunk's gradient") {
+    // torchtune/training/_compile.py compile_loss wraps CEWithChunkedOutputLoss.compute_cross_entropy in
+    // torch.compile: 2 + 2/8 bytes per logit where the eager chunks keep fp32 log-probabilities, 2 + 4 +
+    // (2 + 8)/8. Its README's optimisation-flags table (Llama 3.2 3B, A100) then shows what the model
+    // predicts: with activation checkpointing the backward pass, where the gradients are, is the peak,
+    // so fusing the optimizer step into it lowers the peak (24.9 -> 23.1 GiB measured).
+    s["strategy"]["framework"] = "torchtune";
+    s["strategy"]["cross_entropy"] = "chunked";
+    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 7.25 * 32000.0);
+    s["strategy"]["compile"] = true;
+    CHECK(report_json(s)["memory"]["explain"]["logits_bytes_per_token"] == 2.25 * 32000.0);
+  }
   SECTION("torchtitan launches with expandable segments: reserved is what is allocated") {
     s["strategy"]["framework"] = "fsdp2";
     s["strategy"]["zero"] = 3;
@@ -472,8 +484,10 @@ TEST_CASE("Measured peak memory of real runs, each source predicted with what th
     CHECK(source.fragmentation <= 0.5);
   }
   // Where the model stands (issue 14 asks for a 5% median and no row beyond 15%; docs/validation.md
-  // lists what is still missing): a held-out median of 5.3% at this commit, guarded within a point.
-  CHECK(table.median_abs_error_pct <= 6.3);
+  // lists what is still missing): a held-out median of 5.1% at this commit, guarded within a point,
+  // and no row beyond 31% (30.4%: LitGPT's Gemma-2B full fine-tune on four A10Gs).
+  CHECK(table.median_abs_error_pct <= 6.1);
+  CHECK(table.max_abs_error_pct <= 31);
   // Runs tuned to fill the GPU fitted; the prediction must fit too.
   CHECK(table.bound_respected == table.bound_rows);
   // Every measured out-of-memory run is predicted not to fit (issue 14).
