@@ -262,8 +262,8 @@ double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double 
       return e * vocab / tp;
     case CrossEntropy::chunked:
       // Each chunk's loss compiled (torchtune's compile_loss wraps CEWithChunkedOutputLoss's
-      // compute_cross_entropy in torch.compile: torchtune/training/_compile.py) fuses the upcast and the
-      // log-softmax as the compiled loss does: every chunk's 16-bit logits stay for the backward pass, and
+      // compute_cross_entropy in torch.compile; LitGPT compiles the model, not its chunked loss)
+      // (torchtune/training/_compile.py) fuses the upcast and the log-softmax as the compiled loss does: every chunk's 16-bit logits stay for the backward pass, and
       // one chunk's 16-bit gradient at a time.
       if (compiled_chunks) return (e + e / chunks) * vocab / tp;
       return (e < 4 ? e + 4.0 : 4.0) * vocab / tp + chunk * vocab / tp;
@@ -370,7 +370,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       // even across stages: Megatron-LM gives each stage L/pp consecutive layers, so the first stage
       // holds the dense layers and the last only MoE layers, each with its routed experts.
       double first_body = per_stage, first_routed = routed_here, last_body = per_stage, last_routed = routed_here;
-      if (held && moe_layer_count(*held) > 0 && held->dense_layers > 0 && held->decoder_layers == 0) {
+      // (With interleaving a rank holds v chunks spread over the model; the even split is kept then.)
+      if (held && moe_layer_count(*held) > 0 && held->dense_layers > 0 && held->decoder_layers == 0 && v <= 1) {
         Architecture one = *held;
         one.layers = 1;
         one.dense_layers = 1;
@@ -460,7 +461,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                                               regime.framework == Framework::megatron ? VocabParallelLoss::megatron
                                               : regime.framework == Framework::fsdp2 && tp > 1 ? VocabParallelLoss::dtensor
                                                                                                 : VocabParallelLoss::none,
-                                              s.strategy.compile);
+                                              s.strategy.compile && regime.framework == Framework::torchtune);
   // The final norm's input and the output head's input, on the last stage.
   const double head_input_per_token =
       arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +
@@ -551,6 +552,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // pipeline stage's under FSDP2, whose weights stay gathered too.
     const bool stage_unsharded = regime.pipeline_holds_stage_unsharded && pp > 1 && fsdp_sharded;
     r.stage_gathered = stage_unsharded;
+    const double synced_gradient_shard = r.gradient_shard;  // after the last micro-batch's reduce-scatter
     if ((regime.no_sync_accumulation && fsdp_sharded && micro_batches && *micro_batches > 1) || stage_unsharded) {
       r.gradient_shard = 1.0;
       r.unsharded_accumulation = true;
@@ -579,8 +581,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double gathered_bytes = regime.regime == Regime::fsdp_mixed ? 2.0 : (frozen_base ? frozen_bytes : trainable_bytes.weight);
     if ((zero >= 3 && dp * cp > 1) || offload_params) r.gather = 2 * layer_params * gathered_bytes;
     // A stage held gathered whole: every parameter's 16-bit compute copy (FSDP2 mixed precision), or the
-    // weights as held (adapters' frozen base as stored, 4-bit included).
-    if (r.stage_gathered) r.gather = regime.regime == Regime::fsdp_mixed ? 2.0 * st.params : weights_unsharded;
+    // weights as stored (an adapters' frozen base as stored, 4-bit included).
+    if (r.stage_gathered) r.gather = regime.regime == Regime::fsdp_mixed && !frozen_base ? 2.0 * st.params : weights_unsharded;
     // QLoRA dequantises each frozen matrix to 16 bits for its matmul (bitsandbytes' dequantize_4bit):
     // one layer's matrices at a time, or a quantised output head whole (it may be larger).
     if (t.method == FinetuneMethod::qlora) {
@@ -623,7 +625,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (st.logits) forward.emplace_back("logits", parts.logits);
     Parts backward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime},
                       {"gradients", gradients_held}, {"recomputed", rebuilt}};
-    Parts optimizer_step = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"gradients", gradients_held}};
+    // The optimizer step sees the gradients as synchronised: sharded again after no_sync accumulation.
+    Parts optimizer_step = {{"weights", parts.weights},
+                            {"optimizer", parts.optimizer},
+                            {"gradients", gradients_held * r.gradient_shard / synced_gradient_shard}};
     const auto phase = [](const char* name, Parts composition) {
       MemoryPhase p{name, 0.0, std::move(composition)};
       for (const auto& [part, bytes] : p.parts) p.bytes += bytes;

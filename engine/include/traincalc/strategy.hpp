@@ -26,7 +26,8 @@ enum class Regime { mixed, megatron_mixed, fsdp_mixed, amp, pure };
 enum class AttentionKernel { flash, memory_efficient, fused_softmax, eager };
 // The loss over the vocabulary: eager cross-entropy upcasts every logit to fp32; a fused kernel works in
 // place on the 16-bit logits; a chunked loss keeps 16-bit logits and upcasts one chunk at a time; a fused
-// linear cross-entropy never holds the logits whole.
+// linear cross-entropy never holds the logits whole; a compiled one keeps the 16-bit logits and writes a
+// 16-bit gradient; Megatron-LM's native fused loss holds one fp32 buffer more than its unfused one.
 enum class CrossEntropy { eager, fused, chunked, fused_linear, compiled, megatron_native };
 
 struct Strategy {

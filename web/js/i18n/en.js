@@ -332,7 +332,7 @@ export const STRINGS = {
   mm_weights: 'Weights = {p} parameters on this GPU × {b} bytes{z} = {v}',
   mm_gradients: 'Gradients = {p} trainable parameters × {b} bytes{z} = {v}',
   mm_gradients_blocks: 'Gradients = {p} parameters (FSDP1 gives every parameter of a wrapped block a gradient, frozen ones too) × {b} bytes{z} = {v}',
-  mm_stage_gathered: "Pipelining under FSDP2: each stage keeps its 16-bit weights gathered ({g}, in the overhead below) from the first micro-batch's forward pass to the last one's backward, and its gradients whole, in fp32, until the last micro-batch; they are sharded only between steps.",
+  mm_stage_gathered: "Pipelining under FSDP2: each stage keeps its weights gathered ({g}, in the overhead below) from the first micro-batch's forward pass to the last one's backward, and its gradients whole, in fp32, until the last micro-batch; they are sharded only between steps.",
   mm_gradients_no_sync: "Gradients are accumulated under FSDP's no_sync: each GPU keeps them whole, not sharded, until the step's last micro-batch. Reduce-scattering after every micro-batch would divide them by the data-parallel degree.",
   mm_gradients_freed: 'With one GPU and one micro-batch per step, gradients only exist after the forward pass, so they are not part of its peak.',
   mm_optimizer: 'Optimizer states = {p} trainable parameters × {b} bytes (fp32 master and moments; Rajbhandari et al. 2020){z} = {v}',

@@ -333,7 +333,7 @@ export const STRINGS = {
   mm_weights: '权重 = 本 GPU 上 {p} 个参数 × {b} 字节{z} = {v}',
   mm_gradients: '梯度 = {p} 个可训练参数 × {b} 字节{z} = {v}',
   mm_gradients_blocks: '梯度 = {p} 个参数（FSDP1 为被包装块中的每个参数分配梯度，冻结参数也不例外）× {b} 字节{z} = {v}',
-  mm_stage_gathered: 'FSDP2 下做流水线并行时，每个流水线阶段从第一个微批的前向到最后一个微批的反向都保留已聚合的 16 位权重（{g}，计入下方的额外开销），梯度也以 fp32 完整保留到最后一个微批；只在步与步之间分片。',
+  mm_stage_gathered: 'FSDP2 下做流水线并行时，每个流水级从第一个微批的前向到最后一个微批的反向都保留已聚合的权重（{g}，计入下方的额外开销），梯度也以 fp32 完整保留到最后一个微批；只在步与步之间分片。',
   mm_gradients_no_sync: '梯度在 FSDP 的 no_sync 下累积：每张卡保留完整（未分片）的梯度，直到该步最后一个微批。若每个微批之后都做 reduce-scatter，梯度会按数据并行度切分。',
   mm_gradients_freed: '单卡且每步一个微批时，梯度在前向结束后才产生，不计入前向的峰值。',
   mm_optimizer: '优化器状态 = {p} 个可训练参数 × {b} 字节（fp32 主权重与动量；Rajbhandari 等 2020）{z} = {v}',
