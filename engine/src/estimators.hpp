@@ -96,6 +96,12 @@ struct MemoryRegime {
   // Sequence parallelism through DTensor keeps each column-parallel layer's all-gathered input (see
   // Kernels::sp_keeps_gathered in memory.cpp); Megatron-LM keeps the shard.
   bool sp_keeps_gathered = false;
+  // Whose loss splits the vocabulary over the tensor-parallel ranks (see logits_bytes_per_token in
+  // memory.cpp): Megatron-LM's vocab-parallel cross-entropy, or PyTorch's loss parallel (DTensor).
+  enum class VocabParallelLoss { none, megatron, dtensor };
+  VocabParallelLoss vocab_parallel_loss = VocabParallelLoss::none;
+  // torchtune compiles each chunk of its chunked loss with the model (compile_loss).
+  bool compiled_loss_chunks = false;
 };
 MemoryRegime resolve_memory_regime(const Scenario& s);
 bool runs_flash_attention(const GpuSpec& gpu);

@@ -236,7 +236,7 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
 // loss (torchtune's CEWithChunkedOutputLoss, 8 chunks; LitGPT's chunked_cross_entropy) still keeps
 // every chunk's fp32 log-softmax for the backward pass, since all chunks' losses are summed in the
 // forward; only the gradient comes a chunk at a time. A fused linear cross-entropy holds one chunk.
-enum class VocabParallelLoss { none, megatron, dtensor };
+using VocabParallelLoss = MemoryRegime::VocabParallelLoss;
 
 double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double tp, VocabParallelLoss parallel,
                               bool compiled_chunks) {
@@ -252,7 +252,7 @@ double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double 
   // x grad (torch/distributed/tensor/parallel/loss.py, _log_softmax and
   // _nll_loss_and_log_softmax_backward): the saved fp32 log-probabilities and three fp32 temporaries,
   // 16 bytes per logit, at the start of the backward pass.
-  if (parallel == VocabParallelLoss::dtensor && loss == CrossEntropy::eager) return 4 * 4.0 * vocab / tp;
+  if (parallel == VocabParallelLoss::dtensor && tp > 1 && loss == CrossEntropy::eager) return 4 * 4.0 * vocab / tp;
   constexpr double chunks = 8;
   const double chunk = (e + 4.0 + 4.0) / chunks;
   switch (loss) {
@@ -458,10 +458,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   double logits_per_token = 0;
   if (arch && t.objective == Objective::language_model)
     logits_per_token = logits_bytes_per_token(regime.cross_entropy, e, arch->vocab, tp,
-                                              regime.framework == Framework::megatron ? VocabParallelLoss::megatron
-                                              : regime.framework == Framework::fsdp2 && tp > 1 ? VocabParallelLoss::dtensor
-                                                                                                : VocabParallelLoss::none,
-                                              s.strategy.compile && regime.framework == Framework::torchtune);
+                                              regime.vocab_parallel_loss, regime.compiled_loss_chunks);
   // The final norm's input and the output head's input, on the last stage.
   const double head_input_per_token =
       arch ? norm_bytes(kernels, trains.full) * arch->hidden / (layout.sequence_parallel ? tp : 1.0) +
@@ -550,10 +547,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                            : 1.0;
     // Accumulating under no_sync, the gradients stay whole until the last micro-batch; so does a
     // pipeline stage's under FSDP2, whose weights stay gathered too.
-    const bool stage_unsharded = regime.pipeline_holds_stage_unsharded && pp > 1 && fsdp_sharded;
-    r.stage_gathered = stage_unsharded;
+    r.stage_gathered = regime.pipeline_holds_stage_unsharded && pp > 1 && fsdp_sharded;
     const double synced_gradient_shard = r.gradient_shard;  // after the last micro-batch's reduce-scatter
-    if ((regime.no_sync_accumulation && fsdp_sharded && micro_batches && *micro_batches > 1) || stage_unsharded) {
+    if ((regime.no_sync_accumulation && fsdp_sharded && micro_batches && *micro_batches > 1) || r.stage_gathered) {
       r.gradient_shard = 1.0;
       r.unsharded_accumulation = true;
     }

@@ -50,6 +50,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // NeMo's QLoRA has its own NF4 linear autograd function which, like torchao's, saves only the weight
       // (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py).
       r.nf4_keeps_input = false;
+      r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::megatron;
       break;
     case Framework::deepspeed:
       // DeepSpeed bf16/fp16: 16-bit parameters and gradients, fp32 master weights and Adam states in the
@@ -69,6 +70,8 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // parallelize_llama.py @9dec370, apply_tp: PrepareModuleInput(desired_input_layouts=Replicate())
       // ahead of ColwiseParallel wq/wk/wv and w1/w3, and the output head's input).
       r.sp_keeps_gathered = true;
+      // Loss parallel, on whenever tp > 1 (torchtitan: enable_loss_parallel = not disable_loss_parallel).
+      r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::dtensor;
       break;
     case Framework::hf:
       // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full
@@ -110,6 +113,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       regime = Regime::pure;
       loss = CrossEntropy::chunked;
       r.nf4_keeps_input = false;
+      r.compiled_loss_chunks = st.compile;
       break;
     case Framework::unsloth:
       // Unsloth: 16-bit base, Triton kernels for RMSNorm, RoPE and SwiGLU, a fused cross-entropy that never
