@@ -337,6 +337,12 @@ constexpr Field memory_options_fields[] = {
     flag("expandable_segments", "true for framework fsdp2 (torchtitan's launcher sets it), else false",
          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the allocator maps pages into one growing segment, "
          "leaving no reserve beyond what is allocated."),
+    flag("previous_micro_batch_held", "true for framework litgpt, else false",
+         "The training loop still holds the previous micro-batch's logits (and its autograd graph) while the next "
+         "forward pass runs, as LitGPT's does; false where the longest micro-batch comes first."),
+    flag("nf4_keeps_input", "true for frameworks on bitsandbytes (hf, deepspeed, litgpt, unsloth), else false",
+         "QLoRA: each 4-bit layer keeps its 16-bit input for the backward pass, as bitsandbytes did before 0.43.2 "
+         "(July 2024); false for later versions."),
 };
 
 }  // namespace
@@ -572,6 +578,9 @@ constexpr Field explain_fields[] = {
     required(flag("stage_weights_gathered", {},
                   "Pipelining under FSDP2: the stage's 16-bit weights stay gathered from the first micro-batch's "
                   "forward pass to the last one's backward pass (counted in overhead_bytes.gather).")),
+    required(out("previous_micro_batch_bytes", "bytes",
+                 "Held from the previous micro-batch through this one's forward pass (memory.previous_micro_batch_held); "
+                 "at_peak_bytes.previous is what that adds to the peak beyond the loss's buffers.")),
 };
 const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
 

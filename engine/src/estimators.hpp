@@ -66,6 +66,14 @@ struct MemoryRegime {
   // (bitsandbytes' MatMul4Bit saves A whenever an input needs a gradient); torchao's NF4 linear keeps
   // only the weight.
   bool nf4_keeps_input = true;
+  // The training loop binds the model's output to a variable that it rebinds only once the next
+  // micro-batch's forward pass has returned (LitGPT's fit: "logits = model(input_ids, ...)"), so the
+  // previous micro-batch's logits and, through their grad_fn, its autograd graph live through that
+  // pass. Backward frees what autograd saved, but not what a Python autograd.Function keeps as a plain
+  // attribute of its context: bitsandbytes' MatMul4Bit before 0.43.2 ("ctx.tensors = (A, B)",
+  // bitsandbytes/autograd/_functions.py; removed by PR #1270, 2024-07-16, "fix QLoRA mem bug: delete
+  // useless buffered activation"), so with nf4_keeps_input the previous micro-batch's 4-bit inputs stay.
+  bool previous_micro_batch_held = false;
   // The output head as its own matrix even where the model ties it to the embedding (LitGPT's GPT builds
   // lm_head and wte separately), and QLoRA quantising it with the other linear layers (Lightning Fabric's
   // BitsandbytesPrecision replaces every nn.Linear; transformers' bitsandbytes integration keeps lm_head

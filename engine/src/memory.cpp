@@ -127,6 +127,9 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
   if (latent_attention(a))
     x.split += e * (a.q_lora_rank + a.kv_lora_rank + a.qk_rope_head_dim);  // the latents and their norms' inputs
   x.replicated += norm_bytes(k, w.full) * h;                                   // norm input
+  // Norms after the attention and the MLP too (Gemma 2 and 3: four per layer, pre and post), each
+  // keeping its input like the first.
+  if (a.norms_per_layer > 2) x.replicated += (a.norms_per_layer - 2) * norm_bytes(k, w.full) * h;
   double& qkv_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
   qkv_input += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
   qkv_input += adapter_bytes(k, w, h, w.adapted_qkv, w.fused_qkv_adapter ? std::min(1.0, w.adapted_qkv) : w.adapted_qkv);
@@ -467,6 +470,28 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                       : 0.0)
            : 0.0;
 
+  // What the previous micro-batch leaves held through this one's forward pass, where the training loop
+  // keeps its outputs (regime.previous_micro_batch_held, LitGPT): its 16-bit logits, and where each
+  // 4-bit matmul kept its input outside autograd's saved tensors (bitsandbytes before 0.43.2), those
+  // inputs, each tensor once: the QKV projection's (Q, K and V read one tensor), the output
+  // projection's, the MLP's first (the attention's own under one shared norm, as in Falcon and Phi-2),
+  // the down projection's (per routed and shared expert), and the output head's.
+  double previous_layer_per_token = 0, previous_head_per_token = 0;
+  if (regime.previous_micro_batch_held && arch) {
+    if (t.objective == Objective::language_model) previous_head_per_token += e * arch->vocab / tp;
+    if (trains.nf4_keeps_input) {
+      const AttentionWidths widths = attention_widths(*arch);
+      const double shared_norm = arch->norms_per_layer <= 1 ? 1.0 : 0.0;
+      const double moe_share = arch->layers > 0 ? moe_layer_count(*arch) / arch->layers : 0.0;
+      const double expert_copies = arch->experts_per_token + arch->shared_experts;
+      const double mlp_in = (1 - moe_share) * (1 - shared_norm) * arch->hidden +
+                            moe_share * expert_copies * arch->hidden;
+      const double mlp_down = (1 - moe_share) * arch->ffn_hidden + moe_share * expert_copies * expert_ffn_hidden(*arch);
+      previous_layer_per_token = e * (arch->hidden + mlp_in + (widths.q + mlp_down) / tp);
+      if (regime.nf4_output_head) previous_head_per_token += e * arch->hidden;
+    }
+  }
+
   // --- Runtime outside the allocator -----------------------------------------------------------------
   MemoryOverhead& o = m.overhead_bytes;
   // CUDA context and kernels: 300-400 MB with lazy module loading, the default since CUDA 11.7 and
@@ -500,6 +525,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     MemoryParts parts;
     std::vector<MemoryPhase> phases;
     double gather = 0, workspace = 0, casts = 0, fragmentation = 0, allocated = 0, reserved = 0;
+    double previous = 0, previous_added = 0;  // held from the previous micro-batch; what that adds at the peak
     double weight_shard = 1, gradient_shard = 1, optimizer_shard = 1;
     double params = 0, trainable = 0, gradient_params = 0;
     bool unsharded_accumulation = false;
@@ -605,6 +631,16 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double rebuilt = rebuilt_layer_per_token * tokens;
     parts.activations += rebuilt;  // the layer rebuilt for its backward pass counts as activations
     parts.logits = st.logits ? (logits_per_token + head_input_per_token) * tokens : 0.0;
+    // The previous micro-batch's leftovers go once this one's forward pass returns, before its loss:
+    // they sit beside this micro-batch's 16-bit logits, not beside the loss's buffers.
+    if (arch) {
+      r.previous = (previous_layer_per_token * (arch->layers + arch->decoder_layers) / pp +
+                    (st.logits ? previous_head_per_token : 0.0)) *
+                   tokens;
+      const double loss_buffers =
+          st.logits && logits_per_token > 0 ? std::max(0.0, logits_per_token - e * arch->vocab / tp) * tokens : 0.0;
+      r.previous_added = std::max(0.0, r.previous - loss_buffers);
+    }
     // Gradient buffers stay allocated across micro-batches and whenever gradients are communicated
     // (DDP buckets, ZeRO partitions, Megatron's buffer); only a single GPU running one micro-batch per
     // step frees them between steps (PyTorch's zero_grad(set_to_none=True)).
@@ -619,6 +655,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (gradients_between_steps) forward.emplace_back("gradients", parts.gradients);
     forward.emplace_back("activations", parts.activations);
     if (st.logits) forward.emplace_back("logits", parts.logits);
+    if (r.previous_added > 0) forward.emplace_back("previous", r.previous_added);
     Parts backward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime},
                       {"gradients", gradients_held}, {"recomputed", rebuilt}};
     // The optimizer step sees the gradients as synchronised: sharded again after no_sync accumulation.
@@ -635,7 +672,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     r.allocated = 0;
     for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
     // What comes and goes within a step: activations, logits and gradients.
-    const double dynamic = parts.activations + parts.logits + gradients_held;
+    const double dynamic = parts.activations + parts.logits + r.previous_added + gradients_held;
     r.fragmentation = fragmentation * dynamic;
     r.reserved = r.allocated + r.fragmentation;
     return r;
@@ -702,6 +739,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   x.gradient_shard = w.gradient_shard;
   x.gradients_unsharded_while_accumulating = w.unsharded_accumulation;
   x.stage_weights_gathered = w.stage_gathered;
+  x.previous_micro_batch_bytes = w.previous;
   x.optimizer_shard = w.optimizer_shard;
   x.tokens_per_micro_batch = tokens;
   x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;
@@ -715,7 +753,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
 
   // The largest micro-batch that fits: activations, logits and their fragmentation grow with it.
   if (m.activations_known) {
-    const double per_sample = (parts.activations + parts.logits) / layout.micro_batch * (1 + fragmentation);
+    const double per_sample =
+        (parts.activations + parts.logits + (m.peak_phase == "forward" ? w.previous_added : 0.0)) /
+        layout.micro_batch * (1 + fragmentation);
     const double fixed = parts.total - per_sample * layout.micro_batch;
     m.max_micro_batch = per_sample > 0 ? std::max(0.0, std::floor((m.capacity_bytes - fixed) / per_sample)) : 0.0;
   }

@@ -105,6 +105,10 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // _FSDPBackwardSyncControl).
       r.no_sync_accumulation = true;
       r.flat_gradients_cover_frozen = true;
+      // litgpt/finetune/lora.py and full.py (@4a9b7e62, fit): "logits = model(input_ids, ...)" is
+      // rebound only after the next micro-batch's forward pass; LitGPT pinned bitsandbytes==0.42.0 from
+      // 2024-03-13 (pyproject.toml @e120da19) until 2025-03-12 (@1f00c068: >=0.45.2).
+      r.previous_micro_batch_held = true;
       break;
     case Framework::torchtune:
       // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
@@ -131,6 +135,8 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   // build_cross_entropy_loss: "if job_config.training.compile: ... loss_fn = torch.compile(loss_fn)").
   if (st.compile && r.framework == Framework::fsdp2 && loss == CrossEntropy::eager) loss = CrossEntropy::compiled;
   r.expandable_segments = s.memory.expandable_segments.value_or(r.expandable_segments);
+  r.previous_micro_batch_held = s.memory.previous_micro_batch_held.value_or(r.previous_micro_batch_held);
+  r.nf4_keeps_input = s.memory.nf4_keeps_input.value_or(r.nf4_keeps_input);
   r.no_sync_accumulation = st.no_sync_accumulation.value_or(r.no_sync_accumulation);
   r.regime = st.regime.value_or(regime);
   r.regime_assumed = !st.regime;

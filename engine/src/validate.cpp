@@ -314,6 +314,8 @@ void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
   m.communication_gb = f.number("communication_gb");
   m.fragmentation = f.number("fragmentation");
   m.expandable_segments = f.flag("expandable_segments");
+  m.previous_micro_batch_held = f.flag("previous_micro_batch_held");
+  m.nf4_keeps_input = f.flag("nf4_keeps_input");
   f.reject_unknown();
 }
 

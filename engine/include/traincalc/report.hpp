@@ -167,6 +167,9 @@ struct MemoryExplanation {
   bool gradients_unsharded_while_accumulating = false;
   // Pipelining under FSDP2: the stage's 16-bit weights stay gathered for the whole step.
   bool stage_weights_gathered = false;
+  // Held from the previous micro-batch through this one's forward pass (LitGPT's loop keeps its logits;
+  // bitsandbytes before 0.43.2 its 4-bit layers' inputs too).
+  double previous_micro_batch_bytes = 0;
 };
 
 struct MemoryReport {

@@ -94,6 +94,12 @@ struct MemoryOptions {
   // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the allocator grows one segment and maps pages
   // into it, so freed blocks leave no unusable holes; nullopt: the framework's launcher decides.
   std::optional<bool> expandable_segments;
+  // The training loop still holds the previous micro-batch's outputs (and through them its autograd
+  // graph) while the next forward pass runs; nullopt: the framework preset decides (LitGPT: yes).
+  std::optional<bool> previous_micro_batch_held;
+  // A 4-bit layer's matmul keeps its 16-bit input for the backward pass (bitsandbytes before 0.43.2);
+  // nullopt: the framework preset decides.
+  std::optional<bool> nf4_keeps_input;
 };
 
 struct Scenario {

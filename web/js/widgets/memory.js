@@ -4,7 +4,7 @@ import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
 
-const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'recomputed', 'overhead'];
+const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'previous', 'recomputed', 'overhead'];
 
 function bar(memory, lang) {
   // What is in memory at the peak (the parts sum to the total), against the larger of the peak and
@@ -118,6 +118,9 @@ function memoryMath(report, lang) {
     lines.push(t(lang, 'mm_activations', { b: format.count(x.activation_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), k: format.plain(m.micro_batches_in_flight, lang, 1), v: gb(p.activations) }));
     if (m.worst_stage === 'first' && m.stage_bytes?.last !== undefined) lines.push(t(lang, 'mm_logits_elsewhere', { v: gb(m.stage_bytes.last) }));
     else lines.push(t(lang, 'mm_logits', { b: format.count(x.logits_bytes_per_token, lang), n: format.plain(x.tokens_per_micro_batch, lang, 0), v: gb(p.logits) }));
+    if (x.previous_micro_batch_bytes > 0) {
+      lines.push(t(lang, 'mm_previous', { v: gb(x.previous_micro_batch_bytes), a: gb(m.at_peak_bytes.previous ?? 0) }));
+    }
   }
   lines.push(t(lang, 'mm_overhead', {
     c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), w: gb((o.workspace ?? 0) + (o.cast_copies ?? 0)),
