@@ -339,8 +339,9 @@ constexpr Field memory_options_fields[] = {
          "leaving no reserve beyond what is allocated."),
     flag("previous_micro_batch_held", "true for framework litgpt, else false",
          "The training loop still holds the previous micro-batch's logits (and its autograd graph) while the next "
-         "forward pass runs, as LitGPT's does; false where the longest micro-batch comes first."),
-    flag("nf4_keeps_input", "true for frameworks on bitsandbytes (hf, deepspeed, litgpt, unsloth), else false",
+         "forward pass runs, as LitGPT's does; false for a loop that drops its outputs first (Hugging Face's "
+         "Trainer, torchtune, torchtitan)."),
+    flag("nf4_keeps_input", "false for frameworks megatron and torchtune, else true",
          "QLoRA: each 4-bit layer keeps its 16-bit input for the backward pass, as bitsandbytes did before 0.43.2 "
          "(July 2024); false for later versions."),
 };

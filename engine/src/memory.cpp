@@ -471,24 +471,31 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
            : 0.0;
 
   // What the previous micro-batch leaves held through this one's forward pass, where the training loop
-  // keeps its outputs (regime.previous_micro_batch_held, LitGPT): its 16-bit logits, and where each
-  // 4-bit matmul kept its input outside autograd's saved tensors (bitsandbytes before 0.43.2), those
-  // inputs, each tensor once: the QKV projection's (Q, K and V read one tensor), the output
-  // projection's, the MLP's first (the attention's own under one shared norm, as in Falcon and Phi-2),
-  // the down projection's (per routed and shared expert), and the output head's.
+  // keeps its outputs (regime.previous_micro_batch_held, LitGPT): its 16-bit logits (none with a fused
+  // linear loss), and where each 4-bit matmul kept its input outside autograd's saved tensors
+  // (bitsandbytes before 0.43.2), those inputs, each tensor once: the QKV projection's (Q, K and V read
+  // one tensor; with latent attention the latents' up-projections' too), the output projection's, the
+  // MLP's first (the attention's own under one shared norm, as in Falcon and Phi-2; for an MoE layer
+  // the router's and shared experts', plus one copy per routed expert), the down projection's (per
+  // routed and shared expert), and the output head's.
   double previous_layer_per_token = 0, previous_head_per_token = 0;
   if (regime.previous_micro_batch_held && arch) {
-    if (t.objective == Objective::language_model) previous_head_per_token += e * arch->vocab / tp;
+    if (t.objective == Objective::language_model && regime.cross_entropy != CrossEntropy::fused_linear)
+      previous_head_per_token += e * arch->vocab / tp;
     if (trains.nf4_keeps_input) {
       const AttentionWidths widths = attention_widths(*arch);
+      const bool latent = latent_attention(*arch);
       const double shared_norm = arch->norms_per_layer <= 1 ? 1.0 : 0.0;
       const double moe_share = arch->layers > 0 ? moe_layer_count(*arch) / arch->layers : 0.0;
-      const double expert_copies = arch->experts_per_token + arch->shared_experts;
-      const double mlp_in = (1 - moe_share) * (1 - shared_norm) * arch->hidden +
-                            moe_share * expert_copies * arch->hidden;
-      const double mlp_down = (1 - moe_share) * arch->ffn_hidden + moe_share * expert_copies * expert_ffn_hidden(*arch);
-      previous_layer_per_token = e * (arch->hidden + mlp_in + (widths.q + mlp_down) / tp);
-      if (regime.nf4_output_head) previous_head_per_token += e * arch->hidden;
+      // Inputs outside the tensor-parallel region are split only with Megatron-style sequence parallelism.
+      const double replicated_split = layout.sequence_parallel && !regime.sp_keeps_gathered ? tp : 1.0;
+      const double replicated = arch->hidden + (1 - shared_norm) * arch->hidden +
+                                moe_share * arch->experts_per_token * arch->hidden +
+                                (latent ? arch->q_lora_rank + arch->kv_lora_rank : 0.0);
+      const double mlp_down = (1 - moe_share) * arch->ffn_hidden +
+                              moe_share * (arch->experts_per_token + arch->shared_experts) * expert_ffn_hidden(*arch);
+      previous_layer_per_token = e * (replicated / replicated_split + ((latent ? widths.v : widths.q) + mlp_down) / tp);
+      if (regime.nf4_output_head) previous_head_per_token += e * arch->hidden / replicated_split;
     }
   }
 
@@ -671,7 +678,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                 phase("optimizer", std::move(optimizer_step))};
     r.allocated = 0;
     for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
-    // What comes and goes within a step: activations, logits and gradients.
+    // What comes and goes within a step: activations, logits, the previous micro-batch's leftovers and
+    // gradients.
     const double dynamic = parts.activations + parts.logits + r.previous_added + gradients_held;
     r.fragmentation = fragmentation * dynamic;
     r.reserved = r.allocated + r.fragmentation;
@@ -754,8 +762,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // The largest micro-batch that fits: activations, logits and their fragmentation grow with it.
   if (m.activations_known) {
     const double per_sample =
-        (parts.activations + parts.logits + (m.peak_phase == "forward" ? w.previous_added : 0.0)) /
-        layout.micro_batch * (1 + fragmentation);
+        (parts.activations + parts.logits + w.previous_added) / layout.micro_batch * (1 + fragmentation);
     const double fixed = parts.total - per_sample * layout.micro_batch;
     m.max_micro_batch = per_sample > 0 ? std::max(0.0, std::floor((m.capacity_bytes - fixed) / per_sample)) : 0.0;
   }

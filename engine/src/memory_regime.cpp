@@ -106,8 +106,9 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       r.no_sync_accumulation = true;
       r.flat_gradients_cover_frozen = true;
       // litgpt/finetune/lora.py and full.py (@4a9b7e62, fit): "logits = model(input_ids, ...)" is
-      // rebound only after the next micro-batch's forward pass; LitGPT pinned bitsandbytes==0.42.0 from
-      // 2024-03-13 (pyproject.toml @e120da19) until 2025-03-12 (@1f00c068: >=0.45.2).
+      // rebound only after the next micro-batch's forward pass; LitGPT pinned bitsandbytes==0.41.0
+      // (pyproject.toml @e120da19), ==0.42.0 from 2024-03-15 (@929f9c79) until 2025-03-12 (@1f00c068:
+      // >=0.45.2).
       r.previous_micro_batch_held = true;
       break;
     case Framework::torchtune:

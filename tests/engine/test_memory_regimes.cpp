@@ -290,11 +290,13 @@ TEST_CASE("LitGPT's loop holds the previous micro-batch through the next forward
   // Per token: the QKV input, the output projection's, the MLP's first and its down projection's input,
   // 2 bytes each, in every layer; the 16-bit logits and the quantised head's input once.
   CHECK_THAT(previous(s), WithinRel(((h + h + h + f) * 2 * layers + (vocab + h) * 2) * tokens, 1e-9));
-  // It adds to the peak where it exceeds what the chunked loss holds beyond the logits (config hub:
-  // 15.12 GiB measured; 13.5 predicted with it, 11.9 without).
+  // It adds to the peak what exceeds the chunked loss's buffers beyond the logits, which the previous
+  // graph no longer sees (6 + 1.25 bytes per logit, less the 2 of the 16-bit logits). The config hub
+  // measured this run (every layer adapted) at 15.12 GiB: 13.5 predicted with it, 11.9 without.
   const json r = report_json(s)["memory"];
   CHECK(r["peak_phase"] == "forward");
-  CHECK(r["at_peak_bytes"]["previous"].get<double>() > 1.5 * 1073741824.0);
+  CHECK_THAT(r["at_peak_bytes"]["previous"].get<double>(),
+             WithinRel(previous(s) - (6 + 1.25 - 2) * vocab * tokens, 1e-9));
   SECTION("bitsandbytes 0.43.2 and later free the inputs: only the logits stay") {
     json later = s;
     later["memory"]["nf4_keeps_input"] = false;
@@ -312,7 +314,8 @@ TEST_CASE("LitGPT's loop holds the previous micro-batch through the next forward
     json off = s;
     off["memory"]["previous_micro_batch_held"] = false;
     CHECK(previous(off) == 0);
-    // Nothing held adds nothing, whatever the loss holds (a classifier's loss holds no logits to speak of).
+    // Nothing held adds nothing, however little the loss holds (a classifier's holds no logits: a
+    // regression test for a negative 'loss buffer' once read as something added).
     json classify = hf;
     classify["training"]["objective"] = "classification";
     CHECK(report_json(classify)["memory"]["at_peak_bytes"].count("previous") == 0);
@@ -538,7 +541,7 @@ TEST_CASE("Measured peak memory of real runs, each source predicted with what th
     CHECK(source.fragmentation <= 0.5);
   }
   // Where the model stands (issue 14 asks for a 5% median and no row beyond 15%; docs/validation.md
-  // lists what is still missing): the held-out median meets the 5% (4.7% at this commit), and no row
+  // lists what is still missing): the held-out median meets the 5% (4.9% at this commit), and no row
   // is beyond 31% (30.4%: LitGPT's Gemma-2B full fine-tune on four A10Gs).
   CHECK(table.median_abs_error_pct <= 5.0);
   CHECK(table.max_abs_error_pct <= 31);
