@@ -74,6 +74,13 @@ struct MemoryRegime {
   // bitsandbytes/autograd/_functions.py; removed by PR #1270, 2024-07-16, "fix QLoRA mem bug: delete
   // useless buffered activation"), so with nf4_keeps_input the previous micro-batch's 4-bit inputs stay.
   bool previous_micro_batch_held = false;
+  // FSDP's root unit, what no transformer block's wrapping takes (the embedding, the final norm and the
+  // output head), stays gathered from its forward pass through the backward pass: FSDP does not reshard
+  // the root after forward, "with the intention that they are immediately used for backward"
+  // (torch/distributed/fsdp/_runtime_utils.py, _post_forward_reshard: free only "not state._is_root";
+  // FSDP2: _composable/fsdp/_fsdp_state.py, _lazy_init, "For the root, do not reshard after forward",
+  // post_forward_mesh_info = None).
+  bool root_unit_gathered = false;
   // The output head as its own matrix even where the model ties it to the embedding (LitGPT's GPT builds
   // lm_head and wte separately), and QLoRA quantising it with the other linear layers (Lightning Fabric's
   // BitsandbytesPrecision replaces every nn.Linear; transformers' bitsandbytes integration keeps lm_head

@@ -612,6 +612,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // A stage held gathered whole: every parameter's 16-bit compute copy (FSDP2 mixed precision), or the
     // weights as stored (an adapters' frozen base as stored, 4-bit included).
     if (r.stage_gathered) r.gather = regime.regime == Regime::fsdp_mixed && !frozen_base ? 2.0 * st.params : weights_unsharded;
+    // FSDP's root unit (the embedding and output head here) stays gathered through the step.
+    else if (fsdp_sharded && regime.root_unit_gathered && count) {
+      const double root = (st.embedding > 0 ? count->embedding / tp : 0.0) + (st.logits ? count->output_head / tp : 0.0);
+      r.gather += root * gathered_bytes;
+    }
     // QLoRA dequantises each frozen matrix to 16 bits for its matmul (bitsandbytes' dequantize_4bit):
     // one layer's matrices at a time, or a quantised output head whole (it may be larger).
     if (t.method == FinetuneMethod::qlora) {

@@ -72,6 +72,9 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       r.sp_keeps_gathered = true;
       // Loss parallel, on whenever tp > 1 (torchtitan: enable_loss_parallel = not disable_loss_parallel).
       r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::dtensor;
+      // apply_fsdp shards each transformer block, then fully_shard(model): tok_embeddings, norm and output
+      // form the root (torchtitan/parallelisms/parallelize_llama.py @9dec370; the same at e7c0cae).
+      r.root_unit_gathered = true;
       break;
     case Framework::hf:
       // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full
@@ -110,6 +113,8 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // (pyproject.toml @e120da19), ==0.42.0 from 2024-03-15 (@929f9c79) until 2025-03-12 (@1f00c068:
       // >=0.45.2).
       r.previous_micro_batch_held = true;
+      // Fabric's FSDPStrategy wraps each Block; wte, ln_f and lm_head stay in the root unit.
+      r.root_unit_gathered = true;
       break;
     case Framework::torchtune:
       // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
