@@ -607,11 +607,15 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       parts.gradients = gradients_held;  // what is ever held at once
     }
     // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
-    const double gathered_bytes = regime.regime == Regime::fsdp_mixed ? 2.0 : (frozen_base ? frozen_bytes : trainable_bytes.weight);
+    // (FSDP2 mixed precision gathers in the compute precision: 16 bits, or fp32 when training in fp32.)
+    const double compute_bytes = sixteen_bit(precision) ? 2.0 : 4.0;
+    const double gathered_bytes =
+        regime.regime == Regime::fsdp_mixed ? compute_bytes : (frozen_base ? frozen_bytes : trainable_bytes.weight);
     if ((zero >= 3 && dp * cp > 1) || offload_params) r.gather = 2 * layer_params * gathered_bytes;
     // A stage held gathered whole: every parameter's 16-bit compute copy (FSDP2 mixed precision), or the
     // weights as stored (an adapters' frozen base as stored, 4-bit included).
-    if (r.stage_gathered) r.gather = regime.regime == Regime::fsdp_mixed && !frozen_base ? 2.0 * st.params : weights_unsharded;
+    if (r.stage_gathered)
+      r.gather = regime.regime == Regime::fsdp_mixed && !frozen_base ? compute_bytes * st.params : weights_unsharded;
     // FSDP's root unit (the embedding and output head here) stays gathered through the step.
     else if (fsdp_sharded && regime.root_unit_gathered && count) {
       const double root = (st.embedding > 0 ? count->embedding / tp : 0.0) + (st.logits ? count->output_head / tp : 0.0);

@@ -285,6 +285,11 @@ TEST_CASE("FSDP keeps its root unit, the embedding and the output head, gathered
   json deepspeed = s;
   deepspeed["strategy"]["framework"] = "deepspeed";
   CHECK_THAT(gather(s) - gather(deepspeed), WithinRel(2 * 525336576.0 * 2, 1e-9));
+  // Training in fp32, FSDP2 gathers fp32 (4 bytes), as DeepSpeed does.
+  json fp32 = s, fp32_deepspeed = deepspeed;
+  fp32["strategy"]["precision"] = "fp32";
+  fp32_deepspeed["strategy"]["precision"] = "fp32";
+  CHECK_THAT(gather(fp32) - gather(fp32_deepspeed), WithinRel(2 * 525336576.0 * 4, 1e-9));
   // With tensor parallelism each rank gathers its eighth.
   json tp = s;
   tp["strategy"]["tp"] = 8;
