@@ -291,6 +291,40 @@ double logits_bytes_per_token(CrossEntropy loss, double e, double vocab, double 
   return (e + 8.0) * vocab / tp;
 }
 
+// What the previous micro-batch leaves held through this one's forward pass, per token, where the
+// training loop keeps its outputs (regime.previous_micro_batch_held, LitGPT): its 16-bit logits (none
+// with a fused linear loss), and where each 4-bit matmul kept its input outside autograd's saved
+// tensors (bitsandbytes before 0.43.2), those inputs, each tensor once: the QKV projection's (Q, K and
+// V read one tensor; with latent attention the latents' up-projections' too), the output projection's,
+// the MLP's first (the attention's own under one shared norm, as in Falcon and Phi-2; for an MoE layer
+// the router's and shared experts', plus one copy per routed expert), the down projection's (per
+// routed and shared expert), and the output head's.
+struct PreviousMicroBatch {
+  double layer = 0;  // per layer
+  double head = 0;   // on the stage with the loss
+};
+PreviousMicroBatch previous_micro_batch_per_token(const Architecture& a, const MemoryRegime& regime,
+                                                  const Training16& trains, Objective objective, double e, double tp,
+                                                  bool sequence_parallel) {
+  PreviousMicroBatch out;
+  if (objective == Objective::language_model && regime.cross_entropy != CrossEntropy::fused_linear)
+    out.head += e * a.vocab / tp;
+  if (!trains.nf4_keeps_input) return out;
+  const AttentionWidths widths = attention_widths(a);
+  const bool latent = latent_attention(a);
+  const double shared_norm = a.norms_per_layer <= 1 ? 1.0 : 0.0;
+  const double moe_share = a.layers > 0 ? moe_layer_count(a) / a.layers : 0.0;
+  // Inputs outside the tensor-parallel region are split only with Megatron-style sequence parallelism.
+  const double replicated_split = sequence_parallel && !regime.sp_keeps_gathered ? tp : 1.0;
+  const double replicated = a.hidden + (1 - shared_norm) * a.hidden + moe_share * a.experts_per_token * a.hidden +
+                            (latent ? a.q_lora_rank + a.kv_lora_rank : 0.0);
+  const double mlp_down =
+      (1 - moe_share) * a.ffn_hidden + moe_share * (a.experts_per_token + a.shared_experts) * expert_ffn_hidden(a);
+  out.layer = e * (replicated / replicated_split + ((latent ? widths.v : widths.q) + mlp_down) / tp);
+  if (regime.nf4_output_head) out.head += e * a.hidden / replicated_split;
+  return out;
+}
+
 // What one pipeline rank holds: its weights, and the activations in flight there.
 struct Stage {
   std::string name;  // "only", "first", "last"
@@ -470,34 +504,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
                       : 0.0)
            : 0.0;
 
-  // What the previous micro-batch leaves held through this one's forward pass, where the training loop
-  // keeps its outputs (regime.previous_micro_batch_held, LitGPT): its 16-bit logits (none with a fused
-  // linear loss), and where each 4-bit matmul kept its input outside autograd's saved tensors
-  // (bitsandbytes before 0.43.2), those inputs, each tensor once: the QKV projection's (Q, K and V read
-  // one tensor; with latent attention the latents' up-projections' too), the output projection's, the
-  // MLP's first (the attention's own under one shared norm, as in Falcon and Phi-2; for an MoE layer
-  // the router's and shared experts', plus one copy per routed expert), the down projection's (per
-  // routed and shared expert), and the output head's.
-  double previous_layer_per_token = 0, previous_head_per_token = 0;
-  if (regime.previous_micro_batch_held && arch) {
-    if (t.objective == Objective::language_model && regime.cross_entropy != CrossEntropy::fused_linear)
-      previous_head_per_token += e * arch->vocab / tp;
-    if (trains.nf4_keeps_input) {
-      const AttentionWidths widths = attention_widths(*arch);
-      const bool latent = latent_attention(*arch);
-      const double shared_norm = arch->norms_per_layer <= 1 ? 1.0 : 0.0;
-      const double moe_share = arch->layers > 0 ? moe_layer_count(*arch) / arch->layers : 0.0;
-      // Inputs outside the tensor-parallel region are split only with Megatron-style sequence parallelism.
-      const double replicated_split = layout.sequence_parallel && !regime.sp_keeps_gathered ? tp : 1.0;
-      const double replicated = arch->hidden + (1 - shared_norm) * arch->hidden +
-                                moe_share * arch->experts_per_token * arch->hidden +
-                                (latent ? arch->q_lora_rank + arch->kv_lora_rank : 0.0);
-      const double mlp_down = (1 - moe_share) * arch->ffn_hidden +
-                              moe_share * (arch->experts_per_token + arch->shared_experts) * expert_ffn_hidden(*arch);
-      previous_layer_per_token = e * (replicated / replicated_split + ((latent ? widths.v : widths.q) + mlp_down) / tp);
-      if (regime.nf4_output_head) previous_head_per_token += e * arch->hidden / replicated_split;
-    }
-  }
+  const PreviousMicroBatch previous_per_token =
+      regime.previous_micro_batch_held && arch
+          ? previous_micro_batch_per_token(*arch, regime, trains, t.objective, e, tp, layout.sequence_parallel)
+          : PreviousMicroBatch{};
 
   // --- Runtime outside the allocator -----------------------------------------------------------------
   MemoryOverhead& o = m.overhead_bytes;
@@ -607,15 +617,14 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       parts.gradients = gradients_held;  // what is ever held at once
     }
     // ZeRO-3/FSDP gathers each layer's full weights before computing it, and prefetches the next.
-    // (FSDP2 mixed precision gathers in the compute precision: 16 bits, or fp32 when training in fp32.)
-    const double compute_bytes = sixteen_bit(precision) ? 2.0 : 4.0;
+    // (FSDP2 mixed precision gathers in the compute precision, e bytes: 16 bits, or fp32 in fp32.)
     const double gathered_bytes =
-        regime.regime == Regime::fsdp_mixed ? compute_bytes : (frozen_base ? frozen_bytes : trainable_bytes.weight);
+        regime.regime == Regime::fsdp_mixed ? e : (frozen_base ? frozen_bytes : trainable_bytes.weight);
     if ((zero >= 3 && dp * cp > 1) || offload_params) r.gather = 2 * layer_params * gathered_bytes;
     // A stage held gathered whole: every parameter's 16-bit compute copy (FSDP2 mixed precision), or the
     // weights as stored (an adapters' frozen base as stored, 4-bit included).
     if (r.stage_gathered)
-      r.gather = regime.regime == Regime::fsdp_mixed && !frozen_base ? compute_bytes * st.params : weights_unsharded;
+      r.gather = regime.regime == Regime::fsdp_mixed && !frozen_base ? e * st.params : weights_unsharded;
     // FSDP's root unit (the embedding and output head here) stays gathered through the step.
     else if (fsdp_sharded && regime.root_unit_gathered && count) {
       const double root = (st.embedding > 0 ? count->embedding / tp : 0.0) + (st.logits ? count->output_head / tp : 0.0);
@@ -650,8 +659,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // The previous micro-batch's leftovers go once this one's forward pass returns, before its loss:
     // they sit beside this micro-batch's 16-bit logits, not beside the loss's buffers.
     if (arch) {
-      r.previous = (previous_layer_per_token * (arch->layers + arch->decoder_layers) / pp +
-                    (st.logits ? previous_head_per_token : 0.0)) *
+      r.previous = (previous_per_token.layer * (arch->layers + arch->decoder_layers) / pp +
+                    (st.logits ? previous_per_token.head : 0.0)) *
                    tokens;
       const double loss_buffers =
           st.logits && logits_per_token > 0 ? std::max(0.0, logits_per_token - e * arch->vocab / tp) * tokens : 0.0;
