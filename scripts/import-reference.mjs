@@ -99,6 +99,21 @@ const USABLE_MIB = {
 for (const g of usable.gpus)
   if (g.torch_total_mib && !USABLE_MIB[g.id]) USABLE_MIB[g.id] = [g.torch_total_mib, g.source, g.confidence];
 
+// NVIDIA's CUDA compute capability per GPU (developer.nvidia.com/cuda-gpus, "CUDA GPU Compute
+// Capability"; high): Volta 7.0, Turing 7.5, A100/A30/A800 8.0, other Ampere 8.6, Ada 8.9, Hopper 9.0,
+// Blackwell data-centre 10.0, GeForce Blackwell 12.0.
+const COMPUTE_CAPABILITY = {
+  'v100-sxm2-16gb': 7.0, 'v100-sxm2-32gb': 7.0, 'v100-pcie': 7.0, t4: 7.5,
+  a10: 8.6, a10g: 8.6, a30: 8.0, a40: 8.6,
+  'a100-40gb-sxm': 8.0, 'a100-80gb-sxm': 8.0, 'a100-40gb-pcie': 8.0, 'a100-80gb-pcie': 8.0,
+  'a800-80gb-sxm': 8.0, 'a800-80gb-pcie': 8.0,
+  l4: 8.9, l20: 8.9, l40: 8.9, l40s: 8.9,
+  'h100-sxm': 9.0, 'h100-pcie': 9.0, 'h100-nvl': 9.0, 'h800-sxm': 9.0, h20: 9.0, 'h200-sxm': 9.0, 'h200-nvl': 9.0,
+  gh200: 9.0, b100: 10.0, b200: 10.0, gb200: 10.0,
+  'rtx-3090': 8.6, 'rtx-4090': 8.9, 'rtx-5090': 12.0, 'rtx-6000-ada': 8.9,
+};
+const COMPUTE_CAPABILITY_SOURCE = 'NVIDIA, "CUDA GPU Compute Capability", developer.nvidia.com/cuda-gpus; high';
+
 const accelerators = new Map(reference.filter((r) => r.record_type === 'accelerator').map((r) => [r.id, r]));
 const ourId = new Map(GPUS.map(([id, ref]) => [ref, id]));
 
@@ -113,6 +128,8 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
   const usableMib = USABLE_MIB[id];
   if (usableMib)
     extras.push(`usable_memory_gib ${Math.round((usableMib[0] / 1024) * 100) / 100}: the CUDA driver's total, ${Math.round(usableMib[0])} MiB (${usableMib[1]}; ${usableMib[2]})`);
+  const cc = COMPUTE_CAPABILITY[id];
+  if (cc !== undefined) extras.push(`compute_capability ${cc.toFixed(1)}: ${COMPUTE_CAPABILITY_SOURCE}`);
   const mamf = MAMF[id];
   const matmulEfficiency = mamf ? Math.round((mamf[0] / r.bf16_dense_tflops) * 1000) / 1000 : undefined;
   if (mamf) extras.push(`matmul_efficiency ${matmulEfficiency} = ${mamf[0]} TFLOPS measured on ${mamf[1]} / ${r.bf16_dense_tflops} dense bf16 peak (${MAMF_SOURCE})`);
@@ -139,6 +156,7 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
     inter_node_gbps: inter?.[0],
     matmul_efficiency: matmulEfficiency,
     release_year: r.release_year,
+    compute_capability: cc,
     source: `${r.source}. ${extras.join('; ')}.`,
     confidence: r.confidence,
     notes: r.notes,

@@ -39,6 +39,7 @@ constexpr NumberRule watts_range{1, false, 1e5, false};
 constexpr NumberRule efficiency_range{0.01, false, 1, false};  // a fraction of the peak
 constexpr NumberRule gpus_per_node_range{1, false, 1e6, true};
 constexpr NumberRule release_year_range{1990, false, 2100, true};
+constexpr NumberRule compute_capability_range{1, false, 20, false};
 constexpr NumberRule money_range{1e-6, false, 1e15, false};
 constexpr NumberRule hours_per_month_range{1, false, 744, false};
 constexpr NumberRule deadline_days_range{1e-3, false, 1e6, false};
@@ -243,6 +244,8 @@ constexpr Field gpu_fields[] = {
     num("matmul_efficiency", "", efficiency_range, {},
         "Fraction of the dense peak the best-shaped matrix multiplication reaches, measured."),
     num("release_year", "", release_year_range, {}, "Year of release."),
+    num("compute_capability", "", compute_capability_range, {},
+        "NVIDIA CUDA compute capability (9.0 for Hopper); sizes the cuBLAS workspaces. Absent: 8 MiB ones."),
     text("source", "Where the numbers come from (datasheet, paper, page)."),
     text("confidence", "How sure the numbers are."),
     text("notes", "Anything else worth knowing."),
@@ -555,6 +558,9 @@ constexpr Field overhead_fields[] = {
     required(out("workspace", "bytes", "QLoRA: one layer's matrices dequantised to 16 bits.")),
     required(out("cast_copies", "bytes",
                  "Autocast (regime amp): 16-bit copies of the fp32 matmul weights, held until the loss.")),
+    required(out("matmul_workspace", "bytes",
+                 "cuBLAS workspaces (forward and backward threads) and Transformer Engine's, allocated through "
+                 "the caching allocator: part of the allocated peak.")),
 };
 const Record overhead{"report.memory.overhead_bytes", "The runtime overhead, part by part.", overhead_fields};
 

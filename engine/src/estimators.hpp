@@ -62,6 +62,8 @@ struct MemoryRegime {
   // Norms and the gated MLP's activation run as fused kernels that keep 16-bit inputs (Transformer
   // Engine, Triton), rather than eager PyTorch ops that keep fp32 upcasts and every intermediate.
   bool fused_elementwise = false;
+  // Transformer Engine's linear layers, which keep a cuBLAS workspace of their own (Megatron-core).
+  bool transformer_engine = false;
   // QLoRA's 4-bit matmul keeps its 16-bit input for the backward pass even though the weight is frozen
   // (bitsandbytes' MatMul4Bit saves A whenever an input needs a gradient); torchao's NF4 linear keeps
   // only the weight.
@@ -130,10 +132,10 @@ double frozen_weight_bytes(const MemoryRegime& r, Precision precision);
 double nf4_bits_per_param(Quantization q);
 // The caching allocator's reserve beyond what is allocated, as a fraction of what comes and goes within
 // a step (activations, logits, gradients): fitted on the reserved and device peaks of
-// engine/data/memory-validation.json (`traincalc validate --memory`: 0.26 on all sources, 0.21-0.29
+// engine/data/memory-validation.json (`traincalc validate --memory`: 0.245 on all sources, 0.205-0.285
 // with one source held out). Every published run of engine/data/calibration.json that ran still fits at
 // it (llm-foundry's MPT-7B runs stop fitting above 0.28). Plausible range 0-0.5.
-inline constexpr double default_fragmentation = 0.26;
+inline constexpr double default_fragmentation = 0.245;
 // What the GPU offers a process: its memory in GiB (vendors' "80 GB" of HBM is 80 GiB).
 double usable_capacity_bytes(const HardwareReport& hardware);
 // The longest sequence (whole tokens) at which the memory fits, the layout fixed; 0 when none does.

@@ -523,6 +523,22 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   o.communication =
       communicators *
       units::gb_to_bytes(s.memory.communication_gb.value_or(256.0 * units::bytes_per_mib / units::bytes_per_gb));
+  // cuBLAS workspaces, allocated through the caching allocator (so counted in memory_allocated) on the
+  // first matmul and kept: one per cuBLAS handle and stream, and autograd's backward thread has a handle
+  // of its own beside the forward pass's. PyTorch's default CUBLAS_WORKSPACE_CONFIG is ":4096:2:16:8"
+  // (8 MiB + 128 KiB), 32 MiB on Hopper (pytorch/pytorch#89027, aten/src/ATen/cuda/CublasHandlePool.cpp
+  // parseChosenWorkspaceSize; the 32 MiB are the size the cuBLAS docs recommend for Hopper,
+  // docs.nvidia.com/cuda/cublas "cublasSetWorkspace"). Transformer Engine keeps one more, 32 MiB on
+  // compute capability 9 and above and 4 MiB below (transformer_engine/pytorch/module/base.py,
+  // get_cublas_workspace_size_bytes). About 0.1 GiB on an H100 under Megatron: the constant that the
+  // small Megatron-LM CI models' allocated peaks otherwise miss (engine/data/memory-validation.json).
+  {
+    const double cc = s.hardware.gpu.compute_capability.value_or(0);
+    const double torch_workspace =
+        (cc >= 9 && cc < 10 ? 32.0 : 8.0 + 128.0 / 1024) * units::bytes_per_mib;
+    const double te_workspace = (cc >= 9 ? 32.0 : 4.0) * units::bytes_per_mib;
+    o.matmul_workspace = 2 * torch_workspace + (regime.transformer_engine ? te_workspace : 0.0);
+  }
   // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
   // within a step (activations, logits, gradients), calibrated on the measured peaks that report both
   // (engine/data/memory-validation.json; override with memory.fragmentation).
@@ -672,7 +688,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const bool single_gpu = tp * pp * cp * dp == 1;
     const bool gradients_between_steps = !(single_gpu && micro_batches && *micro_batches <= 1) &&
                                          !s.strategy.optimizer_in_backward;
-    const double runtime = r.gather + r.workspace;
+    const double runtime = r.gather + r.workspace + o.matmul_workspace;
     using Parts = std::vector<std::pair<std::string, double>>;
     // Forward (at the loss): every state, the activations in flight and the logits. Backward (end):
     // activations freed, all gradients present (or one at a time). Optimizer step: states only.
@@ -686,6 +702,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // The optimizer step sees the gradients as synchronised: sharded again after no_sync accumulation.
     Parts optimizer_step = {{"weights", parts.weights},
                             {"optimizer", parts.optimizer},
+                            {"runtime", o.matmul_workspace},
                             {"gradients", gradients_held * r.gradient_shard / synced_gradient_shard}};
     const auto phase = [](const char* name, Parts composition) {
       MemoryPhase p{name, 0.0, std::move(composition)};
@@ -748,7 +765,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   m.peak_phase = peak->name;
   // Autocast's copies are held at the loss only: part of the peak when the forward pass is.
   o.cast_copies = m.peak_phase == "forward" ? w.casts : 0.0;
-  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.cast_copies + o.fragmentation;
+  parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.matmul_workspace + o.cast_copies +
+                   o.fragmentation;
   parts.total = peak->bytes;  // the same sum as the phase's, to the last bit
   m.at_peak = peak->parts;
   m.peak_parts.clear();
@@ -913,16 +931,26 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   if (catalog) {
     const GpuSpec* best = nullptr;
     const Precision precision = resolved_precision(s);
+    const auto usable_bytes = [](const GpuSpec& gpu) {
+      return units::gib_to_bytes(std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb)));
+    };
     for (const GpuSpec& gpu : catalog->gpus) {
-      const double usable = units::gib_to_bytes(std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb)));
-      if (!dense_peak_tflops(gpu, precision) || usable < r.memory.per_gpu_bytes.total)
+      if (!dense_peak_tflops(gpu, precision) || usable_bytes(gpu) < r.memory.per_gpu_bytes.total)
         continue;
       if (!best || gpu.memory_gb < best->memory_gb ||
           (gpu.memory_gb == best->memory_gb &&
            *dense_peak_tflops(gpu, precision) > *dense_peak_tflops(*best, precision)))
         best = &gpu;
     }
-    if (best) out.push_back({{{"hardware.gpu", "\"" + best->id + "\""}}, r.memory.per_gpu_bytes.total, true});
+    // Its own peak: the cuBLAS workspaces (and the attention kernel) follow the GPU.
+    if (best) {
+      Scenario v = s;
+      v.hardware.gpu = *best;
+      const MemoryReport m = probe(v, r.plan.gpus);
+      out.push_back({{{"hardware.gpu", "\"" + best->id + "\""}},
+                     m.per_gpu_bytes.total,
+                     m.per_gpu_bytes.total <= usable_bytes(*best)});
+    }
   }
   return out;
 }

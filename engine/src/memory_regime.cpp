@@ -47,6 +47,7 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       regime = Regime::megatron_mixed;
       if (!flash_ok) attention = AttentionKernel::fused_softmax;
       r.fused_elementwise = true;
+      r.transformer_engine = true;
       // NeMo's QLoRA has its own NF4 linear autograd function which, like torchao's, saves only the weight
       // (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py).
       r.nf4_keeps_input = false;

@@ -44,6 +44,7 @@ constexpr GpuNumber gpu_numbers[] = {
     {"inter_node_gbps", &GpuSpec::inter_node_gbps},
     {"matmul_efficiency", &GpuSpec::matmul_efficiency},
     {"release_year", &GpuSpec::release_year},
+    {"compute_capability", &GpuSpec::compute_capability},
 };
 }  // namespace
 

@@ -38,6 +38,8 @@ struct GpuSpec {
   // The fraction of the dense peak the best-shaped matrix multiplication reaches, measured (MAMF).
   std::optional<double> matmul_efficiency;
   std::optional<double> release_year;
+  // NVIDIA's CUDA compute capability (9.0 for Hopper): what sizes the cuBLAS workspaces.
+  std::optional<double> compute_capability;
   std::string source;
   std::string confidence;
   std::string notes;

@@ -116,6 +116,7 @@ struct MemoryOverhead {
   double fragmentation = 0;  // the caching allocator's reserve beyond what is allocated
   double workspace = 0;      // QLoRA: one layer's matrices dequantised to 16 bits
   double cast_copies = 0;    // autocast: 16-bit copies of the fp32 matmul weights, held at the loss
+  double matmul_workspace = 0;  // cuBLAS's (and Transformer Engine's) workspaces, from the first matmul on
 };
 
 // What the memory model assumed, and whether each came from the scenario or the framework's preset.

@@ -341,7 +341,7 @@ export const STRINGS = {
   mm_previous: "Held from the previous micro-batch until this one's forward pass returns (the training loop keeps its logits; bitsandbytes before 0.43.2 also keeps every 4-bit layer's input) = {v}, of which {a} adds to the peak beyond what the loss holds",
   mm_logits: "Logits = {b} bytes per token (what the loss kernel holds over this GPU's share of the vocabulary: 16-bit logits, fp32 copies, their gradient) × {n} tokens = {v}",
   mm_logits_elsewhere: 'Logits: the output head and the loss run on the last pipeline stage, not this one (the last stage peaks at {v}).',
-  mm_overhead: "Overhead = CUDA context {c} + communication buffers {n} + ZeRO-3 gather {g} + working copies (QLoRA dequantisation, autocast's 16-bit weights) {w} + fragmentation {f} of activations, logits and gradients ({fr}) = {v}",
+  mm_overhead: "Overhead = CUDA context {c} + communication buffers {n} + ZeRO-3 gather {g} + cuBLAS workspaces {k} + working copies (QLoRA dequantisation, autocast's 16-bit weights) {w} + fragmentation {f} of activations, logits and gradients ({fr}) = {v}",
   mm_peak: 'Peak over the step: end of forward {f}, backward {b}, optimizer step {o}; the largest ({phase}) = {v}',
   section_layout: 'Parallel layout and memory',
   section_energy: 'Energy and carbon',

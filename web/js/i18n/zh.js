@@ -342,7 +342,7 @@ export const STRINGS = {
   mm_previous: '上一微批次遗留的张量，直到本微批次前向传播返回才释放（训练循环仍持有其 logits；0.43.2 之前的 bitsandbytes 还保留每个 4 位层的输入）= {v}；其中超出损失函数占用的 {a} 计入峰值',
   mm_logits: 'logits = 每 token {b} 字节（损失函数在本 GPU 所分词表上保留的：16 位 logits、fp32 副本及其梯度）× {n} 个 token = {v}',
   mm_logits_elsewhere: 'logits：输出层和损失在最后一个流水级上计算，不在本级（最后一级的峰值为 {v}）。',
-  mm_overhead: '开销 = CUDA 上下文 {c} + 通信缓冲 {n} + ZeRO-3 聚合 {g} + 工作副本（QLoRA 反量化、autocast 的 16 位权重）{w} + 碎片（激活值、logits 与梯度的 {f}，即 {fr}）= {v}',
+  mm_overhead: '开销 = CUDA 上下文 {c} + 通信缓冲 {n} + ZeRO-3 聚合 {g} + cuBLAS 工作区 {k} + 工作副本（QLoRA 反量化、autocast 的 16 位权重）{w} + 碎片（激活值、logits 与梯度的 {f}，即 {fr}）= {v}',
   mm_peak: '一步中的峰值：前向结束 {f}，反向 {b}，优化器更新 {o}；取最大（{phase}）= {v}',
   section_layout: '并行方案与显存',
   section_energy: '能耗与碳排放',

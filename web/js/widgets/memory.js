@@ -123,7 +123,7 @@ function memoryMath(report, lang) {
     }
   }
   lines.push(t(lang, 'mm_overhead', {
-    c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), w: gb((o.workspace ?? 0) + (o.cast_copies ?? 0)),
+    c: gb(o.cuda_context), n: gb(o.communication), g: gb(o.gather), k: gb(o.matmul_workspace ?? 0), w: gb((o.workspace ?? 0) + (o.cast_copies ?? 0)),
     f: format.percent(x.fragmentation_fraction, lang), fr: gb(o.fragmentation), v: gb(p.overhead),
   }));
   lines.push(t(lang, 'mm_peak', {
