@@ -588,6 +588,9 @@ constexpr Field explain_fields[] = {
     required(out("previous_micro_batch_bytes", "bytes",
                  "Held from the previous micro-batch through this one's forward pass (memory.previous_micro_batch_held); "
                  "at_peak_bytes.previous is what that adds to the peak beyond the loss's buffers.")),
+    required(out("fp8_weight_copies_bytes", "bytes",
+                 "fp8 under Transformer Engine (Megatron): each linear weight's cached fp8 copy and its transpose, "
+                 "kept through the step beside the 16-bit weight (counted in per_gpu_bytes.weights).")),
 };
 const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
 

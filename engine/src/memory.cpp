@@ -71,6 +71,12 @@ struct Kernels {
   // ColwiseParallel's matmul, which autograd then saves whole), where Megatron-LM keeps the sequence
   // shard and gathers it again in the backward pass (Korthikanti et al. 2022, sec. 4.2.2).
   bool sp_keeps_gathered = false;
+  // fp8 under Transformer Engine: each linear layer saves its input for the weight gradient as cast to
+  // fp8, one byte (TE's Linear and LayerNormLinear save the quantised input; a norm's own input and
+  // FlashAttention's output stay 16-bit). torchao's Float8Linear (torchtitan) saves the high-precision
+  // input and casts again in the backward pass (torchao/float8/float8_linear.py,
+  // matmul_with_hp_or_float8_args): no saving there.
+  bool fp8_linear_inputs = false;
 };
 
 // A norm's kept input: a fused kernel keeps the 16-bit input (and per-row statistics); eager PyTorch
@@ -131,7 +137,8 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
   // keeping its input like the first.
   if (a.norms_per_layer > 2) x.replicated += (a.norms_per_layer - 2) * norm_bytes(k, w.full) * h;
   double& qkv_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
-  qkv_input += input_kept(w, w.full, w.adapted_qkv) ? e * h : 0.0;     // QKV projection input
+  const double linear_e = k.fp8_linear_inputs && w.full ? 1.0 : e;      // a trained linear's saved input
+  qkv_input += input_kept(w, w.full, w.adapted_qkv) ? linear_e * h : 0.0;  // QKV projection input
   qkv_input += adapter_bytes(k, w, h, w.adapted_qkv, w.fused_qkv_adapter ? std::min(1.0, w.adapted_qkv) : w.adapted_qkv);
   x.split += e * (q_width + k_width);                                      // Q and K for QK^T
   x.split += e * v_width;                                                  // V for scores x V
@@ -139,6 +146,8 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
   // backward (with the softmax statistics); eager attention's product with V does not need it.
   const double out_adapters = w.adapted_out ? 1.0 : 0.0;
   x.split += k.scores_free || input_kept(w, w.full, out_adapters) ? e * q_width : 0.0;
+  // Under fp8 the output projection saves its own fp8 copy beside FlashAttention's 16-bit output.
+  if (k.fp8_linear_inputs && w.full && k.scores_free) x.split += q_width;
   x.split += adapter_bytes(k, w, q_width, out_adapters);
   x.replicated += mask * h;  // dropout mask after attention
   // The scores kept per element: the softmax output, its dropout mask and dropout output. Megatron's
@@ -159,7 +168,8 @@ LayerActivations mlp_activations(const Architecture& a, const Kernels& k, const 
   // The first projection's input (read by gate and up, or fc1).
   const double in_adapters = w.adapted_mlp ? (a.gated_mlp ? 2.0 : 1.0) : 0.0;
   double& first_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
-  first_input += input_kept(w, w.full, in_adapters) ? e * h : 0.0;
+  const double linear_e = k.fp8_linear_inputs && w.full ? 1.0 : e;  // a trained linear's saved input
+  first_input += input_kept(w, w.full, in_adapters) ? linear_e * h : 0.0;
   first_input += copies * adapter_bytes(k, w, h, in_adapters);
   // The activation function: a fused SwiGLU/GeLU keeps its inputs (gate and up, 2f; or f) and
   // recomputes the rest (Megatron-Core's bias_swiglu); eager PyTorch keeps SiLU's input and both
@@ -168,7 +178,7 @@ LayerActivations mlp_activations(const Architecture& a, const Kernels& k, const 
   double act = a.gated_mlp ? (k.fused_elementwise ? 2.0 : 3.0) : 1.0;
   x.split += copies * e * f * act;
   const double down_adapters = w.adapted_mlp ? 1.0 : 0.0;
-  x.split += copies * ((input_kept(w, w.full, down_adapters) ? e * f : 0.0) + adapter_bytes(k, w, f, down_adapters));
+  x.split += copies * ((input_kept(w, w.full, down_adapters) ? linear_e * f : 0.0) + adapter_bytes(k, w, f, down_adapters));
   x.replicated += (dropout ? 1.0 : 0.0) * h;  // dropout mask after the MLP
   return x;
 }
@@ -467,6 +477,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   kernels.fused_elementwise = regime.fused_elementwise;
   kernels.rmsnorm = !arch || arch->norm == NormKind::rms;
   kernels.scores_free = keeps_no_scores(regime.attention);
+  kernels.fp8_linear_inputs = precision == Precision::fp8 && regime.transformer_engine;
   kernels.softmax_fp32 = regime.attention == AttentionKernel::eager;
   kernels.sp_keeps_gathered = regime.sp_keeps_gathered;
   double all_layers_per_token = 0, rebuilt_layer_per_token = 0;
@@ -558,6 +569,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     MemoryParts parts;
     std::vector<MemoryPhase> phases;
     double gather = 0, workspace = 0, casts = 0, fragmentation = 0, allocated = 0, reserved = 0;
+    double fp8_weights = 0;  // Transformer Engine's cached fp8 weights and transposes
     double previous = 0, previous_added = 0;  // held from the previous micro-batch; what that adds at the peak
     double weight_shard = 1, gradient_shard = 1, optimizer_shard = 1;
     double params = 0, trainable = 0, gradient_params = 0;
@@ -651,6 +663,19 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (t.method == FinetuneMethod::qlora) {
       const double head_here = count && regime.nf4_output_head && st.logits ? count->output_head / tp : 0.0;
       r.workspace = std::max(layer_params, head_here) * 2.0;
+    }
+    // Transformer Engine under fp8: Megatron-core passes is_first_microbatch, so each linear layer casts
+    // its weight to fp8 once per step and keeps the cast for the step's other micro-batches, with its
+    // transpose for the backward pass's GEMMs (Hopper's fp8 GEMMs take only the TN layout; Blackwell's
+    // MXFP8 keeps row- and column-wise copies, each with a one-byte scale per 32 values):
+    // transformer_engine/pytorch/module/linear.py (weight workspace cached under is_first_microbatch),
+    // megatron/core/extensions/transformer_engine.py (TELinear.forward). Two bytes per linear parameter
+    // beside the 16-bit weight: fp8 raises the weights' memory (fp8 primary weights, --fp8-param-gather,
+    // would drop the 16-bit copy; not modelled). The output head is not a Transformer Engine layer.
+    if (precision == Precision::fp8 && regime.transformer_engine && trains.full && arch) {
+      const double per_param = 2.0 + (s.hardware.gpu.compute_capability.value_or(0) >= 10 ? 2.0 / 32 : 0.0);
+      r.fp8_weights = per_param * layer_params * (arch->layers + 2 * arch->decoder_layers) / pp;
+      parts.weights += r.fp8_weights;
     }
     // Autocast (AMP on fp32 weights) casts each matmul's weight to 16 bits: a trainable weight's cast is
     // cached until the forward pass ends (PyTorch, aten/src/ATen/autocast_mode.cpp, cached_cast: leaf
@@ -784,6 +809,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   x.gradients_unsharded_while_accumulating = w.unsharded_accumulation;
   x.stage_weights_gathered = w.stage_gathered;
   x.previous_micro_batch_bytes = w.previous;
+  x.fp8_weight_copies_bytes = w.fp8_weights;
   x.optimizer_shard = w.optimizer_shard;
   x.tokens_per_micro_batch = tokens;
   x.activation_bytes_per_token = tokens > 0 ? parts.activations / tokens : 0.0;

@@ -406,6 +406,38 @@ TEST_CASE("Gradients as FSDP1 accumulates them; autocast's 16-bit weight copies"
   }
 }
 
+TEST_CASE("fp8 under Transformer Engine keeps fp8 weight copies and saves fp8 matmul inputs", "[memory][fp8]") {
+  // Llama 2 7B pre-trained under Megatron-LM on one H100: per layer 4h^2 + 3hf = 202,375,168 matmul
+  // weights (h 4096, f 11008), 32 layers; the output head is not a Transformer Engine layer.
+  json s = llama_7b_full("megatron");
+  s["training"] = {{"type", "pretrain"}, {"steps", 10}, {"seq_len", 512}, {"global_batch_sequences", 1}};
+  s["hardware"]["gpu"] = "h100-sxm";
+  json bf16 = s, fp8 = s;
+  bf16["strategy"]["precision"] = "bf16";
+  fp8["strategy"]["precision"] = "fp8";
+  const json a = report_json(bf16)["memory"], b = report_json(fp8)["memory"];
+  const double copies = 2.0 * 202375168.0 * 32;  // an fp8 copy and its transpose, one byte each
+  CHECK(a["explain"]["fp8_weight_copies_bytes"] == 0);
+  CHECK(b["explain"]["fp8_weight_copies_bytes"].get<double>() == copies);
+  CHECK(b["per_gpu_bytes"]["weights"].get<double>() - a["per_gpu_bytes"]["weights"].get<double>() == copies);
+  // Saved inputs: the QKV and first MLP projections' (h each) and the down projection's (f) drop from
+  // two bytes to one; the output projection keeps FlashAttention's 16-bit output and its own fp8 copy
+  // (h more): h + f = 15,104 bytes per token per layer fewer.
+  CHECK(a["explain"]["activation_bytes_per_token"].get<double>() - b["explain"]["activation_bytes_per_token"].get<double>() ==
+        4096.0 + 11008.0);  // the explanation counts one layer
+  SECTION("Blackwell's MXFP8 adds a one-byte scale per 32 values to each copy") {
+    fp8["hardware"]["gpu"] = "b200";
+    CHECK(report_json(fp8)["memory"]["explain"]["fp8_weight_copies_bytes"].get<double>() == copies * (1 + 1.0 / 32));
+  }
+  SECTION("torchao's Float8Linear (torchtitan) casts as it goes and saves the 16-bit input") {
+    fp8["strategy"]["framework"] = "fsdp2";
+    bf16["strategy"]["framework"] = "fsdp2";
+    const json c = report_json(fp8)["memory"], d = report_json(bf16)["memory"];
+    CHECK(c["explain"]["fp8_weight_copies_bytes"] == 0);
+    CHECK(c["explain"]["activation_bytes_per_token"] == d["explain"]["activation_bytes_per_token"]);
+  }
+}
+
 TEST_CASE("cuBLAS keeps a workspace per handle, sized by the GPU's compute capability", "[memory][workspace]") {
   // PyTorch: ":4096:2:16:8" = 8 MiB + 128 KiB per handle and stream, 32 MiB on Hopper (pytorch#89027);
   // the forward pass and autograd's backward thread each hold one. Transformer Engine (Megatron) keeps

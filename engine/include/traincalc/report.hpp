@@ -171,6 +171,8 @@ struct MemoryExplanation {
   // Held from the previous micro-batch through this one's forward pass (LitGPT's loop keeps its logits;
   // bitsandbytes before 0.43.2 its 4-bit layers' inputs too).
   double previous_micro_batch_bytes = 0;
+  // Transformer Engine under fp8: the cached fp8 weights and transposes (counted in the weights).
+  double fp8_weight_copies_bytes = 0;
 };
 
 struct MemoryReport {

@@ -111,6 +111,7 @@ function memoryMath(report, lang) {
     t(lang, blocks ? 'mm_gradients_blocks' : 'mm_gradients', { p: format.scientific(withGradients), b: x.gradient_bytes_per_param, z: shard(x.gradient_shard), v: gb(p.gradients) }),
     t(lang, 'mm_optimizer', { p: format.scientific(x.trainable_params_per_gpu), b: x.optimizer_bytes_per_param, z: shard(x.optimizer_shard), v: gb(p.optimizer) }),
   ];
+  if (x.fp8_weight_copies_bytes > 0) lines.splice(1, 0, t(lang, 'mm_fp8_weights', { v: gb(x.fp8_weight_copies_bytes) }));
   if (report.parallelism && m.peak_parts && !m.peak_parts.includes('gradients')) lines.push(t(lang, 'mm_gradients_freed'));
   if (x.stage_weights_gathered) lines.push(t(lang, 'mm_stage_gathered', { g: gb(o.gather) }));
   else if (x.gradients_unsharded_while_accumulating) lines.push(t(lang, 'mm_gradients_no_sync'));
