@@ -245,7 +245,8 @@ constexpr Field gpu_fields[] = {
         "Fraction of the dense peak the best-shaped matrix multiplication reaches, measured."),
     num("release_year", "", release_year_range, {}, "Year of release."),
     num("compute_capability", "", compute_capability_range, {},
-        "NVIDIA CUDA compute capability (9.0 for Hopper); sizes the cuBLAS workspaces. Absent: 8 MiB ones."),
+        "NVIDIA CUDA compute capability (9.0 for Hopper); sizes the cuBLAS workspaces (absent: none counted) "
+        "and tells whether fp8 weights need a transposed copy."),
     text("source", "Where the numbers come from (datasheet, paper, page)."),
     text("confidence", "How sure the numbers are."),
     text("notes", "Anything else worth knowing."),
@@ -589,8 +590,9 @@ constexpr Field explain_fields[] = {
                  "Held from the previous micro-batch through this one's forward pass (memory.previous_micro_batch_held); "
                  "at_peak_bytes.previous is what that adds to the peak beyond the loss's buffers.")),
     required(out("fp8_weight_copies_bytes", "bytes",
-                 "fp8 under Transformer Engine (Megatron): each linear weight's cached fp8 copy and its transpose, "
-                 "kept through the step beside the 16-bit weight (counted in per_gpu_bytes.weights).")),
+                 "fp8 under Transformer Engine (Megatron, below ZeRO-3): each linear weight's cached fp8 copy and, "
+                 "before Blackwell, its transpose, kept through the step beside the 16-bit weight (counted in "
+                 "per_gpu_bytes.weights).")),
 };
 const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
 

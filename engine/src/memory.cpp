@@ -145,9 +145,11 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
   // The output projection's input is the attention output, which FlashAttention keeps for its own
   // backward (with the softmax statistics); eager attention's product with V does not need it.
   const double out_adapters = w.adapted_out ? 1.0 : 0.0;
-  x.split += k.scores_free || input_kept(w, w.full, out_adapters) ? e * q_width : 0.0;
-  // Under fp8 the output projection saves its own fp8 copy beside FlashAttention's 16-bit output.
-  if (k.fp8_linear_inputs && w.full && k.scores_free) x.split += q_width;
+  // Under fp8 the output projection saves its own fp8 copy (beside FlashAttention's 16-bit output).
+  if (k.scores_free)
+    x.split += e * q_width + (linear_e < e ? q_width : 0.0);
+  else
+    x.split += input_kept(w, w.full, out_adapters) ? linear_e * q_width : 0.0;
   x.split += adapter_bytes(k, w, q_width, out_adapters);
   x.replicated += mask * h;  // dropout mask after attention
   // The scores kept per element: the softmax output, its dropout mask and dropout output. Megatron's
@@ -539,15 +541,16 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // of its own beside the forward pass's. PyTorch's default CUBLAS_WORKSPACE_CONFIG is ":4096:2:16:8"
   // (8 MiB + 128 KiB), 32 MiB on Hopper (pytorch/pytorch#89027, aten/src/ATen/cuda/CublasHandlePool.cpp
   // parseChosenWorkspaceSize; the 32 MiB are the size the cuBLAS docs recommend for Hopper,
-  // docs.nvidia.com/cuda/cublas "cublasSetWorkspace"). Transformer Engine keeps one more, 32 MiB on
-  // compute capability 9 and above and 4 MiB below (transformer_engine/pytorch/module/base.py,
-  // get_cublas_workspace_size_bytes). About 0.1 GiB on an H100 under Megatron: the constant that the
-  // small Megatron-LM CI models' allocated peaks otherwise miss (engine/data/memory-validation.json).
-  {
-    const double cc = s.hardware.gpu.compute_capability.value_or(0);
-    const double torch_workspace =
-        (cc >= 9 && cc < 10 ? 32.0 : 8.0 + 128.0 / 1024) * units::bytes_per_mib;
-    const double te_workspace = (cc >= 9 ? 32.0 : 4.0) * units::bytes_per_mib;
+  // docs.nvidia.com/cuda/cublas "cublasSetWorkspace"). That is the rule of the PyTorch releases the
+  // measured runs used (2022-2025); releases from 2026 give Blackwell 32 MiB too (pytorch#175344), 48 MiB
+  // more per GPU. Transformer Engine keeps one more, 32 MiB on compute capability 9 and above and 4 MiB
+  // below (transformer_engine/pytorch/module/base.py, get_cublas_workspace_size_bytes). About 0.1 GiB
+  // on an H100 under Megatron: the constant that the small Megatron-LM CI models' allocated peaks
+  // otherwise miss (engine/data/memory-validation.json). Only NVIDIA GPUs carry a compute capability;
+  // on others (ROCm's hipBLASLt sizes its own, TPUs and Gaudi have no cuBLAS) nothing is counted.
+  if (const auto cc = s.hardware.gpu.compute_capability) {
+    const double torch_workspace = (*cc >= 9 && *cc < 10 ? 32.0 : 8.0 + 128.0 / 1024) * units::bytes_per_mib;
+    const double te_workspace = (*cc >= 9 ? 32.0 : 4.0) * units::bytes_per_mib;
     o.matmul_workspace = 2 * torch_workspace + (regime.transformer_engine ? te_workspace : 0.0);
   }
   // The caching allocator holds more than is allocated: a fraction of the memory that comes and goes
@@ -666,14 +669,16 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     }
     // Transformer Engine under fp8: Megatron-core passes is_first_microbatch, so each linear layer casts
     // its weight to fp8 once per step and keeps the cast for the step's other micro-batches, with its
-    // transpose for the backward pass's GEMMs (Hopper's fp8 GEMMs take only the TN layout; Blackwell's
-    // MXFP8 keeps row- and column-wise copies, each with a one-byte scale per 32 values):
+    // transpose for the backward pass's GEMMs where the GPU's fp8 GEMMs take only the TN layout (Ada and
+    // Hopper; Blackwell takes every layout, so Megatron's default delayed-scaling recipe keeps one copy
+    // there; its MXFP8 recipe would keep two with their scales, not modelled):
     // transformer_engine/pytorch/module/linear.py (weight workspace cached under is_first_microbatch),
     // megatron/core/extensions/transformer_engine.py (TELinear.forward). Two bytes per linear parameter
-    // beside the 16-bit weight: fp8 raises the weights' memory (fp8 primary weights, --fp8-param-gather,
-    // would drop the 16-bit copy; not modelled). The output head is not a Transformer Engine layer.
-    if (precision == Precision::fp8 && regime.transformer_engine && trains.full && arch) {
-      const double per_param = 2.0 + (s.hardware.gpu.compute_capability.value_or(0) >= 10 ? 2.0 / 32 : 0.0);
+    // beside the 16-bit weight on Hopper: fp8 raises the weights' memory (fp8 primary weights,
+    // --fp8-param-gather, would drop the 16-bit copy; not modelled). The output head is not a Transformer
+    // Engine layer. Under ZeRO-3 the gathered layer's cast would be transient: not counted there.
+    if (precision == Precision::fp8 && regime.transformer_engine && trains.full && arch && zero < 3) {
+      const double per_param = s.hardware.gpu.compute_capability.value_or(9) >= 10 ? 1.0 : 2.0;
       r.fp8_weights = per_param * layer_params * (arch->layers + 2 * arch->decoder_layers) / pp;
       parts.weights += r.fp8_weights;
     }
@@ -953,29 +958,32 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
       out.push_back(std::move(more));
     }
   }
-  // A GPU with more memory: the smallest in the catalog that holds this peak at this precision.
+  // A GPU with more memory: the smallest in the catalog that holds this scenario's peak on it, at this
+  // precision (its own peak: the cuBLAS workspaces and the attention kernel follow the GPU); among equals
+  // the fastest.
   if (catalog) {
-    const GpuSpec* best = nullptr;
     const Precision precision = resolved_precision(s);
     const auto usable_bytes = [](const GpuSpec& gpu) {
       return units::gib_to_bytes(std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb)));
     };
-    for (const GpuSpec& gpu : catalog->gpus) {
-      if (!dense_peak_tflops(gpu, precision) || usable_bytes(gpu) < r.memory.per_gpu_bytes.total)
-        continue;
-      if (!best || gpu.memory_gb < best->memory_gb ||
-          (gpu.memory_gb == best->memory_gb &&
-           *dense_peak_tflops(gpu, precision) > *dense_peak_tflops(*best, precision)))
-        best = &gpu;
-    }
-    // Its own peak: the cuBLAS workspaces (and the attention kernel) follow the GPU.
-    if (best) {
+    // What follows the GPU is a small part of the peak (workspaces, fp8 copies, the attention kernel):
+    // only GPUs within 10% of this peak are worth estimating again.
+    std::vector<const GpuSpec*> candidates;
+    for (const GpuSpec& gpu : catalog->gpus)
+      if (dense_peak_tflops(gpu, precision) && usable_bytes(gpu) > r.memory.capacity_bytes &&
+          usable_bytes(gpu) >= 0.9 * r.memory.per_gpu_bytes.total)
+        candidates.push_back(&gpu);
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const GpuSpec* a, const GpuSpec* b) {
+      if (a->memory_gb != b->memory_gb) return a->memory_gb < b->memory_gb;
+      return *dense_peak_tflops(*a, precision) > *dense_peak_tflops(*b, precision);
+    });
+    for (const GpuSpec* gpu : candidates) {
       Scenario v = s;
-      v.hardware.gpu = *best;
+      v.hardware.gpu = *gpu;
       const MemoryReport m = probe(v, r.plan.gpus);
-      out.push_back({{{"hardware.gpu", "\"" + best->id + "\""}},
-                     m.per_gpu_bytes.total,
-                     m.per_gpu_bytes.total <= usable_bytes(*best)});
+      if (m.per_gpu_bytes.total > usable_bytes(*gpu)) continue;
+      out.push_back({{{"hardware.gpu", "\"" + gpu->id + "\""}}, m.per_gpu_bytes.total, true});
+      break;
     }
   }
   return out;

@@ -412,6 +412,8 @@ TEST_CASE("fp8 under Transformer Engine keeps fp8 weight copies and saves fp8 ma
   json s = llama_7b_full("megatron");
   s["training"] = {{"type", "pretrain"}, {"steps", 10}, {"seq_len", 512}, {"global_batch_sequences", 1}};
   s["hardware"]["gpu"] = "h100-sxm";
+  s["strategy"]["recompute"] = "none";  // every layer keeps its activations
+  s["strategy"]["zero"] = 1;
   json bf16 = s, fp8 = s;
   bf16["strategy"]["precision"] = "bf16";
   fp8["strategy"]["precision"] = "fp8";
@@ -422,12 +424,17 @@ TEST_CASE("fp8 under Transformer Engine keeps fp8 weight copies and saves fp8 ma
   CHECK(b["per_gpu_bytes"]["weights"].get<double>() - a["per_gpu_bytes"]["weights"].get<double>() == copies);
   // Saved inputs: the QKV and first MLP projections' (h each) and the down projection's (f) drop from
   // two bytes to one; the output projection keeps FlashAttention's 16-bit output and its own fp8 copy
-  // (h more): h + f = 15,104 bytes per token per layer fewer.
+  // (h more): h + f = 15,104 bytes per token per layer fewer, in each of the 32 layers.
   CHECK(a["explain"]["activation_bytes_per_token"].get<double>() - b["explain"]["activation_bytes_per_token"].get<double>() ==
-        4096.0 + 11008.0);  // the explanation counts one layer
-  SECTION("Blackwell's MXFP8 adds a one-byte scale per 32 values to each copy") {
+        (4096.0 + 11008.0) * 32);
+  SECTION("Blackwell's fp8 GEMMs take every layout: one copy, no transpose") {
     fp8["hardware"]["gpu"] = "b200";
-    CHECK(report_json(fp8)["memory"]["explain"]["fp8_weight_copies_bytes"].get<double>() == copies * (1 + 1.0 / 32));
+    CHECK(report_json(fp8)["memory"]["explain"]["fp8_weight_copies_bytes"].get<double>() == copies / 2);
+  }
+  SECTION("under ZeRO-3 a gathered layer's cast is transient: no copies kept") {
+    fp8["strategy"]["zero"] = 3;
+    fp8["hardware"]["count"] = 8;
+    CHECK(report_json(fp8)["memory"]["explain"]["fp8_weight_copies_bytes"] == 0);
   }
   SECTION("torchao's Float8Linear (torchtitan) casts as it goes and saves the 16-bit input") {
     fp8["strategy"]["framework"] = "fsdp2";
@@ -453,20 +460,20 @@ TEST_CASE("cuBLAS keeps a workspace per handle, sized by the GPU's compute capab
   CHECK(workspace(s) == 2 * 32 * mib);
   s["strategy"]["framework"] = "megatron";
   CHECK(workspace(s) == 3 * 32 * mib);
-  s["hardware"]["gpu"] = "b200";  // 10.0: PyTorch's 32 MiB were Hopper's alone; Transformer Engine's are not
+  s["hardware"]["gpu"] = "b200";  // 10.0: PyTorch's 32 MiB were Hopper's alone until 2026; TE's are not
   CHECK(workspace(s) == 2 * (8 * mib + 128 * 1024) + 32 * mib);
+  s["hardware"]["gpu"] = "mi300x";  // not NVIDIA: no compute capability, no cuBLAS workspace counted
+  CHECK(workspace(s) == 0);
   SECTION("part of the allocated peak, in every phase") {
-    // The same inline card with and without its compute capability (absent: PyTorch's 8 MiB default).
+    // The same inline card with and without its compute capability (absent: none counted).
     json with = llama_7b_full("hf");
     with["hardware"]["gpu"] = {{"name", "Hopper card"}, {"memory_gb", 80}, {"bf16_tflops", 989.4},
                                {"compute_capability", 9.0}};
     json without = with;
     without["hardware"]["gpu"].erase("compute_capability");
     const json a = report_json(with)["memory"], b = report_json(without)["memory"];
-    CHECK(a["phases_bytes"]["optimizer"].get<double>() - b["phases_bytes"]["optimizer"].get<double>() ==
-          2 * 32 * mib - 2 * (8 * mib + 128 * 1024));
-    CHECK(a["allocated_bytes"].get<double>() - b["allocated_bytes"].get<double>() ==
-          2 * 32 * mib - 2 * (8 * mib + 128 * 1024));
+    CHECK(a["phases_bytes"]["optimizer"].get<double>() - b["phases_bytes"]["optimizer"].get<double>() == 2 * 32 * mib);
+    CHECK(a["allocated_bytes"].get<double>() - b["allocated_bytes"].get<double>() == 2 * 32 * mib);
   }
 }
 

@@ -331,7 +331,7 @@ export const STRINGS = {
   phase_backward: 'backward',
   phase_optimizer: 'optimizer step',
   mm_weights: 'Weights = {p} parameters on this GPU × {b} bytes{z} = {v}',
-  mm_fp8_weights: "Of the weights, {v} are Transformer Engine's fp8 copies of the linear layers' weights and their transposes, 2 bytes per parameter, kept through the step beside the 16-bit weights",
+  mm_fp8_weights: "Of the weights, {v} are Transformer Engine's fp8 copies of the linear layers' weights (with their transposes before Blackwell), kept through the step beside the 16-bit weights",
   mm_gradients: 'Gradients = {p} trainable parameters × {b} bytes{z} = {v}',
   mm_gradients_blocks: 'Gradients = {p} parameters (FSDP1 gives every parameter of a wrapped block a gradient, frozen ones too) × {b} bytes{z} = {v}',
   mm_stage_gathered: "Pipelining under FSDP2: each stage keeps its weights gathered ({g}, in the overhead below) from the first micro-batch's forward pass to the last one's backward, and its gradients whole, in fp32, until the last micro-batch; they are sharded only between steps.",

@@ -332,7 +332,7 @@ export const STRINGS = {
   phase_backward: '反向',
   phase_optimizer: '优化器更新',
   mm_weights: '权重 = 本 GPU 上 {p} 个参数 × {b} 字节{z} = {v}',
-  mm_fp8_weights: '其中 {v} 是 Transformer Engine 为线性层缓存的 fp8 权重副本及其转置（每个参数 2 字节），在整个步骤中与 16 位权重并存',
+  mm_fp8_weights: '其中 {v} 是 Transformer Engine 为线性层缓存的 fp8 权重副本（Blackwell 之前还有其转置），在整个训练步内与 16 位权重同时保留',
   mm_gradients: '梯度 = {p} 个可训练参数 × {b} 字节{z} = {v}',
   mm_gradients_blocks: '梯度 = {p} 个参数（FSDP1 为被包装块中的每个参数分配梯度，冻结参数也不例外）× {b} 字节{z} = {v}',
   mm_stage_gathered: 'FSDP2 下做流水线并行时，每个流水级从第一个微批的前向到最后一个微批的反向都保留已聚合的权重（{g}，计入下方的额外开销），梯度也以 fp32 完整保留到最后一个微批；只在步与步之间分片。',
