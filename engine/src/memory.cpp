@@ -88,6 +88,9 @@ double norm_bytes(const Kernels& k, bool gain_trains) {
   return 4.0 + (k.rmsnorm && gain_trains ? k.e : 0.0);
 }
 
+// A trained linear layer's saved input, bytes per element: one under Transformer Engine's fp8.
+double linear_input_bytes(const Kernels& k, const Training16& w) { return k.fp8_linear_inputs && w.full ? 1.0 : k.e; }
+
 // A linear layer's input, as kept: once in 16 bits when its weight or a compute-precision adapter needs
 // it (adapters read the same tensor as the layer) or a 4-bit matmul saves it (bitsandbytes' MatMul4Bit
 // keeps A for the input gradient: bitsandbytes/autograd/_functions.py, MatMul4Bit.forward, "ctx.tensors
@@ -137,7 +140,7 @@ LayerActivations attention_activations(const Architecture& a, const Kernels& k, 
   // keeping its input like the first.
   if (a.norms_per_layer > 2) x.replicated += (a.norms_per_layer - 2) * norm_bytes(k, w.full) * h;
   double& qkv_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
-  const double linear_e = k.fp8_linear_inputs && w.full ? 1.0 : e;      // a trained linear's saved input
+  const double linear_e = linear_input_bytes(k, w);
   qkv_input += input_kept(w, w.full, w.adapted_qkv) ? linear_e * h : 0.0;  // QKV projection input
   qkv_input += adapter_bytes(k, w, h, w.adapted_qkv, w.fused_qkv_adapter ? std::min(1.0, w.adapted_qkv) : w.adapted_qkv);
   x.split += e * (q_width + k_width);                                      // Q and K for QK^T
@@ -170,7 +173,7 @@ LayerActivations mlp_activations(const Architecture& a, const Kernels& k, const 
   // The first projection's input (read by gate and up, or fc1).
   const double in_adapters = w.adapted_mlp ? (a.gated_mlp ? 2.0 : 1.0) : 0.0;
   double& first_input = k.sp_keeps_gathered ? x.gathered : x.replicated;
-  const double linear_e = k.fp8_linear_inputs && w.full ? 1.0 : e;  // a trained linear's saved input
+  const double linear_e = linear_input_bytes(k, w);
   first_input += input_kept(w, w.full, in_adapters) ? linear_e * h : 0.0;
   first_input += copies * adapter_bytes(k, w, h, in_adapters);
   // The activation function: a fused SwiGLU/GeLU keeps its inputs (gate and up, 2f; or f) and
@@ -677,9 +680,11 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // beside the 16-bit weight on Hopper: fp8 raises the weights' memory (fp8 primary weights,
     // --fp8-param-gather, would drop the 16-bit copy; not modelled). The output head is not a Transformer
     // Engine layer. Under ZeRO-3 the gathered layer's cast would be transient: not counted there.
+    // The layers' matmul weights on this stage (a decoder layer's cross-attention counted as a layer).
+    const double layers_here = arch ? (arch->layers + 2 * arch->decoder_layers) / pp : 0.0;
     if (precision == Precision::fp8 && regime.transformer_engine && trains.full && arch && zero < 3) {
       const double per_param = s.hardware.gpu.compute_capability.value_or(9) >= 10 ? 1.0 : 2.0;
-      r.fp8_weights = per_param * layer_params * (arch->layers + 2 * arch->decoder_layers) / pp;
+      r.fp8_weights = per_param * layer_params * layers_here;
       parts.weights += r.fp8_weights;
     }
     // Autocast (AMP on fp32 weights) casts each matmul's weight to 16 bits: a trainable weight's cast is
@@ -687,7 +692,6 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // tensors that require grad), a frozen one's is saved by autograd for the input gradient unless the
     // layer is recomputed. At the loss, one 16-bit copy of every matmul weight held here.
     if (regime.regime == Regime::amp && sixteen_bit(precision) && count && arch) {
-      const double layers_here = (arch->layers + 2 * arch->decoder_layers) / pp;
       const double head_here = st.logits ? (held->tied_embeddings ? arch->vocab * arch->hidden : count->output_head) / tp
                                          : 0.0;
       const bool kept = !frozen_base || recompute != Recompute::full;
@@ -963,9 +967,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   // the fastest.
   if (catalog) {
     const Precision precision = resolved_precision(s);
-    const auto usable_bytes = [](const GpuSpec& gpu) {
-      return units::gib_to_bytes(std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb)));
-    };
+    const auto usable_bytes = [](const GpuSpec& gpu) { return units::gib_to_bytes(usable_memory_gib(gpu)); };
     // What follows the GPU is a small part of the peak (workspaces, fp8 copies, the attention kernel):
     // only GPUs within 10% of this peak are worth estimating again.
     std::vector<const GpuSpec*> candidates;

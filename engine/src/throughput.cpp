@@ -19,8 +19,7 @@ HardwareReport report_hardware(const Scenario& s) {
   h.precision = to_string(precision);
   h.peak_tflops = dense_peak_tflops(gpu, precision).value_or(0);
   h.memory_gb = gpu.memory_gb;
-  // Usable: what the driver reports as total; without a measurement, the card's stated GiB.
-  h.usable_memory_gib = std::min(gpu.memory_gb, gpu.usable_memory_gib.value_or(gpu.memory_gb));
+  h.usable_memory_gib = usable_memory_gib(gpu);
   h.gpus_per_node = s.hardware.gpus_per_node.value_or(gpu.gpus_per_node.value_or(8));
   return h;
 }

@@ -45,6 +45,12 @@ struct GpuSpec {
   std::string notes;
 };
 
+// What a process can use, GiB: what the driver reports as total; without a measurement, the card's
+// stated GiB.
+inline double usable_memory_gib(const GpuSpec& gpu) {
+  return gpu.usable_memory_gib && *gpu.usable_memory_gib < gpu.memory_gb ? *gpu.usable_memory_gib : gpu.memory_gb;
+}
+
 constexpr std::optional<double> dense_peak_tflops(const GpuSpec& gpu, Precision precision) {
   switch (precision) {
     case Precision::fp32:
