@@ -2,7 +2,7 @@
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
-//   traincalc validate [--planner | --memory] [--json] [--pretty]
+//   traincalc validate [--planner | --memory | --speed] [--json] [--pretty]
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
@@ -27,7 +27,7 @@ constexpr const char* usage =
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
-    "       traincalc validate [--planner | --memory] [--json] [--pretty]\n"
+    "       traincalc validate [--planner | --memory | --speed] [--json] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
@@ -40,7 +40,8 @@ constexpr const char* usage =
     "          form, with its parameter count and a warning for every default it assumed.\n"
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON);\n"
-    "          --memory: every measured peak-memory run against the memory model, held out by source.\n"
+    "          --memory: every measured peak-memory run against the memory model, held out by source;\n"
+    "          --speed: every measured step time against the step model, held out by source.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
     "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
     "          JavaScript module, all from the engine's field tables.\n"
@@ -110,6 +111,33 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
               table.out_of_memory_predicted, table.out_of_memory_rows, table.bound_respected, table.bound_rows);
 }
 
+// The speed validation: each source held out (its rows predicted with the constants fitted on the
+// others), the rank correlation within each group of layouts, and the fitted constants.
+void print_speed_validation(const traincalc::SpeedValidationTable& table) {
+  std::printf("%-22s %-18s %5s %9s %9s %9s %9s %9s\n", "source (held out)", "framework", "rows", "median", "mean",
+              "bias", "largest", "in sample");
+  for (const auto& s : table.sources)
+    std::printf("%-22.22s %-18.18s %5.0f %8.1f%% %8.1f%% %+8.1f%% %8.1f%% %8.1f%%\n", s.group.c_str(),
+                s.framework.c_str(), s.rows, s.median_abs_error_pct, s.mean_abs_error_pct, s.mean_error_pct,
+                s.max_abs_error_pct, s.median_abs_error_in_sample_pct);
+  std::printf("held out: median |error| %.1f%%, mean %.1f%%; in sample: median %.1f%%, mean %.1f%%; engine's own "
+              "constants: median %.1f%% (step time, %zu rows)\n",
+              table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
+              table.mean_abs_error_in_sample_pct, table.median_abs_error_built_in_pct, table.rows.size());
+  if (!table.rank_groups.empty()) {
+    std::printf("\n%-48s %5s %9s\n", "layouts of one model on one GPU count", "rows", "Spearman");
+    for (const auto& g : table.rank_groups) std::printf("%-48.48s %5.0f %9.2f\n", g.key.c_str(), g.rows, g.spearman);
+  }
+  std::printf("\n%-26s", "constant");
+  for (const auto& f : table.fits) std::printf(" %11.11s", f.without.empty() ? "all" : ("-" + f.without).c_str());
+  std::printf("\n");
+  for (std::size_t k = 0; !table.fits.empty() && k < table.fits.front().values.size(); ++k) {
+    std::printf("%-26s", table.fits.front().values[k].first.c_str());
+    for (const auto& f : table.fits) std::printf(" %11.4g", f.values[k].second);
+    std::printf("\n");
+  }
+}
+
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
 // scenario fixed its own), GPU-hours, cost, memory fit.
 int print_comparison(const traincalc::Comparison& comparison, int indent) {
@@ -176,7 +204,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> catalogs;
   std::optional<std::string> input;
   int indent = -1;
-  bool planner = false, memory = false, as_json = false, gpus = false;
+  bool planner = false, memory = false, speed = false, as_json = false, gpus = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--pretty") {
       indent = 2;
@@ -184,6 +212,8 @@ int run(int argc, char** argv) {
       planner = true;
     } else if (command == "validate" && args[i] == "--memory") {
       memory = true;
+    } else if (command == "validate" && args[i] == "--speed") {
+      speed = true;
     } else if (command == "compare" && args[i] == "--gpus") {
       gpus = true;
     } else if ((command == "validate" || command == "compare") && args[i] == "--json") {
@@ -226,6 +256,14 @@ int run(int argc, char** argv) {
     catalog = std::move(load.catalog);
   }
 
+  if (command == "validate" && speed) {
+    const traincalc::SpeedValidationTable table = traincalc::validate_speed(catalog);
+    if (as_json)
+      std::cout << traincalc::speed_validation_to_json(table, indent) << '\n';
+    else
+      print_speed_validation(table);
+    return 0;
+  }
   if (command == "validate" && memory) {
     const traincalc::MemoryValidationTable table = traincalc::validate_memory(catalog);
     if (as_json)

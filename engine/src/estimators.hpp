@@ -157,6 +157,21 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
                                                  const Catalog* catalog, const MemoryProbe& probe);
 // The sequences of one optimizer step: given, or a typical batch (said in the report).
 double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
+// The step model's calibrated constants, each a physical quantity (step_time.cpp says what each is and
+// its plausible range). The defaults are the fit on every validation source; `traincalc validate
+// --speed` refits them without each source in turn to predict it held out.
+struct SpeedParams {
+  double ampere_matmul_efficiency = 0.78;  // of the dense peak, a large matmul inside a step
+  double hopper_matmul_efficiency = 0.55;
+  double sustained_fraction = 0.8;         // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 112;   // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.32;   // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.36;
+  double flash_relative_rate = 0.5;        // other GPUs: of their matmul efficiency
+  double memory_efficiency = 0.90;         // of the HBM peak, memory-bound kernels
+  double link_efficiency = 0.85;           // of a link's per-direction bandwidth, NCCL bus bandwidth
+  double layer_overhead_seconds = 20e-6;   // per layer and pass: launches, dispatch
+};
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
   double matmul_peak = 0;     // FLOP/s in the compute precision
@@ -167,8 +182,10 @@ struct StepHardware {
   double intra_bytes_per_second = 0;  // per GPU, per direction, achieved
   double inter_bytes_per_second = 0;
   double gpus_per_node = 8;
+  double gemm_half_rate_dimension = 112;
+  double layer_overhead_seconds = 20e-6;
 };
-StepHardware step_hardware(const Scenario& s, const HardwareReport& hardware);
+StepHardware step_hardware(const Scenario& s, const HardwareReport& hardware, const SpeedParams& params = {});
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute, const StepHardware& machine,
                                            const ParallelismReport& layout, const MemoryExplanation& memory,
                                            double global_batch_sequences);

@@ -21,46 +21,33 @@ namespace traincalc::detail {
 namespace {
 
 // --- The constants ----------------------------------------------------------------------------------
-// Each is a physical quantity. The per-family ones and the shape constants were calibrated together
-// (one set for all rows, not per row) on the published runs in engine/data/calibration.json: A100 on
-// Megatron-LM (2021) and llm-foundry (2023), H100 on Megatron-Core (2024) and llm-foundry. With them
-// the median absolute MFU error over those 45 rows is 1.6 points and the largest 7.7
-// (tests/engine/test_speed.cpp; `traincalc validate` prints the table).
-
-// The fraction of the dense peak a large matmul sustains inside a training step, per family: below
-// the best-shape measurement (A100 0.87, H100 0.80: the MAMF table in github.com/stas00/ml-engineering,
-// compute/accelerator/README.md) because of clocks under a whole node's power draw, the backward pass's
-// transposed operands and the epilogues.
-constexpr double ampere_matmul_efficiency = 0.78;
-constexpr double hopper_matmul_efficiency = 0.55;
-// Other GPUs: their measured best matmul (the catalog's matmul_efficiency) times what the calibrated
-// families sustain of theirs (0.90 and 0.69, ~0.8); without a measurement 0.75 x 0.8, an assumption
-// the report states.
-constexpr double sustained_fraction = 0.8;
+// The calibrated ones are SpeedParams (estimators.hpp), one set for all rows, never per row or per
+// source; their meaning and plausible range:
+//  - matmul efficiency, per family (A100/A800; H100/H800/H200): the fraction of the dense peak a large
+//    matmul sustains inside a training step. Below the best-shape measurement (A100 0.87, H100 0.80: the
+//    MAMF table in github.com/stas00/ml-engineering, compute/accelerator/README.md) because of clocks
+//    under a whole node's power draw, the backward pass's transposed operands and the epilogues.
+//    Plausible 0.4-0.9.
+//  - sustained fraction: other GPUs get their measured best matmul (the catalog's matmul_efficiency)
+//    times this; without a measurement 0.75 x it, an assumption the report states. 0.6-1.
+//  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
+//    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 32-256 elements.
+//  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
+//    backward's recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of
+//    width d: rate x d / (d + 64). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
+//    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
+//    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks). Plausible
+//    0.2-0.7. Other GPUs: flash_relative_rate (0.3-0.8) of their matmul efficiency.
+//  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
+//    optimizer) stream at this fraction of the HBM peak. 0.6-0.95.
+//  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
+//    bandwidth. 0.5-0.95.
+//  - layer overhead: fixed seconds per layer and pass (kernel launches, framework dispatch). 0-100 us.
 constexpr double default_matmul_efficiency = 0.75;
-// A matrix dimension of x elements reaches x / (x + this) of the large-matmul rate: tile and wave
-// quantisation make thin matmuls (small hidden sizes, tensor-parallel slices, few tokens per expert)
-// slower per FLOP.
-constexpr double gemm_half_rate_dimension = 112;
-// FlashAttention's forward+backward rate, of the 16-bit dense peak, counting the backward's
-// recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of width d:
-// family rate x d / (d + 64). The rates the published runs imply are below FlashAttention-2's
-// microbenchmarks (50-73% of the A100's peak, Dao 2023; on the H100 its forward pass at head width
-// 128 runs at 300-370 TFLOPS, 30-37% of the peak, and FlashAttention-3's at 520-650, Shah et al. 2024,
-// forward-speed benchmarks): they are what these runs reached, not a kernel measurement. Elsewhere half the matmul
-// efficiency (the calibrated families have 0.41 and 0.65).
-constexpr double ampere_flash_efficiency = 0.32;
-constexpr double hopper_flash_efficiency = 0.36;
-constexpr double flash_relative_rate = 0.5;
+// FlashAttention reaches half its rate at a head width of this many elements (the 64-wide heads of
+// small models run markedly slower per FLOP than the 128-wide of large ones; Dao 2023, fig. 4).
 constexpr double flash_half_rate_head_dim = 64;
-// Memory-bound kernels (norms, activations, residual adds, the loss, the optimizer) stream at this
-// fraction of the HBM peak.
-constexpr double memory_efficiency = 0.90;
-// NCCL collectives reach this fraction of a link's per-direction bandwidth as bus bandwidth
-// (calibrated with the rest; the upper end of what NCCL's all-reduce reaches on NVLink).
-constexpr double link_efficiency = 0.85;
-// Fixed cost per layer and pass (kernel launches, framework dispatch), seconds.
-constexpr double layer_overhead_seconds = 20e-6;
 // ZeRO-Offload: PCIe 4.0 x16 (~25 GB/s per direction) to the host and DeepSpeed's CPU Adam, about
 // 1e9 parameters per second per GPU's share of the host (the order Ren et al. 2021 report for it).
 // Assumptions, stated in a warning.
@@ -88,26 +75,22 @@ struct Efficiencies {
   double flash = 0;   // FlashAttention forward+backward fraction of the 16-bit peak
 };
 
-Efficiencies efficiencies_of(const GpuSpec& gpu) {
+Efficiencies efficiencies_of(const GpuSpec& gpu, const SpeedParams& p) {
   switch (family_of(gpu)) {
     case Family::ampere:
-      return {ampere_matmul_efficiency, ampere_flash_efficiency};
+      return {p.ampere_matmul_efficiency, p.ampere_flash_efficiency};
     case Family::hopper:
-      return {hopper_matmul_efficiency, hopper_flash_efficiency};
+      return {p.hopper_matmul_efficiency, p.hopper_flash_efficiency};
     case Family::other:
       break;
   }
-  const double matmul = gpu.matmul_efficiency.value_or(default_matmul_efficiency) * sustained_fraction;
-  return {matmul, matmul * flash_relative_rate};
-}
-
-double rate_factor(double dimension) {
-  return dimension / (dimension + gemm_half_rate_dimension);
+  const double matmul = gpu.matmul_efficiency.value_or(default_matmul_efficiency) * p.sustained_fraction;
+  return {matmul, matmul * p.flash_relative_rate};
 }
 
 }  // namespace
 
-StepHardware step_hardware(const Scenario& s, const HardwareReport& hw) {
+StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const SpeedParams& params) {
   const GpuSpec& gpu = s.hardware.gpu;
   StepHardware m;
   m.matmul_peak = units::tflops_to_flops(hw.peak_tflops);
@@ -115,18 +98,20 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw) {
   double sixteen = hw.peak_tflops;
   if (p == Precision::fp8) sixteen = gpu.bf16_tflops.value_or(gpu.fp16_tflops.value_or(hw.peak_tflops / 2));
   m.attention_peak = units::tflops_to_flops(sixteen);
-  const Efficiencies efficiency = efficiencies_of(gpu);
+  const Efficiencies efficiency = efficiencies_of(gpu, params);
   m.matmul_efficiency = efficiency.matmul;
   m.flash_efficiency = efficiency.flash;
   // Without a bandwidth figure: 300 FLOP per byte, the A100/H100 ratio of bf16 peak to HBM bandwidth.
   m.memory_bytes_per_second = (gpu.memory_bandwidth_tbs ? units::tbs_to_bytes_per_second(*gpu.memory_bandwidth_tbs)
                                                         : units::tflops_to_flops(sixteen) / 300) *
-                              memory_efficiency;
+                              params.memory_efficiency;
   const double intra_gbs = s.hardware.intra_node_gbs.value_or(gpu.intra_node_gbs.value_or(32));
   const double inter_gbps = s.hardware.inter_node_gbps.value_or(gpu.inter_node_gbps.value_or(100));
-  m.intra_bytes_per_second = units::gb_to_bytes(intra_gbs) * link_efficiency;
-  m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * link_efficiency;
+  m.intra_bytes_per_second = units::gb_to_bytes(intra_gbs) * params.link_efficiency;
+  m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * params.link_efficiency;
   m.gpus_per_node = hw.gpus_per_node;
+  m.gemm_half_rate_dimension = params.gemm_half_rate_dimension;
+  m.layer_overhead_seconds = params.layer_overhead_seconds;
   return m;
 }
 
@@ -188,6 +173,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double blocks = a.layers + a.decoder_layers;  // layers with an MLP
   const double attention_blocks = a.layers + 2 * a.decoder_layers;
   const bool causal = !a.encoder_only && a.decoder_layers == 0;
+  auto rate_factor = [&](double dimension) { return dimension / (dimension + m.gemm_half_rate_dimension); };
 
   // --- Matmuls: every linear group, sliced by tensor parallelism ---------------------------------
   auto gemm_seconds = [&](double flop_rows, double rows, double k, double n) {
@@ -272,7 +258,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       lora_forward += share * g.active_copies * (gemm_seconds(tokens, tokens, k, r) + gemm_seconds(tokens, tokens, r, n));
     });
   }
-  const double overhead = layer_overhead_seconds * blocks;
+  const double overhead = m.layer_overhead_seconds * blocks;
   // --- The logits and the loss, on the last stage ------------------------------------------------
   double logits_forward = 0, logits_backward = 0, logits_elementwise = 0;
   if (t.objective == Objective::language_model) {

@@ -148,3 +148,17 @@ TEST_CASE("CLI: import-hf prints the model in the scenario's form", "[cli][hf_im
   CHECK(out["model"]["layers"] == 32);
   CHECK(cli("import-hf - <<'EOF'\n{\"hidden_size\": 1}\nEOF").status == 2);
 }
+
+TEST_CASE("traincalc validate --speed prints each source held out and the fitted constants", "[cli][speed]") {
+  const Run text = cli("validate --speed");
+  CHECK(text.status == 0);
+  CHECK(text.out.find("vtrain-multi-node") != std::string::npos);
+  CHECK(text.out.find("held out: median |error|") != std::string::npos);
+  CHECK(text.out.find("ampere_matmul_efficiency") != std::string::npos);
+  const Run as_json = cli("validate --speed --json");
+  REQUIRE(as_json.status == 0);
+  const json j = json::parse(as_json.out);
+  CHECK(j["rows"].size() == 109 + 1440 + 43 + 45);
+  CHECK(j["sources"].size() >= 6);
+  CHECK(j["fits"].size() == j["sources"].size() + 1);
+}

@@ -53,3 +53,31 @@ describe('memory validation data (engine/data/memory-validation.json)', () => {
     }
   });
 });
+
+describe('speed validation data (engine/data/speed-validation.json)', () => {
+  test('is what scripts/make-speed-validation.mjs makes of the measured rows', () => {
+    const file = join(ROOT, 'engine', 'data', 'speed-validation.json');
+    const before = readFileSync(file, 'utf8');
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'make-speed-validation.mjs')], { stdio: 'pipe' });
+    const after = readFileSync(file, 'utf8');
+    assert.equal(after, before, 'run node scripts/make-speed-validation.mjs and commit the result');
+  });
+
+  test('every source is cited; vTrain rows keep the CSV columns and the measured time last', () => {
+    const data = JSON.parse(readFileSync(join(ROOT, 'engine', 'data', 'speed-validation.json'), 'utf8'));
+    const groups = data.sources.map((s) => s.group);
+    assert.deepEqual(new Set(groups).size, groups.length);
+    for (const source of data.sources) {
+      assert.ok(source.source.length > 20 && source.framework && source.confidence, source.group);
+      if (source.columns) {
+        for (const row of source.rows) assert.equal(row.length, source.columns.length + 1, source.group);
+        // The first multi-node row of vTrain's CSV: 3.6B (h 3072, 30 layers) on 64 GPUs, 3,566.5 ms.
+        if (source.group === 'vtrain-multi-node') {
+          assert.equal(source.rows.length, 109);
+          assert.deepEqual(source.rows[0].slice(0, 10), [64, 512, 8, 3072, 32, 30, 2048, 1, 64, 1]);
+          assert.equal(source.rows[0].at(-1), 3566.5);
+        }
+      }
+    }
+  });
+});

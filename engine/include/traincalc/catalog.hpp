@@ -74,5 +74,7 @@ std::vector<CatalogFile> builtin_catalog_files();
 std::string_view builtin_calibration_json();
 // Measured peak memory of real runs, each as a scenario (engine/data/memory-validation.json).
 std::string_view builtin_memory_validation_json();
+// engine/data/speed-validation.json: measured step times by source, for `traincalc validate --speed`.
+std::string_view builtin_speed_validation_json();
 
 }  // namespace traincalc

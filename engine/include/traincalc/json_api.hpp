@@ -117,6 +117,51 @@ struct MemoryValidationTable {
 MemoryValidationTable validate_memory(const Catalog& catalog);
 std::string memory_validation_to_json(const MemoryValidationTable& table, int indent = -1);
 
+// The step-time model against measured step times and published utilisation (engine/data/
+// speed-validation.json, which also takes calibration.json's rows by ID), held out by source: the
+// step model's calibrated constants (SpeedParams) are fitted on every other source to predict each
+// source's rows, and on all of them for the in-sample figures. Errors are in step time:
+// predicted / measured - 1 (for a published MFU, measured MFU / predicted MFU - 1).
+struct SpeedValidationRow {
+  std::string id, label, source_group, framework, gpu;
+  std::string metric;  // what was measured: "step_seconds", "mfu" or "hfu"
+  double measured = 0;
+  double gpus = 0;
+  double predicted = 0, predicted_in_sample = 0;  // in the metric's unit; held out and in sample
+  double error_pct = 0, error_in_sample_pct = 0;  // step time, signed
+  std::string rank_group;  // rows ranked against each other (vTrain: one model on one GPU count)
+  ParallelismReport layout;
+};
+struct SpeedValidationSource {
+  std::string group, framework;
+  double rows = 0;
+  double median_abs_error_pct = 0, mean_abs_error_pct = 0, max_abs_error_pct = 0;  // held out
+  double median_abs_error_in_sample_pct = 0, mean_abs_error_in_sample_pct = 0;
+  double mean_error_pct = 0;  // held out, signed: the source's bias
+};
+struct SpeedRankGroup {
+  std::string key;
+  double rows = 0;
+  double spearman = 0;  // measured against held-out predicted step times
+};
+struct SpeedFittedParams {
+  std::string without;  // the source left out; empty for the in-sample fit
+  std::vector<std::pair<std::string, double>> values;
+};
+struct SpeedValidationTable {
+  std::string description;
+  std::vector<SpeedValidationRow> rows;
+  std::vector<SpeedValidationSource> sources;
+  std::vector<SpeedRankGroup> rank_groups;
+  std::vector<SpeedFittedParams> fits;  // the in-sample fit first, then one per source left out
+  double median_abs_error_pct = 0, mean_abs_error_pct = 0;  // held out, all rows
+  double median_abs_error_in_sample_pct = 0, mean_abs_error_in_sample_pct = 0;
+  double median_abs_error_built_in_pct = 0;  // with the engine's own constants (no refit)
+};
+// fit=false skips the refits (every figure then uses the engine's own constants).
+SpeedValidationTable validate_speed(const Catalog& catalog, bool fit = true);
+std::string speed_validation_to_json(const SpeedValidationTable& table, int indent = -1);
+
 // The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
 // ranked: rows that run and fit first, then fewest days, then lowest cost. With a fixed

@@ -1,0 +1,383 @@
+// The step-time model against measurements it was not fitted to. Every row of
+// engine/data/speed-validation.json (and the calibration rows it names) is estimated once; then the
+// step model's calibrated constants (SpeedParams) are fitted, robustly and within each one's physical
+// range, on every source but one, and that source's rows are predicted with them: the held-out error.
+// The in-sample fit uses every source; the engine's own constants are reported beside both.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+
+#include "estimators.hpp"
+#include "json_fields.hpp"
+#include "specs.hpp"
+#include "traincalc/estimate.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace traincalc {
+
+using detail::json;
+using detail::SpeedParams;
+
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double mean(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+}
+
+// One calibrated constant: where it lives, its name, and its physical range (step_time.cpp).
+struct Knob {
+  const char* name;
+  double SpeedParams::*field;
+  double low, high;
+};
+const std::vector<Knob>& knobs() {
+  static const std::vector<Knob> all = {
+      {"ampere_matmul_efficiency", &SpeedParams::ampere_matmul_efficiency, 0.4, 0.95},
+      {"hopper_matmul_efficiency", &SpeedParams::hopper_matmul_efficiency, 0.3, 0.9},
+      {"sustained_fraction", &SpeedParams::sustained_fraction, 0.5, 1.0},
+      {"gemm_half_rate_dimension", &SpeedParams::gemm_half_rate_dimension, 16, 512},
+      {"ampere_flash_efficiency", &SpeedParams::ampere_flash_efficiency, 0.15, 0.75},
+      {"hopper_flash_efficiency", &SpeedParams::hopper_flash_efficiency, 0.15, 0.75},
+      {"flash_relative_rate", &SpeedParams::flash_relative_rate, 0.3, 0.9},
+      {"memory_efficiency", &SpeedParams::memory_efficiency, 0.5, 0.95},
+      {"link_efficiency", &SpeedParams::link_efficiency, 0.4, 0.95},
+      {"layer_overhead_seconds", &SpeedParams::layer_overhead_seconds, 1e-6, 200e-6},
+  };
+  return all;
+}
+
+// A row estimated once: what predict_step needs to re-time it under other constants.
+struct Prepared {
+  Scenario scenario;
+  Report report;
+  double batch = 0;
+};
+
+// Predicted over measured step time of a row under `params`; NaN when it cannot be timed.
+double step_ratio(const Prepared& p, const SpeedValidationRow& row, const SpeedParams& params, double* predicted) {
+  const detail::StepHardware machine = detail::step_hardware(p.scenario, p.report.hardware, params);
+  const auto step = detail::predict_step(p.scenario, p.report.compute, machine, p.report.parallelism,
+                                         p.report.memory.explain, p.batch);
+  if (!step || !(step->step_seconds > 0)) return std::nan("");
+  if (row.metric == "step_seconds") {
+    if (predicted) *predicted = step->step_seconds;
+    return step->step_seconds / row.measured;
+  }
+  const double utilisation = row.metric == "hfu" ? step->hfu : step->mfu;
+  if (predicted) *predicted = utilisation;
+  return row.measured / utilisation;  // the same FLOPs: step time scales inversely
+}
+
+// The fit's objective: the mean over sources of each source's median |log(predicted / measured)|,
+// so that a source with 1,440 rows weighs what one with 9 does.
+double objective(const std::vector<Prepared>& prepared, const std::vector<SpeedValidationRow>& rows,
+                 const std::vector<std::size_t>& use, const SpeedParams& params) {
+  std::map<std::string, std::vector<double>> by_group;
+  for (std::size_t i : use) {
+    const double ratio = step_ratio(prepared[i], rows[i], params, nullptr);
+    by_group[rows[i].source_group].push_back(std::isfinite(ratio) ? std::abs(std::log(ratio)) : 10.0);
+  }
+  std::vector<double> medians;
+  for (auto& [group, errors] : by_group) medians.push_back(median(std::move(errors)));
+  return mean(medians);
+}
+
+// Coordinate descent in multiplicative steps, each constant kept in its physical range; a constant
+// the fitting rows cannot move (a GPU family they do not contain) stays where it starts.
+SpeedParams fit(const std::vector<Prepared>& prepared, const std::vector<SpeedValidationRow>& rows,
+                const std::vector<std::size_t>& use, SpeedParams params) {
+  double best = objective(prepared, rows, use, params);
+  for (double step : {1.3, 1.1, 1.03, 1.01}) {
+    for (int sweep = 0; sweep < 6; ++sweep) {
+      bool moved = false;
+      for (const Knob& k : knobs()) {
+        for (double factor : {step, 1 / step}) {
+          while (true) {
+            SpeedParams trial = params;
+            trial.*k.field = std::clamp(params.*k.field * factor, k.low, k.high);
+            if (trial.*k.field == params.*k.field) break;
+            const double value = objective(prepared, rows, use, trial);
+            if (!(value < best - 1e-9)) break;
+            best = value;
+            params = trial;
+            moved = true;
+          }
+        }
+      }
+      if (!moved) break;
+    }
+  }
+  return params;
+}
+
+std::vector<std::pair<std::string, double>> values_of(const SpeedParams& p) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const Knob& k : knobs()) out.emplace_back(k.name, p.*k.field);
+  return out;
+}
+
+// Spearman's rank correlation, ties given their average rank.
+double spearman(const std::vector<double>& x, const std::vector<double>& y) {
+  auto ranks = [](const std::vector<double>& v) {
+    std::vector<std::size_t> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (std::size_t i = 0; i < order.size();) {
+      std::size_t j = i;
+      while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+      for (std::size_t k = i; k <= j; ++k) r[order[k]] = (i + j) / 2.0 + 1;
+      i = j + 1;
+    }
+    return r;
+  };
+  const std::vector<double> rx = ranks(x), ry = ranks(y);
+  const double mx = mean(rx), my = mean(ry);
+  double sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < rx.size(); ++i) {
+    sxy += (rx[i] - mx) * (ry[i] - my);
+    sxx += (rx[i] - mx) * (rx[i] - mx);
+    syy += (ry[i] - my) * (ry[i] - my);
+  }
+  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
+}
+
+// A dotted path ("strategy.tp") set in a scenario.
+void set_path(json& root, const std::string& path, const json& value) {
+  json* at = &root;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    if (dot == std::string::npos) {
+      (*at)[path.substr(start)] = value;
+      return;
+    }
+    at = &(*at)[path.substr(start, dot - start)];
+    start = dot + 1;
+  }
+}
+
+std::string number(double x) {
+  return detail::format_number(x);
+}
+
+}  // namespace
+
+SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) {
+  const json data = json::parse(builtin_speed_validation_json(), nullptr, false);
+  const json calibration = json::parse(builtin_calibration_json(), nullptr, false);
+  SpeedValidationTable table;
+  table.description = data.at("description").get<std::string>();
+  std::vector<Prepared> prepared;
+  auto add = [&](SpeedValidationRow row, const json& scenario) {
+    const ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
+    if (!parse.scenario) return;  // the built-in rows are valid (a test checks it)
+    Prepared p{*parse.scenario, estimate(*parse.scenario, &catalog), 0};
+    if (!p.report.valid() || !p.report.time.step) return;
+    p.batch = p.report.time.step->global_batch_sequences;
+    row.gpu = p.report.hardware.gpu_id.empty() ? p.report.hardware.gpu_name : p.report.hardware.gpu_id;
+    row.gpus = p.report.plan.gpus;
+    row.layout = p.report.parallelism;
+    table.rows.push_back(std::move(row));
+    prepared.push_back(std::move(p));
+  };
+  for (const json& source : data.at("sources")) {
+    const std::string group = source.at("group").get<std::string>();
+    const std::string framework = source.at("framework").get<std::string>();
+    if (source.contains("calibration_ids")) {
+      // Rows of calibration.json, whose IDs start with one of these.
+      for (const json& row : calibration.at("rows")) {
+        const std::string id = row.at("id").get<std::string>();
+        bool named = false;
+        for (const json& prefix : source.at("calibration_ids"))
+          named = named || id.rfind(prefix.get<std::string>(), 0) == 0;
+        if (!named) continue;
+        SpeedValidationRow out;
+        out.id = id;
+        out.label = row.at("label").get<std::string>();
+        out.source_group = group;
+        out.framework = framework;
+        out.metric = row.at("published").at("metric").get<std::string>();
+        out.measured = row.at("published").at("value").get<double>();
+        add(std::move(out), row.at("scenario"));
+      }
+      continue;
+    }
+    if (source.contains("scenarios")) {
+      // Rows with their own scenarios: {"id", "label", "scenario", "step_ms"}.
+      for (const json& row : source.at("scenarios")) {
+        SpeedValidationRow out;
+        out.id = row.at("id").get<std::string>();
+        out.label = row.at("label").get<std::string>();
+        out.source_group = group;
+        out.framework = framework;
+        out.metric = "step_seconds";
+        out.measured = row.at("step_ms").get<double>() / 1000;
+        add(std::move(out), row.at("scenario"));
+      }
+      continue;
+    }
+    // Rows as columns over a shared scenario: each row's values set these dotted paths of the
+    // template, the measured figure last.
+    const json& columns = source.at("columns");
+    const std::string label = source.at("label").get<std::string>();
+    const std::string measured = source.at("measured").get<std::string>();
+    const std::vector<std::string> rank_by = source.value("rank_by", std::vector<std::string>{});
+    int index = 0;
+    for (const json& values : source.at("rows")) {
+      json scenario = source.at("template");
+      std::map<std::string, double> by_name;
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        const std::string path = columns[c].get<std::string>();
+        set_path(scenario, path, values[c]);
+        by_name[path] = values[c].get<double>();
+      }
+      SpeedValidationRow out;
+      out.id = group + "#" + std::to_string(index++);
+      out.source_group = group;
+      out.framework = framework;
+      out.metric = "step_seconds";
+      const double value = values[columns.size()].get<double>();
+      out.measured = measured == "step_ms" ? value / 1000 : value;
+      // "vTrain multi-node: 40 layers, h 6144, 256 GPUs, TP 8 PP 2 DP 16, micro-batch 2"
+      out.label = label + ": " + number(by_name["model.layers"]) + " layers, h " + number(by_name["model.hidden"]) +
+                  ", " + number(by_name["hardware.count"]) + " GPUs, TP " + number(by_name["strategy.tp"]) + " PP " +
+                  number(by_name["strategy.pp"]) + " DP " + number(by_name["strategy.dp"]) + ", micro-batch " +
+                  number(by_name["strategy.micro_batch"]);
+      for (const std::string& key : rank_by) out.rank_group += (out.rank_group.empty() ? "" : " ") + number(by_name[key]);
+      if (!out.rank_group.empty()) out.rank_group = group + " " + out.rank_group;
+      add(std::move(out), scenario);
+    }
+  }
+
+  std::vector<SpeedValidationRow>& rows = table.rows;
+  std::vector<std::string> groups;
+  for (const SpeedValidationRow& row : rows)
+    if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
+  // The rows a fit weighs: every row, a large source thinned to every k-th (at most 240 of it) so a
+  // fit stays fast; the objective weighs sources equally anyway.
+  std::map<std::string, std::size_t> group_size;
+  for (const SpeedValidationRow& row : rows) ++group_size[row.source_group];
+  auto fit_rows = [&](const std::string& without) {
+    std::vector<std::size_t> use;
+    std::map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::string& g = rows[i].source_group;
+      if (g == without) continue;
+      const std::size_t stride = std::max<std::size_t>(1, group_size[g] / 240);
+      if (seen[g]++ % stride == 0) use.push_back(i);
+    }
+    return use;
+  };
+  const SpeedParams built_in;
+  const SpeedParams in_sample = fit_constants ? fit(prepared, rows, fit_rows(""), built_in) : built_in;
+  table.fits.push_back({"", values_of(in_sample)});
+  std::vector<double> held_out_all, in_sample_all, built_in_all;
+  for (const std::string& group : groups) {
+    const SpeedParams without = fit_constants ? fit(prepared, rows, fit_rows(group), built_in) : built_in;
+    table.fits.push_back({group, values_of(without)});
+    SpeedValidationSource source;
+    source.group = group;
+    std::vector<double> errors, errors_in, signed_errors;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      SpeedValidationRow& row = rows[i];
+      if (row.source_group != group) continue;
+      source.framework = row.framework;
+      ++source.rows;
+      const double held = step_ratio(prepared[i], row, without, &row.predicted);
+      const double in = step_ratio(prepared[i], row, in_sample, &row.predicted_in_sample);
+      const double own = step_ratio(prepared[i], row, built_in, nullptr);
+      row.error_pct = 100 * (held - 1);
+      row.error_in_sample_pct = 100 * (in - 1);
+      errors.push_back(std::abs(row.error_pct));
+      errors_in.push_back(std::abs(row.error_in_sample_pct));
+      signed_errors.push_back(row.error_pct);
+      held_out_all.push_back(std::abs(row.error_pct));
+      in_sample_all.push_back(std::abs(row.error_in_sample_pct));
+      built_in_all.push_back(std::abs(100 * (own - 1)));
+    }
+    source.median_abs_error_pct = median(errors);
+    source.mean_abs_error_pct = mean(errors);
+    source.max_abs_error_pct = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+    source.median_abs_error_in_sample_pct = median(errors_in);
+    source.mean_abs_error_in_sample_pct = mean(errors_in);
+    source.mean_error_pct = mean(signed_errors);
+    table.sources.push_back(source);
+  }
+  table.median_abs_error_pct = median(held_out_all);
+  table.mean_abs_error_pct = mean(held_out_all);
+  table.median_abs_error_in_sample_pct = median(in_sample_all);
+  table.mean_abs_error_in_sample_pct = mean(in_sample_all);
+  table.median_abs_error_built_in_pct = median(built_in_all);
+
+  // Within each rank group (one model on one GPU count, different layouts), how well the held-out
+  // predictions order the layouts.
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> ranked;
+  for (const SpeedValidationRow& row : rows)
+    if (!row.rank_group.empty() && row.metric == "step_seconds") {
+      ranked[row.rank_group].first.push_back(row.measured);
+      ranked[row.rank_group].second.push_back(row.predicted);
+    }
+  for (const auto& [key, xy] : ranked)
+    if (xy.first.size() >= 3) table.rank_groups.push_back({key, double(xy.first.size()), spearman(xy.first, xy.second)});
+  return table;
+}
+
+std::string speed_validation_to_json(const SpeedValidationTable& table, int indent) {
+  json rows = json::array();
+  for (const SpeedValidationRow& row : table.rows)
+    rows.push_back({{"id", row.id},
+                    {"label", row.label},
+                    {"source_group", row.source_group},
+                    {"framework", row.framework},
+                    {"gpu", row.gpu},
+                    {"gpus", row.gpus},
+                    {"metric", row.metric},
+                    {"measured", row.measured},
+                    {"predicted", row.predicted},
+                    {"predicted_in_sample", row.predicted_in_sample},
+                    {"error_pct", row.error_pct},
+                    {"error_in_sample_pct", row.error_in_sample_pct},
+                    {"layout", detail::layout_to_json(row.layout)}});
+  json sources = json::array();
+  for (const SpeedValidationSource& s : table.sources)
+    sources.push_back({{"group", s.group},
+                       {"framework", s.framework},
+                       {"rows", s.rows},
+                       {"median_abs_error_pct", s.median_abs_error_pct},
+                       {"mean_abs_error_pct", s.mean_abs_error_pct},
+                       {"max_abs_error_pct", s.max_abs_error_pct},
+                       {"mean_error_pct", s.mean_error_pct},
+                       {"median_abs_error_in_sample_pct", s.median_abs_error_in_sample_pct},
+                       {"mean_abs_error_in_sample_pct", s.mean_abs_error_in_sample_pct}});
+  json ranks = json::array();
+  for (const SpeedRankGroup& g : table.rank_groups) ranks.push_back({{"key", g.key}, {"rows", g.rows}, {"spearman", g.spearman}});
+  json fits = json::array();
+  for (const SpeedFittedParams& f : table.fits) {
+    json values = json::object();
+    for (const auto& [name, value] : f.values) values[name] = value;
+    fits.push_back({{"without", f.without}, {"params", values}});
+  }
+  json result = {{"description", table.description},
+                 {"rows", rows},
+                 {"sources", sources},
+                 {"rank_groups", ranks},
+                 {"fits", fits},
+                 {"median_abs_error_pct", table.median_abs_error_pct},
+                 {"mean_abs_error_pct", table.mean_abs_error_pct},
+                 {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
+                 {"mean_abs_error_in_sample_pct", table.mean_abs_error_in_sample_pct},
+                 {"median_abs_error_built_in_pct", table.median_abs_error_built_in_pct}};
+  return result.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace traincalc

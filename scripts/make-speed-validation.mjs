@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// Writes engine/data/speed-validation.json: measured step times (and published utilisation) by
+// source, each row a scenario the engine can time, for `traincalc validate --speed` (held out by
+// source) and the page's validation view. Inputs:
+//   tests/data/speed-measured/vtrain-multi-node.csv, vtrain-single-node.csv (VIA-Research/vTrain)
+//   tests/data/memory-measured/simumax-b200.json + simumax-settings.json (SimuMax B200: step times, on
+//     the scenarios the memory validation predicts their peaks on)
+//   engine/data/calibration.json (named by ID prefix, not copied)
+// Rows are included on their settings alone, never on an error. Run it when an input changes:
+//   node scripts/make-speed-validation.mjs
+// A test (tests/node/speed-validation.test.mjs) keeps the output current.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scenario as measuredScenario } from './measured-scenario.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const measuredDir = join(root, 'tests', 'data', 'speed-measured');
+const read = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+function csv(path) {
+  const lines = readFileSync(path, 'utf8').trim().split('\n');
+  const header = lines[0].split(',').map((h) => h.trim());
+  return lines.slice(1).map((line) => {
+    const values = line.split(',').map(Number);
+    return Object.fromEntries(header.map((h, i) => [h, values[i]]));
+  });
+}
+
+// Megatron pads the vocabulary to a multiple of 128 x TP (--make-vocab-size-divisible-by 128,
+// megatron/tokenizer/tokenizer.py _vocab_size_with_padding); GPT-2's BPE has 50,257 tokens.
+const paddedVocab = (tp) => Math.ceil(50257 / (128 * tp)) * 128 * tp;
+
+const VTRAIN_SOURCE =
+  'VIA-Research/vTrain data/ground_truth_multi.csv and data/ground_truth_single.csv at commit f8dda84 (MIT), ' +
+  'measured with Megatron-DeepSpeed (data/README.md); per-row configs config/validation/{multi,single}/*.json ' +
+  '(gpu_name A100, node_size 8, use_checkpoint true, pipeline_scheduling 1f1b, inter_node_bandwidth 800 Gb/s ' +
+  'per node); model code src/model/*.py (fp16, learned positions, biases, GeLU MLP of 4h, dropout 0.1, ' +
+  "Megatron's fused masked softmax, no FlashAttention). Paper: Bang et al., vTrain, MICRO 2024 (arXiv " +
+  '2312.12391), which reports 14.73% (multi-node) and 8.37% (single-node) MAPE with kernel profiling.';
+const VTRAIN_NOTES =
+  'Assumed where the source is silent: A100 SXM 80 GB (the 3.6B rows keep every parameter and Adam state on ' +
+  'each GPU, about 58 GB: more than 40 GB; medium confidence), 4 x 200 Gb/s NICs per node (800 Gb/s per node ' +
+  'as configured: 100 Gb/s per GPU), tied input and output embeddings (Megatron GPT default), the vocabulary ' +
+  'padded as Megatron pads it, no ZeRO, the data-parallel all-reduce after the backward pass (not ' +
+  'overlapped), full recomputation of every layer.';
+
+function vtrainTemplate(seq) {
+  return {
+    model: { name: 'GPT (vTrain)', bias: true, norm: 'layernorm', tied_embeddings: true, dropout: true, gated_mlp: false },
+    training: { type: 'pretrain', tokens: 100e9, seq_len: seq },
+    hardware: { gpu: 'a100-80gb-sxm', inter_node_gbps: 100 },
+    strategy: {
+      precision: 'fp16', mfu: 'auto', cp: 1, ep: 1, zero: 0, pp_virtual_stages: 1, recompute: 'full',
+      attention: 'fused_softmax', sequence_parallel: false, overlap_grad_reduce: false,
+    },
+  };
+}
+const VTRAIN_COLUMNS = ['hardware.count', 'training.global_batch_sequences', 'strategy.micro_batch', 'model.hidden',
+  'model.heads', 'model.layers', 'training.seq_len', 'strategy.tp', 'strategy.dp', 'strategy.pp', 'model.ffn_hidden',
+  'model.vocab', 'model.position_embeddings'];
+function vtrainRows(rows) {
+  return rows.map((r) => {
+    const tp = r['tensor parallelism'];
+    const seq = r['sequence length'];
+    return [r['# GPUs'], r['global batch'], r['micro batch'], r['hidden size'], r['attention heads'], r['# layers'], seq,
+      tp, r['data parallelism'], r['pipeline parallelism'], 4 * r['hidden size'], paddedVocab(tp), seq,
+      r['iteration time (ms)']];
+  });
+}
+const multi = csv(join(measuredDir, 'vtrain-multi-node.csv'));
+const single = csv(join(measuredDir, 'vtrain-single-node.csv'));
+for (const r of [...multi, ...single])
+  if (r['# GPUs'] !== r['tensor parallelism'] * r['data parallelism'] * r['pipeline parallelism'])
+    throw new Error(`vTrain row with GPUs != TP x DP x PP: ${JSON.stringify(r)}`);
+
+// SimuMax on B200: every measured case (the memory validation keeps one per measured peak; here each
+// case's step time counts, as the micro-batches per step differ), on the scenario its memory is
+// predicted on. Megatron-LM's gradient reduction is not overlapped unless --overlap-grad-reduce is
+// given, and SimuMax's launcher (simu_tools/megatron_scripts/scripts/run_pretrain_llama3.sh) does not.
+const simumax = read(join(root, 'tests', 'data', 'memory-measured', 'simumax-b200.json'));
+const simumaxSettings = read(join(root, 'tests', 'data', 'memory-measured', 'simumax-settings.json'));
+const gpus = new Map(read(join(root, 'engine', 'data', 'gpus.json')).gpus.map((g) => [g.id, g]));
+const simumaxScenarios = simumaxSettings.rows.map((r, i) => {
+  const measured = simumax.rows[i];
+  if (measured.case !== r.case) throw new Error(`SimuMax settings out of order at ${i}: ${r.case}`);
+  const s = measuredScenario({ ...r, model_name: r.case.split('_')[0] }, gpus);
+  s.strategy.overlap_grad_reduce = false;
+  return { id: `simumax-b200#${r.case}`, label: `SimuMax B200 ${r.case}`, scenario: s, step_ms: measured.real_ms };
+});
+
+const output = {
+  description:
+    'Measured training step times and published utilisation, by source, each row a traincalc scenario. ' +
+    'Generated by scripts/make-speed-validation.mjs; `traincalc validate --speed` predicts each source ' +
+    "with the step model's constants fitted on the others. Sources with \"calibration_ids\" take those " +
+    'rows of calibration.json (published MFU or HFU).',
+  sources: [
+    {
+      group: 'vtrain-multi-node', framework: 'megatron-deepspeed', label: 'vTrain multi-node', confidence: 'high',
+      source: VTRAIN_SOURCE, notes: VTRAIN_NOTES, measured: 'step_ms',
+      rank_by: ['model.layers', 'model.hidden', 'hardware.count'],
+      template: vtrainTemplate(2048), columns: VTRAIN_COLUMNS, rows: vtrainRows(multi),
+    },
+    {
+      group: 'vtrain-single-node', framework: 'megatron-deepspeed', label: 'vTrain one node', confidence: 'high',
+      source: VTRAIN_SOURCE, notes: VTRAIN_NOTES, measured: 'step_ms',
+      rank_by: ['model.layers', 'model.hidden', 'hardware.count'],
+      template: vtrainTemplate(1024), columns: VTRAIN_COLUMNS, rows: vtrainRows(single),
+    },
+    {
+      group: 'simumax-b200', framework: 'megatron-lm', confidence: 'high',
+      source: simumax.source ?? 'MooreThreads/SimuMax docs/b200/b200_release_v1.2_summary.json at commit 4dcaae5',
+      notes: 'Megatron-LM with Transformer Engine 2.11 on 8 B200s; real_ms is the fastest of iterations 2-3 ' +
+        '(tools/b200/run_megatron_perf_real_pipeline.py parse_run_logs); settings as in the memory validation.',
+      scenarios: simumaxScenarios,
+    },
+    {
+      group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
+      source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
+      calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
+    },
+    {
+      group: 'megatron-core-2024', framework: 'megatron-core', confidence: 'high',
+      source: "NVIDIA/Megatron-LM README 'Training Speed and Scalability' weak scaling (calibration.json)",
+      calibration_ids: ['megatron-core-'],
+    },
+    {
+      group: 'llm-foundry', framework: 'llm-foundry', confidence: 'high',
+      source: 'mosaicml/llm-foundry scripts/train/benchmarking/README.md (calibration.json)',
+      calibration_ids: ['mpt-'],
+    },
+  ],
+};
+// One row per line keeps the file readable and its diffs small.
+const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+[-\d.e+]+)*)\n\s+\]/g, (m, body) =>
+  `[${body.split(/,\n\s+/).join(', ')}]`);
+writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
+console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows`);

@@ -1,0 +1,85 @@
+// The step-time model held out by source: engine/data/speed-validation.json (vTrain's measured
+// Megatron-DeepSpeed iterations on A100, SimuMax's Megatron-LM steps on B200) and the published
+// utilisation of calibration.json, each source predicted with the constants fitted on the others.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "helpers.hpp"
+
+using test::json;
+
+namespace {
+
+const traincalc::SpeedValidationTable& table() {
+  static const traincalc::SpeedValidationTable t = traincalc::validate_speed(traincalc::builtin_catalog());
+  return t;
+}
+
+const traincalc::SpeedValidationSource& source(const std::string& group) {
+  const auto& sources = table().sources;
+  const auto it = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.group == group; });
+  REQUIRE(it != sources.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("Every speed-validation row is a scenario the engine times; 300+ rows, three GPU generations",
+          "[speed][validation]") {
+  const auto& t = table();
+  // 109 + 1,440 vTrain rows, 43 SimuMax rows, 45 calibration rows: none may drop out silently.
+  CHECK(t.rows.size() == 109 + 1440 + 43 + 45);
+  std::set<std::string> gpus, frameworks, groups;
+  for (const auto& row : t.rows) {
+    INFO(row.id);
+    CHECK(row.measured > 0);
+    CHECK(std::isfinite(row.predicted));
+    CHECK(row.predicted > 0);
+    gpus.insert(row.gpu.substr(0, 4));
+    frameworks.insert(row.framework);
+    groups.insert(row.source_group);
+  }
+  CHECK(gpus == std::set<std::string>{"a100", "b200", "h100"});
+  CHECK(frameworks.size() >= 4);
+  CHECK(groups.size() == t.sources.size());
+  CHECK(t.sources.size() >= 6);
+}
+
+TEST_CASE("Each source is predicted with constants fitted without it, within their physical ranges",
+          "[speed][validation]") {
+  const auto& t = table();
+  REQUIRE(t.fits.size() == t.sources.size() + 1);  // in sample, then one per source left out
+  CHECK(t.fits.front().without.empty());
+  bool any_differs = false;
+  for (std::size_t i = 1; i < t.fits.size(); ++i) {
+    CHECK(t.fits[i].without == t.sources[i - 1].group);
+    for (std::size_t k = 0; k < t.fits[i].values.size(); ++k) {
+      const auto& [name, value] = t.fits[i].values[k];
+      INFO(t.fits[i].without << ": " << name << " = " << value);
+      CHECK(value > 0);
+      if (name.find("efficiency") != std::string::npos || name.find("fraction") != std::string::npos ||
+          name.find("rate") == 0)
+        CHECK(value <= 1.0);
+      any_differs = any_differs || value != t.fits.front().values[k].second;
+    }
+  }
+  CHECK(any_differs);  // leaving a source out changes the fit: the held-out figures are not in-sample ones
+  // In sample can only do at least as well as held out on the rows the fits weigh.
+  CHECK(t.median_abs_error_in_sample_pct <= t.median_abs_error_pct);
+}
+
+TEST_CASE("Held-out step-time error by source (a guard at today's figures while the model improves)",
+          "[speed][validation]") {
+  // Today's figures (docs/validation.md, "Speed, held out by source"); each bound is today's value
+  // plus about one point, so that a change that makes a source worse fails here. Issue 15's targets
+  // (held-out median <= 8%, vTrain multi-node MAPE <= 8%) are not met yet.
+  const auto& t = table();
+  CHECK(t.median_abs_error_pct <= 31.0);
+  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 13.0);
+  CHECK(source("vtrain-single-node").median_abs_error_pct <= 33.0);
+  CHECK(source("simumax-b200").median_abs_error_pct <= 25.0);
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 5.5);
+  CHECK(source("megatron-core-2024").median_abs_error_pct <= 10.5);
+  CHECK(source("llm-foundry").median_abs_error_pct <= 6.0);
+}
