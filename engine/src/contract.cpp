@@ -518,6 +518,8 @@ constexpr Field breakdown_fields[] = {
     required(out("data_parallel", "s", "Gradient reduction and ZeRO/FSDP gathers not hidden.")),
     required(out("bubble", "s", "Pipeline fill and drain.")),
     required(out("optimizer", "s", "The optimizer step (and CPU offload traffic).")),
+    required(out("kernel_launch", "s",
+                 "The GPU waiting for the host to launch kernels smaller than their launch cost.")),
 };
 const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
                        breakdown_fields};

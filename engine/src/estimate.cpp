@@ -268,7 +268,8 @@ json report_json_value(const Report& r) {
                                  {"pipeline_p2p", b.pipeline_p2p},
                                  {"data_parallel", b.data_parallel},
                                  {"bubble", b.bubble},
-                                 {"optimizer", b.optimizer}};
+                                 {"optimizer", b.optimizer},
+                                 {"kernel_launch", b.kernel_launch}};
   }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
   const MemoryOverhead& mo = r.memory.overhead_bytes;

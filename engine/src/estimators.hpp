@@ -161,16 +161,17 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.78;  // of the dense peak, a large matmul inside a step
-  double hopper_matmul_efficiency = 0.55;
-  double sustained_fraction = 0.8;         // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 112;   // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.32;   // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.36;
-  double flash_relative_rate = 0.5;        // other GPUs: of their matmul efficiency
-  double memory_efficiency = 0.90;         // of the HBM peak, memory-bound kernels
-  double link_efficiency = 0.85;           // of a link's per-direction bandwidth, NCCL bus bandwidth
-  double layer_overhead_seconds = 20e-6;   // per layer and pass: launches, dispatch
+  double ampere_matmul_efficiency = 0.822;  // of the dense peak, a large matmul inside a step
+  double hopper_matmul_efficiency = 0.624;
+  double sustained_fraction = 0.567;        // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 87.9;   // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.282;   // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.305;
+  double flash_relative_rate = 0.513;       // other GPUs: of their matmul efficiency
+  double memory_efficiency = 0.767;         // of the HBM peak, memory-bound kernels
+  double link_efficiency = 0.616;           // of a link's per-direction bandwidth, NCCL bus bandwidth
+  double layer_dispatch_seconds = 0.938e-3;  // host time to launch one layer's forward kernels
+  double collective_latency_seconds = 3.2e-6;  // fixed cost of one collective or send
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
@@ -182,8 +183,9 @@ struct StepHardware {
   double intra_bytes_per_second = 0;  // per GPU, per direction, achieved
   double inter_bytes_per_second = 0;
   double gpus_per_node = 8;
-  double gemm_half_rate_dimension = 112;
-  double layer_overhead_seconds = 20e-6;
+  double gemm_half_rate_dimension = 0;
+  double layer_dispatch_seconds = 0;
+  double collective_latency_seconds = 0;
 };
 StepHardware step_hardware(const Scenario& s, const HardwareReport& hardware, const SpeedParams& params = {});
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute, const StepHardware& machine,

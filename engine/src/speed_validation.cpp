@@ -50,7 +50,8 @@ const std::vector<Knob>& knobs() {
       {"flash_relative_rate", &SpeedParams::flash_relative_rate, 0.3, 0.9},
       {"memory_efficiency", &SpeedParams::memory_efficiency, 0.5, 0.95},
       {"link_efficiency", &SpeedParams::link_efficiency, 0.4, 0.95},
-      {"layer_overhead_seconds", &SpeedParams::layer_overhead_seconds, 1e-6, 200e-6},
+      {"layer_dispatch_seconds", &SpeedParams::layer_dispatch_seconds, 20e-6, 2e-3},
+      {"collective_latency_seconds", &SpeedParams::collective_latency_seconds, 2e-6, 100e-6},
   };
   return all;
 }
@@ -91,11 +92,27 @@ double objective(const std::vector<Prepared>& prepared, const std::vector<SpeedV
   return mean(medians);
 }
 
-// Coordinate descent in multiplicative steps, each constant kept in its physical range; a constant
-// the fitting rows cannot move (a GPU family they do not contain) stays where it starts.
+// Coordinate descent, each constant kept in its physical range: first each constant over a grid
+// spanning its range (a constant behind a max(), like the launch cost, is flat until it matters, so
+// small steps from a low start would never find it), then in shrinking multiplicative steps. A
+// constant the fitting rows cannot move (a GPU family they do not contain) stays where it starts.
 SpeedParams fit(const std::vector<Prepared>& prepared, const std::vector<SpeedValidationRow>& rows,
                 const std::vector<std::size_t>& use, SpeedParams params) {
   double best = objective(prepared, rows, use, params);
+  constexpr int grid = 12;
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    for (const Knob& k : knobs()) {
+      for (int i = 0; i <= grid; ++i) {
+        SpeedParams trial = params;
+        trial.*k.field = k.low * std::pow(k.high / k.low, double(i) / grid);
+        const double value = objective(prepared, rows, use, trial);
+        if (value < best - 1e-9) {
+          best = value;
+          params = trial;
+        }
+      }
+    }
+  }
   for (double step : {1.3, 1.1, 1.03, 1.01}) {
     for (int sweep = 0; sweep < 6; ++sweep) {
       bool moved = false;
@@ -279,11 +296,16 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     return use;
   };
   const SpeedParams built_in;
-  const SpeedParams in_sample = fit_constants ? fit(prepared, rows, fit_rows(""), built_in) : built_in;
+  // Every fit starts from the same data-free point, each constant at the geometric middle of its
+  // physical range: started from the engine's constants (the fit on every source) a left-out
+  // source's own information would carry into its held-out fit through where the search begins.
+  SpeedParams start;
+  for (const Knob& k : knobs()) start.*k.field = std::sqrt(k.low * k.high);
+  const SpeedParams in_sample = fit_constants ? fit(prepared, rows, fit_rows(""), start) : built_in;
   table.fits.push_back({"", values_of(in_sample)});
   std::vector<double> held_out_all, in_sample_all, built_in_all;
   for (const std::string& group : groups) {
-    const SpeedParams without = fit_constants ? fit(prepared, rows, fit_rows(group), built_in) : built_in;
+    const SpeedParams without = fit_constants ? fit(prepared, rows, fit_rows(group), start) : built_in;
     table.fits.push_back({group, values_of(without)});
     SpeedValidationSource source;
     source.group = group;

@@ -6,7 +6,8 @@
 // The model is analytical in the spirit of Calculon (Isaev et al. 2023, "Calculon: a methodology and
 // tool for high-level co-design of systems and large language models") and of Narayanan et al. 2021
 // (sec. 3, the Megatron-LM communication and bubble analysis), with a handful of global constants
-// below, calibrated (not fitted row by row) against engine/data/calibration.json.
+// (SpeedParams), fitted once on every validation source together (not row by row or per source):
+// engine/data/speed-validation.json and calibration.json, `traincalc validate --speed`.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -43,7 +44,12 @@ namespace {
 //    optimizer) stream at this fraction of the HBM peak. 0.6-0.95.
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth. 0.5-0.95.
-//  - layer overhead: fixed seconds per layer and pass (kernel launches, framework dispatch). 0-100 us.
+//  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
+//    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
+//    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms.
+//  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size
+//    (nccl-tests' small-message times on NVLink are 10-30 us). 2-100 us.
 constexpr double default_matmul_efficiency = 0.75;
 // FlashAttention reaches half its rate at a head width of this many elements (the 64-wide heads of
 // small models run markedly slower per FLOP than the 128-wide of large ones; Dao 2023, fig. 4).
@@ -53,9 +59,9 @@ constexpr double flash_half_rate_head_dim = 64;
 // Assumptions, stated in a warning.
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
-// How far a GPU outside the calibrated families may be off, in points of utilisation: the spread of
-// the calibrated families' own sustained efficiencies (0.90 against 0.69 of their peaks) applied to a
-// typical 40-50% MFU is about 10 points. An estimate, said in the warning.
+// How far a GPU outside the calibrated families may be off, in points of utilisation: the measured
+// GPUs sustain 0.95 (A100), 0.78 (H100) and 0.57 (B200) of their best matmul; a quarter either way of
+// a typical 40-50% MFU is about 10 points. An estimate, said in the warning.
 constexpr double extrapolation_points = 10;
 
 enum class Family { ampere, hopper, other };
@@ -111,7 +117,8 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
   m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * params.link_efficiency;
   m.gpus_per_node = hw.gpus_per_node;
   m.gemm_half_rate_dimension = params.gemm_half_rate_dimension;
-  m.layer_overhead_seconds = params.layer_overhead_seconds;
+  m.layer_dispatch_seconds = params.layer_dispatch_seconds;
+  m.collective_latency_seconds = params.collective_latency_seconds;
   return m;
 }
 
@@ -258,7 +265,6 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       lora_forward += share * g.active_copies * (gemm_seconds(tokens, tokens, k, r) + gemm_seconds(tokens, tokens, r, n));
     });
   }
-  const double overhead = m.layer_overhead_seconds * blocks;
   // --- The logits and the loss, on the last stage ------------------------------------------------
   double logits_forward = 0, logits_backward = 0, logits_elementwise = 0;
   if (t.objective == Objective::language_model) {
@@ -281,11 +287,11 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   per_mb.matmul =
       stage * forward.matmul * (1 + weight_backward) + stage * lora_forward * 3 + logits_forward + logits_backward;
   per_mb.attention = stage * (forward.attention + attention_backward);
-  per_mb.elementwise = stage * (forward.elementwise * 3 + 3 * overhead + 2 * dequantise) + logits_elementwise;
+  per_mb.elementwise = stage * (forward.elementwise * 3 + 2 * dequantise) + logits_elementwise;
   const Recompute recompute = layout.recompute;
   double recompute_flops = 0;
   if (recompute == Recompute::full) {
-    per_mb.recompute = stage * (forward.total() + lora_forward + overhead + dequantise);
+    per_mb.recompute = stage * (forward.total() + lora_forward + dequantise);
     recompute_flops = stage * (forward.matmul_flops + forward.attention_flops);
   } else if (recompute == Recompute::selective && !tiled_attention) {
     per_mb.recompute = stage * forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
@@ -294,7 +300,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double compute_mb = per_mb.matmul + per_mb.attention + per_mb.elementwise + per_mb.recompute;
   // The forward pass of one micro-batch, and the rest (backward, with any recomputation).
   const double forward_mb =
-      stage * (forward.total() + lora_forward + overhead + dequantise) + logits_forward + logits_elementwise / 3;
+      stage * (forward.total() + lora_forward + dequantise) + logits_forward + logits_elementwise / 3;
   const double backward_mb = compute_mb - forward_mb;
 
   // Tensor parallelism: two all-reduces (or all-gather + reduce-scatter with sequence parallelism,
@@ -303,7 +309,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (tp > 1) {
     const double passes = 2 + (recompute == Recompute::full ? 1 : 0);
     const double bytes = tokens * h * e;
-    const double comm = stage * blocks * 2 * passes * all_reduce_seconds(bytes, tp, group_bandwidth(m, tp, 1));
+    const double comm = stage * blocks * 2 * passes *
+                        (all_reduce_seconds(bytes, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds);
     per_mb.tensor_parallel =
         s.strategy.overlap_tp_comm ? std::max(0.0, comm - stage * forward.matmul * (1 + weight_backward)) : comm;
   }
@@ -323,16 +330,23 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const double members = std::min(ep, std::max(1.0, m.gpus_per_node / (tp * cp)));
     const double off_node = total * (ep - members) / ep, on_node = total * (members - 1) / ep;
     const double all_to_all = std::max(off_node / m.inter_bytes_per_second, on_node / m.intra_bytes_per_second);
-    per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * all_to_all;
+    per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * (all_to_all + m.collective_latency_seconds);
   }
   // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
   // chunk with the interleaved schedule (v chunks per stage: v times the sends).
   if (pp > 1) {
     const double bytes = tokens * h * e / (sp ? tp : 1.0);
-    per_mb.pipeline_p2p = 2 * layout.virtual_stages * bytes / group_bandwidth(m, 2, tp * cp * dp);
+    per_mb.pipeline_p2p =
+        2 * layout.virtual_stages * (bytes / group_bandwidth(m, 2, tp * cp * dp) + m.collective_latency_seconds);
   }
-  const double mb_seconds =
-      compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel + per_mb.pipeline_p2p;
+  // The host launches the stage's layers, forward (again when recomputed) and backward (twice the
+  // kernels), while the GPU runs what it has been given: where the launches take longer than the
+  // kernels and collectives they launch, the GPU waits the difference.
+  const double launches = stage * blocks * m.layer_dispatch_seconds * (3 + (recompute == Recompute::full ? 1 : 0));
+  const double stream = compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel +
+                        per_mb.pipeline_p2p;
+  per_mb.kernel_launch = std::max(0.0, launches - stream);
+  const double mb_seconds = stream + per_mb.kernel_launch;
 
   // --- The step: micro-batches through the pipeline --------------------------------------------------
   StepPrediction out;
@@ -348,6 +362,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   step.context_parallel = mbs * per_mb.context_parallel;
   step.expert_parallel = mbs * per_mb.expert_parallel;
   step.pipeline_p2p = mbs * per_mb.pipeline_p2p;
+  step.kernel_launch = mbs * per_mb.kernel_launch;
   // 1F1B: pp - 1 micro-batch slots of fill and drain, divided by the virtual stages when interleaved
   // (Narayanan et al. 2021, sec. 2.2).
   if (pp > 1) step.bubble = (pp - 1) / layout.virtual_stages * mb_seconds;
@@ -399,7 +414,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 
   out.step_seconds = step.matmul + step.attention + step.elementwise + step.recompute + step.tensor_parallel +
                      step.context_parallel + step.expert_parallel + step.pipeline_p2p + step.data_parallel +
-                     step.bubble + step.optimizer;
+                     step.bubble + step.optimizer + step.kernel_launch;
   const double gpus = tp * pp * cp * dp;
   const double model_flops = compute.flops_per_token * global_batch_sequences * seq;
   const double peak = m.matmul_peak;

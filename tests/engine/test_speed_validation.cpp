@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "../../engine/src/estimators.hpp"
 #include "helpers.hpp"
 
 using test::json;
@@ -71,15 +72,47 @@ TEST_CASE("Each source is predicted with constants fitted without it, within the
 
 TEST_CASE("Held-out step-time error by source (a guard at today's figures while the model improves)",
           "[speed][validation]") {
-  // Today's figures (docs/validation.md, "Speed, held out by source"); each bound is today's value
+  // Today's figures (docs/validation.md, "Speed against measured runs"); each bound is today's value
   // plus about one point, so that a change that makes a source worse fails here. Issue 15's targets
-  // (held-out median <= 8%, vTrain multi-node MAPE <= 8%) are not met yet.
+  // (held-out median <= 8%, vTrain multi-node MAPE <= 8%) are not met yet: vTrain's one-node rows
+  // are the only source where launching kernels costs more than running them, so held out the
+  // launch cost is unknown (it stays at the middle of its range).
   const auto& t = table();
-  CHECK(t.median_abs_error_pct <= 31.0);
-  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 13.0);
-  CHECK(source("vtrain-single-node").median_abs_error_pct <= 33.0);
-  CHECK(source("simumax-b200").median_abs_error_pct <= 25.0);
-  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 5.5);
-  CHECK(source("megatron-core-2024").median_abs_error_pct <= 10.5);
-  CHECK(source("llm-foundry").median_abs_error_pct <= 6.0);
+  CHECK(t.median_abs_error_pct <= 29.0);
+  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 12.5);
+  CHECK(source("vtrain-single-node").median_abs_error_pct <= 31.5);
+  CHECK(source("simumax-b200").median_abs_error_pct <= 18.0);
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 3.5);
+  CHECK(source("megatron-core-2024").median_abs_error_pct <= 7.5);
+  CHECK(source("llm-foundry").median_abs_error_pct <= 9.0);
+  // In sample (the engine's own constants): within 7% at the median, every source within 12%.
+  CHECK(t.median_abs_error_in_sample_pct <= 7.0);
+  for (const auto& s : t.sources) {
+    INFO(s.group);
+    CHECK(s.median_abs_error_in_sample_pct <= 12.0);
+  }
+}
+
+TEST_CASE("The engine's step constants are the fit on every source", "[speed][validation]") {
+  // SpeedParams' defaults are the in-sample fit, rounded to three figures.
+  const auto& t = table();
+  const traincalc::detail::SpeedParams built_in;
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"ampere_matmul_efficiency", built_in.ampere_matmul_efficiency},
+      {"hopper_matmul_efficiency", built_in.hopper_matmul_efficiency},
+      {"sustained_fraction", built_in.sustained_fraction},
+      {"gemm_half_rate_dimension", built_in.gemm_half_rate_dimension},
+      {"ampere_flash_efficiency", built_in.ampere_flash_efficiency},
+      {"hopper_flash_efficiency", built_in.hopper_flash_efficiency},
+      {"flash_relative_rate", built_in.flash_relative_rate},
+      {"memory_efficiency", built_in.memory_efficiency},
+      {"link_efficiency", built_in.link_efficiency},
+      {"layer_dispatch_seconds", built_in.layer_dispatch_seconds},
+      {"collective_latency_seconds", built_in.collective_latency_seconds}};
+  REQUIRE(t.fits.front().values.size() == expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    INFO(expected[k].first);
+    CHECK(t.fits.front().values[k].first == expected[k].first);
+    CHECK_THAT(t.fits.front().values[k].second, Catch::Matchers::WithinRel(expected[k].second, 0.01));
+  }
 }

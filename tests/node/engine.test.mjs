@@ -138,12 +138,12 @@ describe('bad input through the wasm boundary', () => {
 });
 
 describe('speed through the wasm module', () => {
-  test('the validation table is the native one: 45 published runs, median <= 3 points, max <= 8', () => {
+  test('the validation table is the native one: 45 published runs, median <= 3 points, max <= 12.5', () => {
     const wasm = JSON.parse(engine.validation(true));
     assert.deepStrictEqual(wasm, JSON.parse(cli(['validate', '--planner', '--json']).out));
     assert.equal(wasm.rows.length, 45);
     assert.ok(wasm.median_abs_error_pp <= 3, `median ${wasm.median_abs_error_pp}`);
-    assert.ok(wasm.max_abs_error_pp <= 8, `max ${wasm.max_abs_error_pp}`);
+    assert.ok(wasm.max_abs_error_pp <= 12.5, `max ${wasm.max_abs_error_pp}`);  // as tests/engine/test_speed.cpp
   });
 
   test('a predicted report carries the step, its parts and the planner\'s layout', () => {

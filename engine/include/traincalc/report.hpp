@@ -71,6 +71,7 @@ struct StepBreakdown {
   double data_parallel = 0;  // gradient reduction, ZeRO gathers, FSDP
   double bubble = 0;         // pipeline fill and drain
   double optimizer = 0;      // the optimizer step (and CPU offload traffic)
+  double kernel_launch = 0;  // the GPU waiting for the host to launch small kernels
 };
 
 struct StepPrediction {

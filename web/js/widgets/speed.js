@@ -5,7 +5,7 @@ import * as format from '../format.js';
 import { t } from '../i18n.js';
 
 export const STEP_PARTS = ['matmul', 'attention', 'elementwise', 'recompute', 'tensor_parallel', 'context_parallel',
-  'expert_parallel', 'pipeline_p2p', 'data_parallel', 'bubble', 'optimizer'];
+  'expert_parallel', 'pipeline_p2p', 'data_parallel', 'bubble', 'optimizer', 'kernel_launch'];
 
 function seconds(x, lang) {
   if (x >= 1) return `${format.plain(x, lang, 2)} s`;
