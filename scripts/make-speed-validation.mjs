@@ -8,7 +8,7 @@
 //   engine/data/calibration.json (named by ID prefix, not copied)
 // Rows are included on their settings alone, never on an error. Run it when an input changes:
 //   node scripts/make-speed-validation.mjs
-// A test (tests/node/speed-validation.test.mjs) keeps the output current.
+// A test (tests/node/measured-data.test.mjs) keeps the output current.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,7 +105,8 @@ const output = {
     {
       group: 'vtrain-single-node', framework: 'megatron-deepspeed', label: 'vTrain one node', confidence: 'high',
       source: VTRAIN_SOURCE, notes: VTRAIN_NOTES, measured: 'step_ms',
-      rank_by: ['model.layers', 'model.hidden', 'hardware.count'],
+      // Layouts compare at one global batch: the one-node CSV runs each model at batches of 2-128.
+      rank_by: ['model.layers', 'model.hidden', 'hardware.count', 'training.global_batch_sequences'],
       template: vtrainTemplate(1024), columns: VTRAIN_COLUMNS, rows: vtrainRows(single),
     },
     {
