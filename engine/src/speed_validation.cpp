@@ -12,26 +12,19 @@
 #include "estimators.hpp"
 #include "json_fields.hpp"
 #include "specs.hpp"
+#include "stats.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
 
 namespace traincalc {
 
 using detail::json;
+using detail::largest;
+using detail::mean;
+using detail::median;
 using detail::SpeedParams;
 
 namespace {
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double mean(const std::vector<double>& values) {
-  return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / values.size();
-}
 
 // One calibrated constant: where it lives, its name, and its physical range (step_time.cpp).
 struct Knob {
@@ -329,7 +322,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     }
     source.median_abs_error_pct = median(errors);
     source.mean_abs_error_pct = mean(errors);
-    source.max_abs_error_pct = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+    source.max_abs_error_pct = largest(errors);
     source.median_abs_error_in_sample_pct = median(errors_in);
     source.mean_abs_error_in_sample_pct = mean(errors_in);
     source.mean_error_pct = mean(signed_errors);

@@ -8,6 +8,7 @@
 #include "estimators.hpp"
 #include "json_fields.hpp"
 #include "specs.hpp"
+#include "stats.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
 #include "traincalc/units.hpp"
@@ -15,21 +16,8 @@
 namespace traincalc {
 
 using detail::json;
-
-namespace {
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double largest(const std::vector<double>& values) {
-  return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
-}
-
-}  // namespace
+using detail::largest;
+using detail::median;
 
 ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) {
   const json data = json::parse(builtin_calibration_json(), nullptr, false);
