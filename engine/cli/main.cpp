@@ -124,6 +124,12 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
               "constants: median %.1f%% (step time, %zu rows)\n",
               table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
               table.mean_abs_error_in_sample_pct, table.median_abs_error_built_in_pct, table.rows.size());
+  std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 10th-90th percentile\n",
+              "kind of step", "low", "high", "rows", "sources");
+  for (const auto& r : table.ranges)
+    std::printf("%-16s %9.3f %9.3f %6.0f %8.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources);
+  std::printf("rows inside their range: %.1f%% (mean of sources %.1f%%; each source's ranges without it: %.1f%%)\n",
+              table.range_coverage_rows_pct, table.range_coverage_sources_pct, table.range_coverage_nested_pct);
   if (!table.rank_groups.empty()) {
     std::printf("\n%-48s %5s %9s\n", "layouts of one model on one GPU count", "rows", "Spearman");
     for (const auto& g : table.rank_groups) std::printf("%-48.48s %5.0f %9.2f\n", g.key.c_str(), g.rows, g.spearman);

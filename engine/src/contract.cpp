@@ -524,6 +524,43 @@ constexpr Field breakdown_fields[] = {
 const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
                        breakdown_fields};
 
+// A likely range: the prediction times the held-out percentiles of its kind (report.time.range).
+constexpr Field mfu_range_fields[] = {
+    required(out("low", "fraction", "The 10th percentile.")),
+    required(out("high", "fraction", "The 90th percentile.")),
+};
+const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (80%).", mfu_range_fields};
+constexpr Field step_range_fields[] = {
+    required(out("low", "s", "The 10th percentile.")),
+    required(out("high", "s", "The 90th percentile.")),
+};
+const Record step_range{"report.time.step_seconds_range", "One step: the likely range (80%).", step_range_fields};
+constexpr Field gpu_hours_range_fields[] = {
+    required(out("low", "GPU-hours", "The 10th percentile.")),
+    required(out("high", "GPU-hours", "The 90th percentile.")),
+};
+const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (80%).",
+                             gpu_hours_range_fields};
+constexpr Field days_range_fields[] = {
+    required(out("low", "days", "The 10th percentile.")),
+    required(out("high", "days", "The 90th percentile.")),
+};
+const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (80%).",
+                        days_range_fields};
+constexpr Field range_fields[] = {
+    required(text("basis", "The kind of step the percentiles come from: \"launch_bound\" (the host's kernel launches "
+                           "take longer than a layer's GPU work), \"launch_near\" (over a third of it) or "
+                           "\"compute_bound\".")),
+    required(out("low", "ratio", "10th percentile of measured / predicted step time on held-out rows of that kind.")),
+    required(out("high", "ratio", "90th percentile of measured / predicted step time on held-out rows of that kind.")),
+    required(out("rows", "rows", "Held-out validation rows of that kind.")),
+    required(out("sources", "sources", "Validation sources they come from (each weighs the same).")),
+};
+const Record likely{"report.time.range",
+                    "With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
+                    "validation's held-out rows (traincalc validate --speed).",
+                    range_fields};
+
 constexpr Field time_fields[] = {
     required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak.")),
     required(pick("mfu_source", mfu_source_names, {}, "Whether the utilisation was given, assumed or predicted.")),
@@ -540,6 +577,11 @@ constexpr Field time_fields[] = {
     out("mfu_predicted", "fraction", "With a given utilisation: the one the engine predicts."),
     out("hfu_predicted", "fraction", "With a given utilisation: the predicted HFU."),
     holds("breakdown_seconds", Type::object, &breakdown, "Where one step's time goes."),
+    holds("range", Type::object, &likely, "With a predicted utilisation: the likely range's basis and multipliers."),
+    holds("mfu_range", Type::object, &mfu_likely, "With a predicted utilisation: its likely range."),
+    holds("step_seconds_range", Type::object, &step_range, "With a predicted utilisation: one step's likely range."),
+    holds("gpu_hours_range", Type::object, &gpu_hours_range, "With a predicted utilisation: GPU-hours' likely range."),
+    holds("wall_clock_days_range", Type::object, &days_range, "With a predicted utilisation: days' likely range."),
 };
 
 constexpr Field memory_parts_fields[] = {
@@ -689,6 +731,13 @@ constexpr Field plan_fields[] = {
     flag("meets_deadline", {}, "Whether the run meets it."),
 };
 
+constexpr Field money_range_fields[] = {
+    required(out("low", "money", "The 10th percentile.")),
+    required(out("high", "money", "The 90th percentile.")),
+};
+const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (80%).",
+                                money_range_fields};
+
 constexpr Field cost_fields[] = {
     required(text("currency", "ISO code.")),
     required(out("total", "money", "The run's cost.")),
@@ -697,6 +746,7 @@ constexpr Field cost_fields[] = {
     required(out("per_month", "money", "The whole cluster for one billing month.")),
     required(out("months", "months", "Wall-clock time in billing months.")),
     text("offer", "The catalog offer priced."),
+    holds("total_range", Type::object, &money_range_record, "With a predicted utilisation: the cost's likely range."),
 };
 
 constexpr Field report_energy_fields[] = {

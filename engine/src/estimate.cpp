@@ -97,6 +97,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
   r.time.mfu_source = s.strategy.mfu ? MfuSource::given : predicted ? MfuSource::predicted : MfuSource::assumed;
   attach_step(r.time, step, r.compute.seq_len);
+  if (predicted) r.time.range = likely_range(*step);
   if (step) speed_warnings(s, r.hardware, r.parallelism, batch, r.warnings);
   r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
   const Scenario pinned = pinned_to(s, r.parallelism);
@@ -271,6 +272,16 @@ json report_json_value(const Report& r) {
                                  {"optimizer", b.optimizer},
                                  {"kernel_launch", b.kernel_launch}};
   }
+  if (t.range) {
+    // The prediction times the held-out percentiles: a slower step (high) is a lower utilisation.
+    const LikelyRange& lr = *t.range;
+    auto span = [](double low, double high) { return json{{"low", low}, {"high", high}}; };
+    time["range"] = {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
+    time["mfu_range"] = span(t.mfu / lr.high, t.mfu / lr.low);
+    if (t.step_seconds) time["step_seconds_range"] = span(*t.step_seconds * lr.low, *t.step_seconds * lr.high);
+    time["gpu_hours_range"] = span(t.gpu_hours * lr.low, t.gpu_hours * lr.high);
+    time["wall_clock_days_range"] = span(t.wall_clock_days * lr.low, t.wall_clock_days * lr.high);
+  }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
   const MemoryOverhead& mo = r.memory.overhead_bytes;
   json phases = json::object();
@@ -380,6 +391,8 @@ json report_json_value(const Report& r) {
                    {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},
                    {"per_month", r.cost->per_month},       {"months", r.cost->months}};
     if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;
+    if (r.time.range)
+      out["cost"]["total_range"] = {{"low", r.cost->total * r.time.range->low}, {"high", r.cost->total * r.time.range->high}};
   }
   if (r.energy) {
     const EnergyReport& e = *r.energy;

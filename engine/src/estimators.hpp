@@ -197,6 +197,13 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
                                            const MemoryExplanation& memory, double global_batch_sequences);
 // What the user should know about a predicted step: an assumed batch, a GPU or features the step
 // model was not calibrated on, assumed offload rates.
+// The kind of step a likely range is taken for: the host's kernel launches take longer than the GPU's
+// work on a layer ("launch_bound"), more than a third of it ("launch_near"), or less ("compute_bound").
+std::string speed_range_basis(const StepPrediction& step);
+// The likely range of a predicted step: the held-out percentiles of its basis, which `traincalc
+// validate --speed` computes from the validation rows (a test keeps the two equal).
+LikelyRange likely_range(const StepPrediction& step);
+const std::vector<LikelyRange>& likely_ranges();
 void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
                     Issues& warnings);
 // Whether the run meets the deadline and stays within the total budget, said when it does not.

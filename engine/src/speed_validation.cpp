@@ -197,6 +197,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     row.gpu = p.report.hardware.gpu_id.empty() ? p.report.hardware.gpu_name : p.report.hardware.gpu_id;
     row.gpus = p.report.plan.gpus;
     row.layout = p.report.parallelism;
+    row.layer_stream_seconds = p.report.time.step->layer_stream_seconds;
+    row.range_basis = detail::speed_range_basis(*p.report.time.step);
     table.rows.push_back(std::move(row));
     prepared.push_back(std::move(p));
   };
@@ -334,6 +336,63 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
   table.mean_abs_error_in_sample_pct = mean(in_sample_all);
   table.median_abs_error_built_in_pct = median(built_in_all);
 
+  // Likely ranges: by basis, the 10th and 90th percentiles of measured / predicted step time over the
+  // held-out rows, each source weighing the same (1 / its rows of that basis), widened to contain 1.
+  const std::vector<std::string> bases = {"launch_bound", "launch_near", "compute_bound"};
+  auto ranges_without = [&](const std::string& without) {
+    std::vector<LikelyRange> out;
+    for (const std::string& basis : bases) {
+      std::map<std::string, double> count;
+      for (const SpeedValidationRow& row : rows)
+        if (row.range_basis == basis && row.source_group != without) ++count[row.source_group];
+      if (count.empty()) continue;
+      std::vector<std::pair<double, double>> residuals;
+      for (const SpeedValidationRow& row : rows)
+        if (row.range_basis == basis && row.source_group != without)
+          residuals.emplace_back(-std::log1p(row.error_pct / 100), 1.0 / count[row.source_group]);
+      LikelyRange r;
+      r.basis = basis;
+      r.low = std::min(1.0, std::exp(detail::weighted_quantile(residuals, 0.1)));
+      r.high = std::max(1.0, std::exp(detail::weighted_quantile(residuals, 0.9)));
+      r.rows = double(residuals.size());
+      r.sources = double(count.size());
+      out.push_back(r);
+    }
+    return out;
+  };
+  // Whether a row's held-out error lies in the range of its basis (a basis the ranges lack: the
+  // nearest one they have).
+  auto covered = [&](const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) {
+    const auto index = [&](const std::string& b) { return std::find(bases.begin(), bases.end(), b) - bases.begin(); };
+    const LikelyRange* best = nullptr;
+    for (const LikelyRange& r : ranges)
+      if (!best || std::abs(index(r.basis) - index(row.range_basis)) < std::abs(index(best->basis) - index(row.range_basis)))
+        best = &r;
+    const double ratio = 1 / (1 + row.error_pct / 100);  // measured / predicted step time
+    return best && ratio >= best->low * (1 - 1e-12) && ratio <= best->high * (1 + 1e-12);
+  };
+  table.ranges = ranges_without("");
+  double inside_rows = 0;
+  std::vector<double> inside_sources, inside_nested;
+  for (SpeedValidationSource& source : table.sources) {
+    const std::vector<LikelyRange> nested = ranges_without(source.group);
+    double inside = 0, inside_nest = 0;
+    for (SpeedValidationRow& row : rows) {
+      if (row.source_group != source.group) continue;
+      row.in_range = covered(row, table.ranges);
+      inside += row.in_range;
+      inside_nest += covered(row, nested);
+    }
+    inside_rows += inside;
+    source.range_coverage_pct = 100 * inside / source.rows;
+    source.range_coverage_nested_pct = 100 * inside_nest / source.rows;
+    inside_sources.push_back(source.range_coverage_pct);
+    inside_nested.push_back(source.range_coverage_nested_pct);
+  }
+  table.range_coverage_rows_pct = rows.empty() ? 0 : 100 * inside_rows / rows.size();
+  table.range_coverage_sources_pct = mean(inside_sources);
+  table.range_coverage_nested_pct = mean(inside_nested);
+
   // Within each rank group (one model on one GPU count, different layouts), how well the held-out
   // predictions order the layouts.
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> ranked;
@@ -362,6 +421,9 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                     {"predicted_in_sample", row.predicted_in_sample},
                     {"error_pct", row.error_pct},
                     {"error_in_sample_pct", row.error_in_sample_pct},
+                    {"layer_stream_seconds", row.layer_stream_seconds},
+                    {"range_basis", row.range_basis},
+                    {"in_range", row.in_range},
                     {"layout", detail::layout_to_json(row.layout)}});
   json sources = json::array();
   for (const SpeedValidationSource& s : table.sources)
@@ -373,9 +435,14 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"max_abs_error_pct", s.max_abs_error_pct},
                        {"mean_error_pct", s.mean_error_pct},
                        {"median_abs_error_in_sample_pct", s.median_abs_error_in_sample_pct},
-                       {"mean_abs_error_in_sample_pct", s.mean_abs_error_in_sample_pct}});
+                       {"mean_abs_error_in_sample_pct", s.mean_abs_error_in_sample_pct},
+                       {"range_coverage_pct", s.range_coverage_pct},
+                       {"range_coverage_nested_pct", s.range_coverage_nested_pct}});
   json ranks = json::array();
   for (const SpeedRankGroup& g : table.rank_groups) ranks.push_back({{"key", g.key}, {"rows", g.rows}, {"spearman", g.spearman}});
+  json ranges = json::array();
+  for (const LikelyRange& r : table.ranges)
+    ranges.push_back({{"basis", r.basis}, {"low", r.low}, {"high", r.high}, {"rows", r.rows}, {"sources", r.sources}});
   json fits = json::array();
   for (const SpeedFittedParams& f : table.fits) {
     json values = json::object();
@@ -391,7 +458,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                  {"mean_abs_error_pct", table.mean_abs_error_pct},
                  {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
                  {"mean_abs_error_in_sample_pct", table.mean_abs_error_in_sample_pct},
-                 {"median_abs_error_built_in_pct", table.median_abs_error_built_in_pct}};
+                 {"median_abs_error_built_in_pct", table.median_abs_error_built_in_pct},
+                 {"ranges", ranges},
+                 {"range_coverage_rows_pct", table.range_coverage_rows_pct},
+                 {"range_coverage_sources_pct", table.range_coverage_sources_pct},
+                 {"range_coverage_nested_pct", table.range_coverage_nested_pct}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

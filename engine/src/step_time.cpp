@@ -350,9 +350,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // kernels and collectives they launch, the GPU waits the difference.
   // Eager launching only: under torch.compile the element-wise ops are fused and launched from
   // generated code, a cost no validation source measures, so it is not modelled there.
-  const double launches = s.strategy.compile ? 0.0
-                                              : stage * blocks * m.layer_dispatch_seconds *
-                                                    (3 + (recompute == Recompute::full ? 1 : 0));
+  const double eager_launches = stage * blocks * m.layer_dispatch_seconds * (3 + (recompute == Recompute::full ? 1 : 0));
+  const double launches = s.strategy.compile ? 0.0 : eager_launches;
   const double stream = compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel +
                         per_mb.pipeline_p2p;
   per_mb.kernel_launch = std::max(0.0, launches - stream);
@@ -361,6 +360,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // --- The step: micro-batches through the pipeline --------------------------------------------------
   StepPrediction out;
   out.global_batch_sequences = global_batch_sequences;
+  out.layer_stream_seconds = stream / std::max(1.0, stage * blocks);
+  // Eager launching's time even under torch.compile: it says how short the layer's kernels are, which
+  // sets how uncertain the step is (likely_range).
+  out.layer_launch_seconds = eager_launches / std::max(1.0, stage * blocks);
   out.micro_batches = std::max(1.0, std::ceil(global_batch_sequences / (dp * layout.micro_batch) - 1e-9));
   const double mbs = out.micro_batches;
   StepBreakdown& step = out.seconds;
@@ -491,6 +494,33 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                             " parameters a second per GPU's share of the host).",
                         {{"pcie_gbs", format_number(pcie_bytes_per_second / units::bytes_per_gb)},
                          {"cpu_adam_params_per_second", format_number(cpu_adam_params_per_second)}}});
+}
+
+// Likely ranges of a predicted step, by basis: the 10th and 90th percentiles of measured / predicted
+// step time over the validation rows of that basis, each row predicted with the constants fitted
+// without its source and each source weighing the same; widened to contain 1. `traincalc validate
+// --speed` recomputes them and test_speed_validation.cpp keeps these equal to it. The launch-bound
+// ones rest on one source (vTrain's one-node runs), whose launch cost no other source measures.
+const std::vector<LikelyRange>& likely_ranges() {
+  static const std::vector<LikelyRange> table = {
+      {"launch_bound", 1.0, 4.112, 983, 1},
+      {"launch_near", 0.9586, 1.495, 356, 5},
+      {"compute_bound", 0.8856, 1.194, 298, 6},
+  };
+  return table;
+}
+
+std::string speed_range_basis(const StepPrediction& step) {
+  if (step.layer_launch_seconds >= step.layer_stream_seconds) return "launch_bound";
+  if (3 * step.layer_launch_seconds >= step.layer_stream_seconds) return "launch_near";
+  return "compute_bound";
+}
+
+LikelyRange likely_range(const StepPrediction& step) {
+  const std::string basis = speed_range_basis(step);
+  for (const LikelyRange& r : likely_ranges())
+    if (r.basis == basis) return r;
+  return likely_ranges().back();
 }
 
 }  // namespace traincalc::detail

@@ -116,3 +116,76 @@ TEST_CASE("The engine's step constants are the fit on every source", "[speed][va
     CHECK_THAT(t.fits.front().values[k].second, Catch::Matchers::WithinRel(expected[k].second, 0.01));
   }
 }
+
+TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about 80% of held-out rows",
+          "[speed][validation][range]") {
+  const auto& t = table();
+  // The engine's table (step_time.cpp) is what the validation computes from the held-out rows: a change
+  // of the step model or of the data must regenerate it (tolerance: the 4 digits written there).
+  const auto& built_in = traincalc::detail::likely_ranges();
+  REQUIRE(t.ranges.size() == built_in.size());
+  for (std::size_t i = 0; i < t.ranges.size(); ++i) {
+    INFO(t.ranges[i].basis);
+    CHECK(t.ranges[i].basis == built_in[i].basis);
+    CHECK(built_in[i].low == Approx(t.ranges[i].low).epsilon(1e-3));
+    CHECK(built_in[i].high == Approx(t.ranges[i].high).epsilon(1e-3));
+    CHECK(built_in[i].rows == t.ranges[i].rows);
+    CHECK(built_in[i].sources == t.ranges[i].sources);
+    // A range contains the prediction itself.
+    CHECK(t.ranges[i].low <= 1.0);
+    CHECK(t.ranges[i].high >= 1.0);
+  }
+  // Every basis has rows; the compute-bound one, where nearly every real run lies, rests on all six
+  // sources.
+  CHECK(t.ranges.back().basis == "compute_bound");
+  CHECK(t.ranges.back().sources == 6);
+  // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.7%.
+  CHECK(t.range_coverage_sources_pct >= 75);
+  CHECK(t.range_coverage_sources_pct <= 85);
+  // All rows counted alike the large one-node source dominates: 87.0% today.
+  CHECK(t.range_coverage_rows_pct >= 75);
+  CHECK(t.range_coverage_rows_pct <= 90);
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 63.5% today,
+  // documented in docs/validation.md; a guard that they do not get worse.
+  CHECK(t.range_coverage_nested_pct >= 60);
+}
+
+TEST_CASE("A predicted utilisation carries its likely range into step time, days, GPU-hours and cost",
+          "[speed][range]") {
+  // Llama-2-7B on 256 H100s: a compute-bound step.
+  const json r = test::report_json(json::parse(R"({"model":{"preset":"llama-2-7b"},
+      "training":{"type":"pretrain","tokens":1e12},
+      "hardware":{"gpu":"h100-sxm","count":256},"pricing":{"per_gpu_hour":2}})"));
+  const json& time = r.at("time");
+  REQUIRE(time.at("mfu_source") == "predicted");
+  const json& range = time.at("range");
+  CHECK(range.at("basis") == "compute_bound");
+  const double low = range.at("low"), high = range.at("high");
+  CHECK(low < 1);
+  CHECK(high > 1);
+  // A slower step is a lower utilisation: the MFU range is the prediction divided by the multipliers.
+  CHECK(time.at("mfu_range").at("low").get<double>() == Approx(time.at("mfu").get<double>() / high));
+  CHECK(time.at("mfu_range").at("high").get<double>() == Approx(time.at("mfu").get<double>() / low));
+  CHECK(time.at("wall_clock_days_range").at("low").get<double>() == Approx(time.at("wall_clock_days").get<double>() * low));
+  CHECK(time.at("wall_clock_days_range").at("high").get<double>() == Approx(time.at("wall_clock_days").get<double>() * high));
+  CHECK(time.at("gpu_hours_range").at("high").get<double>() == Approx(time.at("gpu_hours").get<double>() * high));
+  CHECK(time.at("step_seconds_range").at("low").get<double>() == Approx(time.at("step_seconds").get<double>() * low));
+  CHECK(r.at("cost").at("total_range").at("high").get<double>() == Approx(r.at("cost").at("total").get<double>() * high));
+
+  // A given utilisation is the user's own figure: no range is invented for it.
+  const json given = test::report_json(json::parse(R"({"model":{"preset":"llama-2-7b"},
+      "training":{"type":"pretrain","tokens":1e12},"strategy":{"mfu":0.4},
+      "hardware":{"gpu":"h100-sxm","count":256},"pricing":{"per_gpu_hour":2}})"));
+  CHECK_FALSE(given.at("time").contains("range"));
+  CHECK_FALSE(given.at("time").contains("mfu_range"));
+  CHECK_FALSE(given.at("cost").contains("total_range"));
+
+  // GPT-2 small on one A100 at micro-batch 1: layers so short the host's launches set the pace; the
+  // range is the one-node vTrain rows' (held out, step time 1x-4.1x the prediction).
+  const json tiny = test::report_json(json::parse(R"({"model":{"preset":"gpt2"},
+      "training":{"type":"pretrain","tokens":1e9,"global_batch_sequences":8},
+      "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
+  CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(4.112).epsilon(1e-3));
+}

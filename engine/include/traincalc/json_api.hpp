@@ -131,6 +131,9 @@ struct SpeedValidationRow {
   double error_pct = 0, error_in_sample_pct = 0;  // step time, signed
   std::string rank_group;  // rows ranked against each other (vTrain: one model on one GPU count)
   ParallelismReport layout;
+  double layer_stream_seconds = 0;  // the engine's own prediction: GPU work per layer and micro-batch
+  std::string range_basis;          // the kind of step (LikelyRange::basis), from the engine's own prediction
+  bool in_range = false;            // its held-out error lies inside the likely range of its basis
 };
 struct SpeedValidationSource {
   std::string group, framework;
@@ -138,6 +141,9 @@ struct SpeedValidationSource {
   double median_abs_error_pct = 0, mean_abs_error_pct = 0, max_abs_error_pct = 0;  // held out
   double median_abs_error_in_sample_pct = 0, mean_abs_error_in_sample_pct = 0;
   double mean_error_pct = 0;  // held out, signed: the source's bias
+  // Of its rows, the share whose held-out error lies in the likely range: with the ranges from every
+  // source's held-out rows, and (nested) from the other sources' only.
+  double range_coverage_pct = 0, range_coverage_nested_pct = 0;
 };
 struct SpeedRankGroup {
   std::string key;
@@ -157,6 +163,10 @@ struct SpeedValidationTable {
   double median_abs_error_pct = 0, mean_abs_error_pct = 0;  // held out, all rows
   double median_abs_error_in_sample_pct = 0, mean_abs_error_in_sample_pct = 0;
   double median_abs_error_built_in_pct = 0;  // with the engine's own constants (no refit)
+  std::vector<LikelyRange> ranges;  // the likely range of each basis, from the held-out rows
+  // Shares of held-out rows inside their range: of all rows, the mean of the sources' shares, and
+  // the mean of the sources' nested shares (each source's ranges computed without it).
+  double range_coverage_rows_pct = 0, range_coverage_sources_pct = 0, range_coverage_nested_pct = 0;
 };
 // fit=false skips the refits (every figure then uses the engine's own constants).
 SpeedValidationTable validate_speed(const Catalog& catalog, bool fit = true);

@@ -81,6 +81,19 @@ struct StepPrediction {
   double global_batch_sequences = 0;
   double micro_batches = 0;  // per step, per pipeline
   StepBreakdown seconds;
+  // The GPU's work for one layer and one micro-batch (forward, backward, recomputation and the
+  // layer's own collectives): how long its kernels are, which sets how uncertain the step is.
+  double layer_stream_seconds = 0;
+  double layer_launch_seconds = 0;  // the host's time to launch that layer's kernels, launched eagerly
+};
+
+// How far the true step time is likely to lie from the predicted one: the 10th and 90th percentiles of
+// measured / predicted step time over held-out validation rows of the same kind (`basis`), each
+// validation source weighing the same. The range always contains the prediction.
+struct LikelyRange {
+  std::string basis;  // "launch_bound", "launch_near" or "compute_bound"
+  double low = 1, high = 1;  // multipliers of the predicted step time (and days, GPU-hours, cost)
+  double rows = 0, sources = 0;  // the held-out rows behind the percentiles, and their sources
 };
 
 // Where the utilisation came from: the scenario, the assumed default, or the step model.
@@ -90,6 +103,7 @@ struct TimeReport {
   double mfu = 0;
   MfuSource mfu_source = MfuSource::assumed;
   std::optional<StepPrediction> step;   // when the architecture allows a prediction
+  std::optional<LikelyRange> range;     // with a predicted utilisation: how far off it is likely to be
   // One step at the reported speed (with a given utilisation this differs from step->step_seconds).
   std::optional<double> step_seconds;
   double cluster_flops_per_second = 0;  // achieved model FLOP/s of the whole cluster
