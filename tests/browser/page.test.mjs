@@ -332,6 +332,29 @@ describe('the served page', () => {
       if (seconds > 0) assert.equal(await reportValue(page, `time.breakdown_seconds.${part}`), seconds, part);
     }
     assert.equal(await page.locator('.speed-source').getAttribute('data-mfu-source'), 'predicted');
+    // Every predicted figure carries the engine's likely range (10th-90th percentile of held-out error),
+    // on the cards, beside MFU and step time, and in the math.
+    const range = async (path) => {
+      const node = page.locator(`.likely[data-report="${path}"]`);
+      return [Number(await node.getAttribute('data-low')), Number(await node.getAttribute('data-high')), await node.innerText()];
+    };
+    for (const [path, low, high] of [
+      ['time.mfu_range', expected.time.mfu_range.low, expected.time.mfu_range.high],
+      ['time.step_seconds_range', expected.time.step_seconds_range.low, expected.time.step_seconds_range.high],
+      ['time.wall_clock_days_range', expected.time.wall_clock_days_range.low, expected.time.wall_clock_days_range.high],
+      ['time.gpu_hours_range', expected.time.gpu_hours_range.low, expected.time.gpu_hours_range.high],
+      ['cost.total_range', expected.cost.total_range.low, expected.cost.total_range.high],
+    ]) {
+      const [lo, hi, text] = await range(path);
+      assert.equal(lo, low, path);
+      assert.equal(hi, high, path);
+      assert.ok(lo < hi, path);
+      assert.doesNotMatch(text, /NaN|Infinity|undefined/, path);
+    }
+    assert.match((await range('time.mfu_range'))[2], /^ \(\d+–\d+%\)$/);
+    assert.match((await range('time.wall_clock_days_range'))[2], /^likely [\d.,]+–[\d.,]+ days$/);
+    assert.equal(await page.locator('[data-range-basis]').getAttribute('data-range-basis'), expected.time.range.basis);
+    assert.match(await page.locator('[data-range-basis]').textContent(), /Likely range: on \d+ measured steps/);
     assert.equal(await page.locator('.step-bar rect').count(), Object.values(expected.time.breakdown_seconds).filter((x) => x > 0).length);
     const words = await page.locator('.layout-words').innerText();
     const p = expected.parallelism;
@@ -348,6 +371,8 @@ describe('the served page', () => {
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     await page.locator('#scaling[data-state="ok"]').waitFor();
     assert.match(await page.locator('.speed').innerText(), /速度[\s\S]*算力利用率[\s\S]*由规划器选出/);
+    assert.match(await page.locator('.likely[data-report="time.wall_clock_days_range"]').innerText(), /^可能 [\d.,]+–[\d.,]+ 天$/);
+    assert.match(await page.locator('[data-range-basis]').textContent(), /可能范围：在 \d+ 个来源的 \d+ 个同类实测步/);
     assert.match(await page.locator('#scaling h3').innerText(), /扩展性/);
     assert.deepEqual(problems, []);
     await context.close();

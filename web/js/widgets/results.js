@@ -17,6 +17,7 @@ function number(report, path, text) {
 }
 
 function card(lang, key, valueNode, detail) {
+  if (Array.isArray(detail) && detail.every((d) => d == null)) detail = null;
   return el('div', { class: 'card' }, [
     el('div', { class: 'card-label', text: t(lang, key) }),
     valueNode,
@@ -66,14 +67,25 @@ export class Results {
     this.setState('ok');
     const cost = report.cost;
     const days = report.time.wall_clock_days;
+    const daysRange = report.time.wall_clock_days_range;
+    const hoursRange = report.time.gpu_hours_range;
+    const costRange = cost?.total_range;
     const cards = el('div', { class: 'cards' }, [
-      card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', durationText(days, lang)),
-        days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null),
-      card(lang, 'time.gpu_hours', number(report, 'time.gpu_hours', format.count(report.time.gpu_hours, lang))),
+      card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', durationText(days, lang)), [
+        daysRange ? likely(lang, 'time.wall_clock_days_range', daysRange, (x) => durationIn(x, days, lang), ` ${t(lang, format.duration(days, lang)[1])}`) : null,
+        daysRange && days >= 365 ? el('br') : null,
+        days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null,
+      ]),
+      card(lang, 'time.gpu_hours', number(report, 'time.gpu_hours', format.count(report.time.gpu_hours, lang)),
+        hoursRange ? likely(lang, 'time.gpu_hours_range', hoursRange, (x) => format.count(roundSig(x), lang)) : null),
       card(lang, 'cost.total', cost
         ? number(report, 'cost.total', format.money(cost.total, cost.currency, lang))
         : el('span', { class: 'value muted', text: t(lang, 'no_price') }),
-      cost ? [t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang))] : null),
+      cost ? [
+        costRange ? likely(lang, 'cost.total_range', costRange, (x) => format.money(roundSig(x), cost.currency, lang)) : null,
+        costRange ? el('br') : null,
+        t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang)),
+      ] : null),
       card(lang, 'plan.gpus', number(report, 'plan.gpus', format.plain(report.plan.gpus, lang, 0)),
         `${report.hardware.gpu_name}`),
       card(lang, 'card_fits', el('span', {
@@ -154,6 +166,11 @@ export class Results {
       prec: report.hardware.precision.toUpperCase(), mfu: format.percent(time.mfu, lang),
       h: format.plain(time.wall_clock_hours, lang, 0), d: format.days(time.wall_clock_days, lang),
     }));
+    if (time.wall_clock_days_range) {
+      lines.push(t(lang, 'math_time_range', {
+        lo: format.days(time.wall_clock_days_range.low, lang), hi: format.days(time.wall_clock_days_range.high, lang),
+      }));
+    }
     lines.push(t(lang, 'math_gpu_hours', {
       g: format.plain(report.plan.gpus, lang, 0), h: format.plain(time.wall_clock_hours, lang, 1), gh: format.plain(time.gpu_hours, lang, 0),
     }));
@@ -224,6 +241,27 @@ Results.prototype.energyMath = function energyMath(report, lang) {
     ]),
   ]);
 };
+
+// A likely range (report.time.range) in the words of the figure it belongs to: "likely 3.7–5 days".
+// Its ends are rounded to 3 significant digits: a range is not more precise than that.
+function likely(lang, path, range, text, unit = '') {
+  return el('span', { class: 'likely', 'data-report': path, 'data-low': range.low, 'data-high': range.high,
+    text: `${t(lang, 'likely_range', { lo: text(range.low), hi: text(range.high) })}${unit}` });
+}
+
+function roundSig(x) {
+  if (!(x > 0)) return x;
+  const scale = 10 ** (Math.floor(Math.log10(x)) - 2);
+  return Math.round(x / scale) * scale;
+}
+
+// A time given in days as a number in the unit the headline `days` is said in (the unit added once
+// after the range: "3.7–5 days").
+function durationIn(x, days, lang) {
+  const [, unit] = format.duration(days, lang);
+  const value = roundSig(unit === 'unit_days' ? x : unit === 'unit_hours' ? x * 24 : x * 24 * 60);
+  return format.plain(value, lang, value < 10 ? 2 : 1);
+}
 
 function durationText(days, lang) {
   const [value, unit] = format.duration(days, lang);

@@ -12,6 +12,25 @@ function seconds(x, lang) {
   return `${format.plain(x * 1000, lang, x < 0.01 ? 2 : 1)} ms`;
 }
 
+// A likely range beside its figure, its ends in one unit: " (42–57%)", " (1.35–1.81 s)"; the raw
+// numbers in data-low and data-high.
+function rangeText(range, path, text) {
+  if (!range) return null;
+  return el('span', { class: 'likely', 'data-report': path, 'data-low': range.low, 'data-high': range.high,
+    text: ` (${text(range)})` });
+}
+
+function percentRange(range, lang) {
+  return `${format.plain(range.low * 100, lang, 0)}–${format.plain(range.high * 100, lang, 0)}%`;
+}
+
+// Seconds or milliseconds as the step itself is said (seconds()), the unit once.
+function secondsRange(range, step, lang) {
+  const ms = step < 1;
+  const f = (x) => format.plain(ms ? x * 1000 : x, lang, ms ? (step < 0.01 ? 2 : 1) : 2);
+  return `${f(range.low)}–${f(range.high)} ${ms ? 'ms' : 's'}`;
+}
+
 function breakdownBar(parts, total, lang) {
   const width = 600;
   const chart = svg('svg', { viewBox: `0 0 ${width} 28`, class: 'step-bar', role: 'img', 'aria-label': t(lang, 'speed_chart') });
@@ -90,11 +109,13 @@ export function speedSection(report, lang) {
   const gpus = report.plan.gpus;
   const facts = el('dl', { class: 'figures speed-figures' }, [
     el('dt', { text: t(lang, 'speed_mfu') }),
-    el('dd', {}, el('span', { class: 'value', 'data-report': 'time.mfu', 'data-value': time.mfu, text: format.percent(time.mfu, lang) })),
+    el('dd', {}, [el('span', { class: 'value', 'data-report': 'time.mfu', 'data-value': time.mfu, text: format.percent(time.mfu, lang) }),
+      rangeText(time.mfu_range, 'time.mfu_range', (r) => percentRange(r, lang))]),
     ...(time.hfu !== undefined ? [el('dt', { text: t(lang, 'speed_hfu') }),
       el('dd', {}, el('span', { 'data-report': 'time.hfu', 'data-value': time.hfu, text: format.percent(time.hfu, lang) }))] : []),
     ...(time.step_seconds !== undefined ? [el('dt', { text: t(lang, 'speed_step') }),
-      el('dd', {}, el('span', { 'data-report': 'time.step_seconds', 'data-value': time.step_seconds, text: seconds(time.step_seconds, lang) }))] : []),
+      el('dd', {}, [el('span', { 'data-report': 'time.step_seconds', 'data-value': time.step_seconds, text: seconds(time.step_seconds, lang) }),
+        rangeText(time.step_seconds_range, 'time.step_seconds_range', (r) => secondsRange(r, time.step_seconds, lang))])] : []),
     el('dt', { text: t(lang, 'speed_tokens_gpu') }),
     el('dd', { text: format.count(time.tokens_per_second / gpus, lang) }),
   ]);
@@ -120,6 +141,13 @@ export function speedSection(report, lang) {
         el('li', { text: t(lang, 'math_speed_step', { b: format.plain(time.global_batch_sequences, lang, 0), s: format.plain(report.compute.seq_len, lang, 0), fpt: format.scientific(report.compute.flops_per_token), f: format.scientific(flopsPerStep) }) }),
         el('li', { text: t(lang, 'math_speed_mfu', { f: format.scientific(flopsPerStep), g: format.plain(gpus, lang, 0), peak: report.hardware.peak_tflops, st: format.plain(time.step_seconds, lang, 3), mfu: format.percent(time.mfu, lang) }) }),
         el('li', { text: t(lang, 'math_speed_model') }),
+        time.range && time.mfu_range && time.step_seconds_range ? el('li', { 'data-range-basis': time.range.basis, text: t(lang, 'math_speed_range', {
+          rows: format.plain(time.range.rows, lang, 0),
+          sources: t(lang, time.range.sources === 1 ? 'sources_one' : 'sources_many', { n: format.plain(time.range.sources, lang, 0) }),
+          basis: t(lang, `range_basis_${time.range.basis}`),
+          lo: format.plain(time.range.low, lang, 2), hi: format.plain(time.range.high, lang, 2),
+          step: secondsRange(time.step_seconds_range, time.step_seconds, lang), mfu: percentRange(time.mfu_range, lang),
+        }) }) : null,
       ]),
     ]));
   }
