@@ -59,6 +59,12 @@ std::string memory_validation() {
   return traincalc::memory_validation_to_json(traincalc::validate_memory(traincalc::builtin_catalog()));
 }
 
+// The step model against measured step times, held out by source, with the likely ranges' coverage
+// (see traincalc validate --speed). About a second: the constants are refitted without each source.
+std::string speed_validation() {
+  return traincalc::speed_validation_to_json(traincalc::validate_speed(traincalc::builtin_catalog()));
+}
+
 // The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
 std::string schema(const std::string& which) {
   return traincalc::contract::json_schema(which);
@@ -77,6 +83,7 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("import_hf_config", &import_hf);
   emscripten::function("validation", &validation);
   emscripten::function("memory_validation", &memory_validation);
+  emscripten::function("speed_validation", &speed_validation);
   emscripten::function("schema", &schema);
   emscripten::function("version", &version);
 }

@@ -401,7 +401,7 @@ describe('the served page', () => {
     await context.close();
   });
 
-  test('the validation view compares 45 published runs and the measured memory runs, in both languages', async () => {
+  test('the validation view: 45 published runs, measured step times filterable by source, GPU and framework, measured memory, in both languages', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=zh`);
     // The scaling chart above it arrives a moment later and moves it down: click once it is there.
     await page.locator('#scaling[data-state="ok"]').waitFor();
@@ -419,6 +419,33 @@ describe('the served page', () => {
     assert.equal(await page.locator('.memory-validation tbody tr').count(), memory.rows.length);
     assert.equal(Number(await page.locator('.memory-validation [data-median]').getAttribute('data-median')), memory.median_abs_error_pct);
     assert.match(await page.locator('.memory-validation').innerText(), /显存：真实训练的实测峰值[\s\S]*误差中位数/);
+    // The measured step times: every source with its held-out error and range coverage as `traincalc
+    // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
+    // their likely range.
+    const speed = JSON.parse(execFileSync(CLI, ['validate', '--speed', '--json'], { encoding: 'utf8' }));
+    const table = page.locator('.speed-validation');
+    assert.equal(await table.locator('tr[data-source]').count(), speed.sources.length);
+    for (const s of speed.sources) {
+      const cells = table.locator(`tr[data-source="${s.group}"] td[data-value]`);
+      assert.ok(Math.abs(Number(await cells.nth(0).getAttribute('data-value')) - s.median_abs_error_pct) < 1e-6, s.group);
+      assert.ok(Math.abs(Number(await cells.nth(1).getAttribute('data-value')) - s.range_coverage_pct) < 1e-6, s.group);
+    }
+    assert.match(await table.innerText(), /每步时间：实测运行，逐个来源留出[\s\S]*可能范围/);
+    const matching = async () => Number(await table.locator('.val-shown').getAttribute('data-matching'));
+    assert.equal(await matching(), speed.rows.length);
+    await table.locator('select[data-filter="source"]').selectOption('simumax-b200');
+    assert.equal(await matching(), speed.rows.filter((r) => r.source_group === 'simumax-b200').length);
+    assert.equal(await table.locator('tbody tr[data-row^="simumax"]').count(), await matching());
+    await table.locator('input[data-filter="outside"]').check();
+    assert.equal(await matching(), speed.rows.filter((r) => r.source_group === 'simumax-b200' && !r.in_range).length);
+    await table.locator('select[data-filter="source"]').selectOption('');
+    await table.locator('input[data-filter="outside"]').uncheck();
+    await table.locator('select[data-filter="gpu"]').selectOption('h100-sxm');
+    assert.equal(await matching(), speed.rows.filter((r) => r.gpu === 'h100-sxm').length);
+    assert.ok(await matching() > 0);
+    // At most 300 rows are drawn at a time.
+    await table.locator('select[data-filter="gpu"]').selectOption('');
+    assert.equal(await table.locator('tbody tr[data-row]').count(), 300);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => /How accurate/.test(document.querySelector('#validation-view').innerText));
     assert.match(await page.locator('#validation-view').innerText(), /Megatron-Core GPT 462B/);

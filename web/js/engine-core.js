@@ -14,6 +14,7 @@ export const METHODS = {
   importHf: (module, { text }) => parse(module.import_hf_config(text)),
   validation: (module, { planner }) => parse(module.validation(Boolean(planner))),
   memoryValidation: (module) => parse(module.memory_validation()),
+  speedValidation: (module) => parse(module.speed_validation()),
 };
 
 const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });

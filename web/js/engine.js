@@ -131,3 +131,8 @@ export async function compare(scenario, catalogJson, { kind, ids, gpusWhenUnset 
 export async function scaling(scenario, catalogJson, counts, onProgress) {
   return (await loadEngine()).call('scaling', { scenario, catalog: catalogJson, counts }, onProgress);
 }
+
+// The step model against measured step times, each source held out, with the likely ranges' coverage.
+export async function speedValidation() {
+  return (await loadEngine()).call('speedValidation', {});
+}

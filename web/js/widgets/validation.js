@@ -23,16 +23,18 @@ export class Validation {
 
   label(lang) {
     this.summaryLabel.textContent = t(lang, 'validation');
-    if (this.data) this.render(this.data, lang, this.memory);
+    if (this.data) this.render(this.data, lang, this.memory, this.measured);
   }
 
   loading(lang) {
     this.status.textContent = t(lang, 'loading');
   }
 
-  render(data, lang, memory = null) {
+  render(data, lang, memory = null, measured = null) {
     this.data = data;
     this.memory = memory;
+    this.measured = measured;
+    this.filters ??= { source: '', gpu: '', framework: '', outside: false };
     this.status.textContent = '';
     this.container.dataset.state = 'ok';
     const pp = (x) => `${x >= 0 ? '+' : ''}${format.plain(x, lang, 1)}`;
@@ -52,10 +54,86 @@ export class Validation {
       }) }),
       el('p', { class: 'muted', text: t(lang, 'val_notes') }),
       el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
+      measured ? this.speedTable(measured, lang) : null,
       memory ? memoryTable(memory, lang) : null,
     );
   }
 }
+
+const SHOWN_ROWS = 300;
+
+// Measured step times, held out by source: a summary by source, then every row, filterable by source,
+// GPU and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
+Validation.prototype.speedTable = function speedTable(measured, lang) {
+  const pct = (x) => `${x >= 0 ? '+' : ''}${format.plain(x, lang, 1)}%`;
+  const sourceHead = ['val_source', 'val_framework', 'val_rows', 'val_held_out', 'val_bias', 'val_in_sample', 'val_in_range']
+    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
+  const sourceRows = measured.sources.map((s) => el('tr', { 'data-source': s.group }, [
+    el('th', { scope: 'row', text: s.group }),
+    el('td', { text: s.framework }),
+    el('td', { text: format.plain(s.rows, lang, 0) }),
+    el('td', { 'data-value': s.median_abs_error_pct, text: `${format.plain(s.median_abs_error_pct, lang, 1)}%` }),
+    el('td', { text: pct(s.mean_error_pct) }),
+    el('td', { text: `${format.plain(s.median_abs_error_in_sample_pct, lang, 1)}%` }),
+    el('td', { 'data-value': s.range_coverage_pct, text: `${format.plain(s.range_coverage_pct, lang, 0)}% (${format.plain(s.range_coverage_nested_pct, lang, 0)}%)` }),
+  ]));
+  const options = (key) => [...new Set(measured.rows.map((r) => r[key]))].sort();
+  const rowsBody = el('tbody');
+  const shown = el('p', { class: 'muted val-shown', role: 'status' });
+  const filters = this.filters;
+  const draw = () => {
+    const match = measured.rows.filter((r) => (!filters.source || r.source_group === filters.source)
+      && (!filters.gpu || r.gpu === filters.gpu) && (!filters.framework || r.framework === filters.framework)
+      && (!filters.outside || !r.in_range));
+    const measuredText = (r) => (r.metric === 'step_seconds' ? `${format.plain(r.measured, lang, 3)} s` : `${r.metric.toUpperCase()} ${format.percent(r.measured, lang)}`);
+    const predictedText = (r) => (r.metric === 'step_seconds' ? `${format.plain(r.predicted, lang, 3)} s` : format.percent(r.predicted, lang));
+    rowsBody.replaceChildren(...match.slice(0, SHOWN_ROWS).map((r) => el('tr', { 'data-row': r.id }, [
+      el('th', { scope: 'row' }, [r.label, el('span', { class: 'val-source', text: ` ${r.source_group}` })]),
+      el('td', { text: r.gpu }),
+      el('td', { text: measuredText(r) }),
+      el('td', { 'data-value': r.predicted, text: predictedText(r) }),
+      el('td', { class: Math.abs(r.error_pct) > 15 ? 'val-far' : '', 'data-value': r.error_pct, text: pct(r.error_pct) }),
+      el('td', { 'data-in-range': r.in_range, text: `${t(lang, r.in_range ? 'val_inside' : 'val_outside')} · ${t(lang, `val_basis_${r.range_basis}`)}` }),
+    ])));
+    shown.textContent = t(lang, 'val_shown', { shown: format.plain(Math.min(match.length, SHOWN_ROWS), lang, 0), n: format.plain(match.length, lang, 0) });
+    shown.dataset.matching = match.length;
+  };
+  const select = (key, field) => {
+    const node = el('select', { 'data-filter': key, 'aria-label': t(lang, `val_filter_${key}`) }, [
+      el('option', { value: '', text: t(lang, `val_all_${key}`) }),
+      ...options(field).map((v) => el('option', { value: v, text: v })),
+    ]);
+    node.value = filters[key];
+    node.addEventListener('change', () => { filters[key] = node.value; draw(); });
+    return el('label', {}, [`${t(lang, `val_filter_${key}`)} `, node]);
+  };
+  const outside = el('input', { type: 'checkbox', 'data-filter': 'outside' });
+  outside.checked = filters.outside;
+  outside.addEventListener('change', () => { filters.outside = outside.checked; draw(); });
+  draw();
+  const rowsHead = ['val_measured_run', 'val_gpu', 'val_measured', 'val_predicted_held_out', 'val_error_pct', 'val_range']
+    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
+  return el('div', { class: 'speed-validation' }, [
+    el('h4', { text: t(lang, 'val_speed_title') }),
+    el('p', { 'data-median': measured.median_abs_error_pct, text: t(lang, 'val_speed_summary', {
+      n: format.plain(measured.rows.length, lang, 0), sources: measured.sources.length,
+      median: format.plain(measured.median_abs_error_pct, lang, 1), insample: format.plain(measured.median_abs_error_in_sample_pct, lang, 1),
+      cov: format.plain(measured.range_coverage_sources_pct, lang, 0), rows: format.plain(measured.range_coverage_rows_pct, lang, 0),
+      nested: format.plain(measured.range_coverage_nested_pct, lang, 0),
+    }) }),
+    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, sourceHead)), el('tbody', {}, sourceRows)])),
+    el('p', { class: 'muted val-ranges', text: t(lang, 'val_ranges', {
+      list: measured.ranges.map((r) => t(lang, 'val_range_item', {
+        basis: t(lang, `val_basis_${r.basis}`), lo: format.plain(r.low, lang, 2), hi: format.plain(r.high, lang, 2),
+        rows: format.plain(r.rows, lang, 0), sources: format.plain(r.sources, lang, 0),
+      })).join(t(lang, 'list_separator')),
+    }) }),
+    el('div', { class: 'val-filters' }, [select('source', 'source_group'), select('gpu', 'gpu'), select('framework', 'framework'),
+      el('label', {}, [outside, ` ${t(lang, 'val_only_outside')}`])]),
+    shown,
+    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, rowsHead)), rowsBody])),
+  ]);
+};
 
 // Measured peak memory: each run's prediction with the allocator allowance fitted on the other sources.
 function memoryTable(memory, lang) {
