@@ -131,8 +131,12 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
   std::printf("rows inside their range: %.1f%% (mean of sources %.1f%%; each source's ranges without it: %.1f%%)\n",
               table.range_coverage_rows_pct, table.range_coverage_sources_pct, table.range_coverage_nested_pct);
   if (!table.rank_groups.empty()) {
-    std::printf("\n%-48s %5s %9s\n", "layouts of one model on one GPU count", "rows", "Spearman");
-    for (const auto& g : table.rank_groups) std::printf("%-48.48s %5.0f %9.2f\n", g.key.c_str(), g.rows, g.spearman);
+    // pick: how much slower (measured) the layout predicted fastest is than the fastest measured one.
+    std::printf("\n%-44s %5s %9s %10s %10s\n", "layouts of one model on one GPU count", "rows", "Spearman",
+                "pick held", "pick own");
+    for (const auto& g : table.rank_groups)
+      std::printf("%-44.44s %5.0f %9.2f %+9.1f%% %+9.1f%%\n", g.key.c_str(), g.rows, g.spearman, g.pick_slower_pct,
+                  g.pick_slower_built_in_pct);
   }
   std::printf("\n%-26s", "constant");
   for (const auto& f : table.fits) std::printf(" %11.11s", f.without.empty() ? "all" : ("-" + f.without).c_str());

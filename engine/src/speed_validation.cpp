@@ -312,7 +312,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       ++source.rows;
       const double held = step_ratio(prepared[i], row, without, &row.predicted);
       const double in = step_ratio(prepared[i], row, in_sample, &row.predicted_in_sample);
-      const double own = step_ratio(prepared[i], row, built_in, nullptr);
+      const double own = step_ratio(prepared[i], row, built_in, &row.predicted_built_in);
       row.error_pct = 100 * (held - 1);
       row.error_in_sample_pct = 100 * (in - 1);
       errors.push_back(std::abs(row.error_pct));
@@ -395,14 +395,26 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
 
   // Within each rank group (one model on one GPU count, different layouts), how well the held-out
   // predictions order the layouts.
-  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> ranked;
+  // And how much slower than the group's fastest measured layout is the one predicted fastest.
+  struct Group {
+    std::vector<double> measured, held_out, built_in;
+  };
+  std::map<std::string, Group> ranked;
   for (const SpeedValidationRow& row : rows)
     if (!row.rank_group.empty() && row.metric == "step_seconds") {
-      ranked[row.rank_group].first.push_back(row.measured);
-      ranked[row.rank_group].second.push_back(row.predicted);
+      Group& g = ranked[row.rank_group];
+      g.measured.push_back(row.measured);
+      g.held_out.push_back(row.predicted);
+      g.built_in.push_back(row.predicted_built_in);
     }
-  for (const auto& [key, xy] : ranked)
-    if (xy.first.size() >= 3) table.rank_groups.push_back({key, double(xy.first.size()), spearman(xy.first, xy.second)});
+  auto pick_slower = [](const std::vector<double>& measured, const std::vector<double>& predicted) {
+    const std::size_t pick = std::min_element(predicted.begin(), predicted.end()) - predicted.begin();
+    return 100 * (measured[pick] / *std::min_element(measured.begin(), measured.end()) - 1);
+  };
+  for (const auto& [key, g] : ranked)
+    if (g.measured.size() >= 3)
+      table.rank_groups.push_back({key, double(g.measured.size()), spearman(g.measured, g.held_out),
+                                   pick_slower(g.measured, g.held_out), pick_slower(g.measured, g.built_in)});
   return table;
 }
 
@@ -419,6 +431,7 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                     {"measured", row.measured},
                     {"predicted", row.predicted},
                     {"predicted_in_sample", row.predicted_in_sample},
+                    {"predicted_built_in", row.predicted_built_in},
                     {"error_pct", row.error_pct},
                     {"error_in_sample_pct", row.error_in_sample_pct},
                     {"layer_stream_seconds", row.layer_stream_seconds},
@@ -439,7 +452,12 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"range_coverage_pct", s.range_coverage_pct},
                        {"range_coverage_nested_pct", s.range_coverage_nested_pct}});
   json ranks = json::array();
-  for (const SpeedRankGroup& g : table.rank_groups) ranks.push_back({{"key", g.key}, {"rows", g.rows}, {"spearman", g.spearman}});
+  for (const SpeedRankGroup& g : table.rank_groups)
+    ranks.push_back({{"key", g.key},
+                     {"rows", g.rows},
+                     {"spearman", g.spearman},
+                     {"pick_slower_pct", g.pick_slower_pct},
+                     {"pick_slower_built_in_pct", g.pick_slower_built_in_pct}});
   json ranges = json::array();
   for (const LikelyRange& r : table.ranges)
     ranges.push_back({{"basis", r.basis}, {"low", r.low}, {"high", r.high}, {"rows", r.rows}, {"sources", r.sources}});

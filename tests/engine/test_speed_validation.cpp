@@ -189,3 +189,27 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
   CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(4.112).epsilon(1e-3));
 }
+
+TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",
+          "[speed][validation][planner]") {
+  // Issue 15: the planner, choosing among a group's layouts, lands within 5% of the best measured one.
+  // Multi-node (vTrain, 64-512 A100s): all four groups, predicted held out (today 0%, 4.5%, 0%, 0.6%).
+  int multi = 0, single = 0, single_within = 0;
+  for (const auto& g : table().rank_groups) {
+    INFO(g.key);
+    if (g.key.rfind("vtrain-multi-node", 0) == 0) {
+      ++multi;
+      CHECK(g.pick_slower_pct <= 5.0);
+      CHECK(g.pick_slower_built_in_pct <= 5.0);
+    } else if (g.key.rfind("vtrain-single-node", 0) == 0) {
+      ++single;
+      single_within += g.pick_slower_built_in_pct <= 5.0;
+    }
+  }
+  CHECK(multi == 4);
+  // One node, small models: with the engine's constants 108 of 136 groups (79%); held out only 60,
+  // because the launch cost the choice turns on is not learnt without them (docs/validation.md). A
+  // guard at today's figure.
+  CHECK(single == 136);
+  CHECK(single_within >= 105);
+}

@@ -128,6 +128,7 @@ struct SpeedValidationRow {
   double measured = 0;
   double gpus = 0;
   double predicted = 0, predicted_in_sample = 0;  // in the metric's unit; held out and in sample
+  double predicted_built_in = 0;                   // with the engine's own constants
   double error_pct = 0, error_in_sample_pct = 0;  // step time, signed
   std::string rank_group;  // rows ranked against each other (vTrain: one model on one GPU count)
   ParallelismReport layout;
@@ -149,6 +150,10 @@ struct SpeedRankGroup {
   std::string key;
   double rows = 0;
   double spearman = 0;  // measured against held-out predicted step times
+  // The layout predicted fastest among the group's, measured against the group's fastest measured:
+  // measured(pick) / measured(best) - 1, picked with held-out predictions and with the engine's own
+  // constants (what the planner uses).
+  double pick_slower_pct = 0, pick_slower_built_in_pct = 0;
 };
 struct SpeedFittedParams {
   std::string without;  // the source left out; empty for the in-sample fit
