@@ -529,23 +529,23 @@ constexpr Field mfu_range_fields[] = {
     required(out("low", "fraction", "The 10th percentile.")),
     required(out("high", "fraction", "The 90th percentile.")),
 };
-const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (80%).", mfu_range_fields};
+const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (10th-90th percentile).", mfu_range_fields};
 constexpr Field step_range_fields[] = {
     required(out("low", "s", "The 10th percentile.")),
     required(out("high", "s", "The 90th percentile.")),
 };
-const Record step_range{"report.time.step_seconds_range", "One step: the likely range (80%).", step_range_fields};
+const Record step_range{"report.time.step_seconds_range", "One step: the likely range (10th-90th percentile).", step_range_fields};
 constexpr Field gpu_hours_range_fields[] = {
     required(out("low", "GPU-hours", "The 10th percentile.")),
     required(out("high", "GPU-hours", "The 90th percentile.")),
 };
-const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (80%).",
+const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (10th-90th percentile).",
                              gpu_hours_range_fields};
 constexpr Field days_range_fields[] = {
     required(out("low", "days", "The 10th percentile.")),
     required(out("high", "days", "The 90th percentile.")),
 };
-const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (80%).",
+const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (10th-90th percentile).",
                         days_range_fields};
 constexpr Field range_fields[] = {
     required(text("basis", "The kind of step the percentiles come from: \"launch_bound\" (the host's kernel launches "
@@ -735,7 +735,7 @@ constexpr Field money_range_fields[] = {
     required(out("low", "money", "The 10th percentile.")),
     required(out("high", "money", "The 90th percentile.")),
 };
-const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (80%).",
+const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (10th-90th percentile).",
                                 money_range_fields};
 
 constexpr Field cost_fields[] = {

@@ -195,8 +195,6 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
                                            const HardwareReport& hardware, const ParallelismReport& layout,
                                            const MemoryExplanation& memory, double global_batch_sequences);
-// What the user should know about a predicted step: an assumed batch, a GPU or features the step
-// model was not calibrated on, assumed offload rates.
 // The kind of step a likely range is taken for: the host's kernel launches take longer than the GPU's
 // work on a layer ("launch_bound"), more than a third of it ("launch_near"), or less ("compute_bound").
 std::string speed_range_basis(const StepPrediction& step);
@@ -204,6 +202,8 @@ std::string speed_range_basis(const StepPrediction& step);
 // validate --speed` computes from the validation rows (a test keeps the two equal).
 LikelyRange likely_range(const StepPrediction& step);
 const std::vector<LikelyRange>& likely_ranges();
+// What the user should know about a predicted step: an assumed batch, a GPU or features the step
+// model was not calibrated on, assumed offload rates.
 void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
                     Issues& warnings);
 // Whether the run meets the deadline and stays within the total budget, said when it does not.

@@ -174,6 +174,31 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
                             " days, more than the " + detail::format_number(*plan.deadline_days) + "-day deadline.",
                         {{"days", detail::format_number(std::ceil(time.wall_clock_days))},
                          {"deadline_days", detail::format_number(*plan.deadline_days)}}});
+  // Met at the prediction but not across its likely range (the step model's held-out error, 90th
+  // percentile): said, so a plan is not made on the optimistic figure alone.
+  const auto one_decimal = [](double x) { return detail::format_number(std::round(x * 10) / 10); };
+  if (time.range && plan.meets_deadline && *plan.meets_deadline &&
+      time.wall_clock_days * time.range->high > *plan.deadline_days * (1 + 1e-12))
+    warnings.push_back({"budget.deadline_days",
+                        "deadline_at_risk",
+                        "The predicted " + one_decimal(time.wall_clock_days) + " days meet the " +
+                            detail::format_number(*plan.deadline_days) + "-day deadline, but the likely range reaches " +
+                            one_decimal(time.wall_clock_days * time.range->high) +
+                            " days: leave room (more GPUs or more time) if the date is firm.",
+                        {{"days", one_decimal(time.wall_clock_days)},
+                         {"high_days", one_decimal(time.wall_clock_days * time.range->high)},
+                         {"deadline_days", detail::format_number(*plan.deadline_days)}}});
+  if (time.range && plan.within_budget && *plan.within_budget && cost->total * time.range->high > *plan.budget_total)
+    warnings.push_back({"budget.total",
+                        "budget_at_risk",
+                        "The predicted cost, " + detail::format_number(std::round(cost->total)) + " " + cost->currency +
+                            ", is within the " + detail::format_number(*plan.budget_total) +
+                            " budget, but the likely range reaches " +
+                            detail::format_number(std::round(cost->total * time.range->high)) + ".",
+                        {{"cost", detail::format_number(std::round(cost->total))},
+                         {"high_cost", detail::format_number(std::round(cost->total * time.range->high))},
+                         {"currency", cost->currency},
+                         {"budget", detail::format_number(*plan.budget_total)}}});
   if (plan.within_budget && !*plan.within_budget)
     warnings.push_back({"budget.total",
                         "over_budget",

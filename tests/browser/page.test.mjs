@@ -422,7 +422,7 @@ describe('the served page', () => {
     // The measured step times: every source with its held-out error and range coverage as `traincalc
     // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
     // their likely range.
-    const speed = JSON.parse(execFileSync(CLI, ['validate', '--speed', '--json'], { encoding: 'utf8' }));
+    const speed = JSON.parse(execFileSync(CLI, ['validate', '--speed', '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
     const table = page.locator('.speed-validation');
     assert.equal(await table.locator('tr[data-source]').count(), speed.sources.length);
     for (const s of speed.sources) {

@@ -140,13 +140,20 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.back().basis == "compute_bound");
   CHECK(t.ranges.back().sources == 6);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.7%.
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 80.6%. The
+  // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
+  // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike the large one-node source dominates: 87.0% today.
+  // All rows counted alike (the large one-node source dominates): 81.1% today.
   CHECK(t.range_coverage_rows_pct >= 75);
-  CHECK(t.range_coverage_rows_pct <= 90);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 63.5% today,
+  CHECK(t.range_coverage_rows_pct <= 85);
+  // The launch-bound rows, one source's, held out by model width within it: their range must not be
+  // the held-out-by-source residuals of a fit that never learnt the launch cost (1x-4.1x).
+  CHECK(t.ranges.front().basis == "launch_bound");
+  CHECK(t.ranges.front().high < 1.5);
+  CHECK(t.ranges.front().low < 0.9);
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 63.2% today,
   // documented in docs/validation.md; a guard that they do not get worse.
   CHECK(t.range_coverage_nested_pct >= 60);
 }
@@ -182,12 +189,13 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
   CHECK_FALSE(given.at("cost").contains("total_range"));
 
   // GPT-2 small on one A100 at micro-batch 1: layers so short the host's launches set the pace; the
-  // range is the one-node vTrain rows' (held out, step time 1x-4.1x the prediction).
+  // range is the one-node vTrain rows', each model width held out (step time 0.72x-1.25x).
   const json tiny = test::report_json(json::parse(R"({"model":{"preset":"gpt2"},
       "training":{"type":"pretrain","tokens":1e9,"global_batch_sequences":8},
       "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
-  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(4.112).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.7213).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.254).epsilon(1e-3));
 }
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",

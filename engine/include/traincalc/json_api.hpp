@@ -134,6 +134,10 @@ struct SpeedValidationRow {
   ParallelismReport layout;
   double layer_stream_seconds = 0;  // the engine's own prediction: GPU work per layer and micro-batch
   std::string range_basis;          // the kind of step (LikelyRange::basis), from the engine's own prediction
+  double width = 0;                 // the model's hidden size, where the source varies it (else 0)
+  // Measured / predicted step time behind the likely ranges: held out by source, or, for a kind of
+  // step only its own source measures, by model width within that source.
+  double range_ratio = 1;
   bool in_range = false;            // its held-out error lies inside the likely range of its basis
 };
 struct SpeedValidationSource {

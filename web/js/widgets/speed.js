@@ -20,8 +20,10 @@ function rangeText(range, path, text) {
     text: ` (${text(range)})` });
 }
 
+// Whole percent from 10% up, one decimal below (a 9.5% MFU is not "10%").
 function percentRange(range, lang) {
-  return `${format.plain(range.low * 100, lang, 0)}–${format.plain(range.high * 100, lang, 0)}%`;
+  const digits = range.high < 0.1 ? 1 : 0;
+  return `${format.plain(range.low * 100, lang, digits)}–${format.plain(range.high * 100, lang, digits)}%`;
 }
 
 // Seconds or milliseconds as the step itself is said (seconds()), the unit once.

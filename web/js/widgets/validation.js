@@ -111,7 +111,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
   outside.checked = filters.outside;
   outside.addEventListener('change', () => { filters.outside = outside.checked; draw(); });
   draw();
-  const rowsHead = ['val_measured_run', 'val_gpu', 'val_measured', 'val_predicted_held_out', 'val_error_pct', 'val_range']
+  const rowsHead = ['val_measured_run', 'val_gpu', 'val_measured', 'val_predicted_held_out', 'val_step_error', 'val_range']
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   return el('div', { class: 'speed-validation' }, [
     el('h4', { text: t(lang, 'val_speed_title') }),
@@ -125,7 +125,8 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     el('p', { class: 'muted val-ranges', text: t(lang, 'val_ranges', {
       list: measured.ranges.map((r) => t(lang, 'val_range_item', {
         basis: t(lang, `val_basis_${r.basis}`), lo: format.plain(r.low, lang, 2), hi: format.plain(r.high, lang, 2),
-        rows: format.plain(r.rows, lang, 0), sources: format.plain(r.sources, lang, 0),
+        rows: format.plain(r.rows, lang, 0),
+        sources: t(lang, r.sources === 1 ? 'sources_one' : 'sources_many', { n: format.plain(r.sources, lang, 0) }),
       })).join(t(lang, 'list_separator')),
     }) }),
     el('div', { class: 'val-filters' }, [select('source', 'source_group'), select('gpu', 'gpu'), select('framework', 'framework'),
