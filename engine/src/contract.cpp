@@ -1,6 +1,7 @@
 // The contract's records, field by field. Ranges are the engine's input limits: each bound is far
 // outside any real run and keeps every product the estimate forms finite (no zero, denormal or
 // overflowing intermediate). Descriptions are one line; the methodology behind them is in docs/.
+#include <array>
 #include "traincalc/contract.hpp"
 #include "traincalc/grids.hpp"
 
@@ -524,27 +525,21 @@ constexpr Field breakdown_fields[] = {
 const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
                        breakdown_fields};
 
-// A likely range: the prediction times the held-out percentiles of its kind (report.time.range).
-constexpr Field mfu_range_fields[] = {
-    required(out("low", "fraction", "The 10th percentile.")),
-    required(out("high", "fraction", "The 90th percentile.")),
-};
-const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (10th-90th percentile).", mfu_range_fields};
-constexpr Field step_range_fields[] = {
-    required(out("low", "s", "The 10th percentile.")),
-    required(out("high", "s", "The 90th percentile.")),
-};
-const Record step_range{"report.time.step_seconds_range", "One step: the likely range (10th-90th percentile).", step_range_fields};
-constexpr Field gpu_hours_range_fields[] = {
-    required(out("low", "GPU-hours", "The 10th percentile.")),
-    required(out("high", "GPU-hours", "The 90th percentile.")),
-};
+// A likely range: the prediction times the held-out percentiles of its kind (report.time.range), in
+// the unit of the figure it belongs to.
+constexpr std::array<Field, 2> percentile_span(std::string_view unit) {
+  return {required(out("low", unit, "The 10th percentile.")), required(out("high", unit, "The 90th percentile."))};
+}
+constexpr auto mfu_range_fields = percentile_span("fraction");
+const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (10th-90th percentile).",
+                        mfu_range_fields};
+constexpr auto step_range_fields = percentile_span("s");
+const Record step_range{"report.time.step_seconds_range", "One step: the likely range (10th-90th percentile).",
+                        step_range_fields};
+constexpr auto gpu_hours_range_fields = percentile_span("GPU-hours");
 const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (10th-90th percentile).",
                              gpu_hours_range_fields};
-constexpr Field days_range_fields[] = {
-    required(out("low", "days", "The 10th percentile.")),
-    required(out("high", "days", "The 90th percentile.")),
-};
+constexpr auto days_range_fields = percentile_span("days");
 const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (10th-90th percentile).",
                         days_range_fields};
 constexpr Field range_fields[] = {
@@ -731,10 +726,7 @@ constexpr Field plan_fields[] = {
     flag("meets_deadline", {}, "Whether the run meets it."),
 };
 
-constexpr Field money_range_fields[] = {
-    required(out("low", "money", "The 10th percentile.")),
-    required(out("high", "money", "The 90th percentile.")),
-};
+constexpr auto money_range_fields = percentile_span("money");
 const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (10th-90th percentile).",
                                 money_range_fields};
 

@@ -5,7 +5,7 @@ import { el } from '../dom.js';
 import * as format from '../format.js';
 import { t, warningText } from '../i18n.js';
 import { memorySection } from './memory.js';
-import { speedSection } from './speed.js';
+import { likelySpan, speedSection } from './speed.js';
 
 function get(report, path) {
   return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), report);
@@ -245,8 +245,7 @@ Results.prototype.energyMath = function energyMath(report, lang) {
 // A likely range (report.time.range) in the words of the figure it belongs to: "likely 3.7–5 days".
 // Its ends are rounded to 3 significant digits: a range is not more precise than that.
 function likely(lang, path, range, text, unit = '') {
-  return el('span', { class: 'likely', 'data-report': path, 'data-low': range.low, 'data-high': range.high,
-    text: `${t(lang, 'likely_range', { lo: text(range.low), hi: text(range.high) })}${unit}` });
+  return likelySpan(path, range, `${t(lang, 'likely_range', { lo: text(range.low), hi: text(range.high) })}${unit}`);
 }
 
 function roundSig(x) {

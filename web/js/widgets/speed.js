@@ -12,15 +12,17 @@ function seconds(x, lang) {
   return `${format.plain(x * 1000, lang, x < 0.01 ? 2 : 1)} ms`;
 }
 
-// A likely range beside its figure, its ends in one unit: " (42–57%)", " (1.35–1.81 s)"; the raw
-// numbers in data-low and data-high.
-function rangeText(range, path, text) {
-  if (!range) return null;
-  return el('span', { class: 'likely', 'data-report': path, 'data-low': range.low, 'data-high': range.high,
-    text: ` (${text(range)})` });
+// A likely range as the page shows it: `text` in a span carrying the report path and the raw ends
+// (data-low, data-high), so tests read exactly what the engine said.
+export function likelySpan(path, range, text) {
+  return el('span', { class: 'likely', 'data-report': path, 'data-low': range.low, 'data-high': range.high, text });
 }
 
-// Whole percent from 10% up, one decimal below (a 9.5% MFU is not "10%").
+// A likely range beside its figure, its ends in one unit: " (42–57%)", " (1.35–1.81 s)".
+function rangeText(range, path, text) {
+  return range ? likelySpan(path, range, ` (${text(range)})`) : null;
+}
+
 function percentRange(range, lang) {
   const digits = range.high < 0.1 ? 1 : 0;
   return `${format.plain(range.low * 100, lang, digits)}–${format.plain(range.high * 100, lang, digits)}%`;
