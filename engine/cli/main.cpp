@@ -120,8 +120,10 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
     std::printf("%-22.22s %-18.18s %5.0f %8.1f%% %8.1f%% %+8.1f%% %8.1f%% %8.1f%%\n", s.group.c_str(),
                 s.framework.c_str(), s.rows, s.median_abs_error_pct, s.mean_abs_error_pct, s.mean_error_pct,
                 s.max_abs_error_pct, s.median_abs_error_in_sample_pct);
-  std::printf("held out: median |error| %.1f%%, mean %.1f%%; in sample: median %.1f%%, mean %.1f%%; engine's own "
-              "constants: median %.1f%% (step time, %zu rows)\n",
+  std::printf("median of the sources' medians: held out %.1f%%, in sample %.1f%% (each source weighing the same)\n",
+              table.median_of_sources_abs_error_pct, table.median_of_sources_abs_error_in_sample_pct);
+  std::printf("all rows: held out median |error| %.1f%%, mean %.1f%%; in sample median %.1f%%, mean %.1f%%; engine's "
+              "own constants: median %.1f%% (step time, %zu rows)\n",
               table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
               table.mean_abs_error_in_sample_pct, table.median_abs_error_built_in_pct, table.rows.size());
   std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 10th-90th percentile\n",

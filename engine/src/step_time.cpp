@@ -31,7 +31,7 @@ namespace {
 //    Plausible 0.4-0.9.
 //  - sustained fraction: other GPUs get their measured best matmul (the catalog's matmul_efficiency)
 //    times this; without a measurement 0.75 x it, an assumption the report states. 0.5-1 (the B200
-//    rows, the only such GPU measured, give 0.567).
+//    rows, the only such GPU measured, give 0.572).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
 //    tensor-parallel slices, few tokens per expert) slower per FLOP. 32-256 elements.
@@ -48,13 +48,15 @@ namespace {
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
 //    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
-//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.94 ms, set by
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.95 ms, set by
 //    vTrain's one-node rows alone, 2022's eager Megatron-DeepSpeed with checkpointing) is about 3x
-//    that estimate, and charges 3.75 ms per layer where those rows add 3.0: it also carries each
+//    that estimate, and charges 3.8 ms per layer where those rows add 3.0: it also carries each
 //    micro-batch's fixed launches (embedding, loss), not modelled apart.
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink, but the fit finds 3.2 us: the
-//    collectives here are megabytes, where NCCL's pipelining hides most of the start-up.
+//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit sits at the top (100 us,
+//    with the link efficiency at its top, 0.95): vTrain's TP 8 runs slow down at micro-batch 2 by more
+//    than their bytes explain, a per-collective cost that in eager Megatron includes the host's work
+//    around each all-reduce (autograd function, stream synchronisation). A clue, not yet modelled apart.
 constexpr double default_matmul_efficiency = 0.75;
 // FlashAttention reaches half its rate at a head width of this many elements (the 64-wide heads of
 // small models run markedly slower per FLOP than the 128-wide of large ones; Dao 2023, fig. 4).
@@ -339,9 +341,12 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * (all_to_all + m.collective_latency_seconds);
   }
   // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
-  // chunk with the interleaved schedule (v chunks per stage: v times the sends).
+  // chunk with the interleaved schedule (v chunks per stage: v times the sends). Each tensor-parallel
+  // rank sends only its 1/tp slice, over its own link, and the next stage all-gathers the slices over
+  // NVLink (Megatron's scatter/gather optimisation, Narayanan et al. 2021, sec. 4.1; with sequence
+  // parallelism the activations are already split).
   if (pp > 1) {
-    const double bytes = tokens * h * e / (sp ? tp : 1.0);
+    const double bytes = tokens * h * e / tp;
     per_mb.pipeline_p2p =
         2 * layout.virtual_stages * (bytes / group_bandwidth(m, 2, tp * cp * dp) + m.collective_latency_seconds);
   }
@@ -377,8 +382,11 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   step.pipeline_p2p = mbs * per_mb.pipeline_p2p;
   step.kernel_launch = mbs * per_mb.kernel_launch;
   // 1F1B: pp - 1 micro-batch slots of fill and drain, divided by the virtual stages when interleaved
-  // (Narayanan et al. 2021, sec. 2.2).
-  if (pp > 1) step.bubble = (pp - 1) / layout.virtual_stages * mb_seconds;
+  // (Narayanan et al. 2021, sec. 2.2). The steady state runs at the pace of the slowest stage, the
+  // last with the logits and the loss; the fill and the drain are the other stages' forward and
+  // backward passes, without them.
+  out.logits_seconds = logits_forward + logits_backward + logits_elementwise;
+  if (pp > 1) step.bubble = (pp - 1) / layout.virtual_stages * std::max(0.0, mb_seconds - out.logits_seconds);
 
   // --- Data parallelism ------------------------------------------------------------------------------
   const double shard_group = dp * cp;
@@ -504,9 +512,9 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.7213, 1.254, 983, 1},
-      {"launch_near", 0.9586, 1.495, 356, 5},
-      {"compute_bound", 0.8856, 1.194, 298, 6},
+      {"launch_bound", 0.8569, 1.177, 872, 1},
+      {"launch_near", 0.8699, 1.420, 449, 5},
+      {"compute_bound", 0.9172, 1.211, 316, 6},
   };
   return table;
 }

@@ -153,7 +153,7 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   const Run text = cli("validate --speed");
   CHECK(text.status == 0);
   CHECK(text.out.find("vtrain-multi-node") != std::string::npos);
-  CHECK(text.out.find("held out: median |error|") != std::string::npos);
+  CHECK(text.out.find("median of the sources' medians: held out") != std::string::npos);
   CHECK(text.out.find("ampere_matmul_efficiency") != std::string::npos);
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);

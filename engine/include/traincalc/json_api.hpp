@@ -170,6 +170,9 @@ struct SpeedValidationTable {
   std::vector<SpeedRankGroup> rank_groups;
   std::vector<SpeedFittedParams> fits;  // the in-sample fit first, then one per source left out
   double median_abs_error_pct = 0, mean_abs_error_pct = 0;  // held out, all rows
+  // The median over sources of each source's held-out median (each source weighing the same, as in
+  // the fit): the headline held-out error, which 1,440 rows of one source cannot swamp.
+  double median_of_sources_abs_error_pct = 0, median_of_sources_abs_error_in_sample_pct = 0;
   double median_abs_error_in_sample_pct = 0, mean_abs_error_in_sample_pct = 0;
   double median_abs_error_built_in_pct = 0;  // with the engine's own constants (no refit)
   std::vector<LikelyRange> ranges;  // the likely range of each basis, from the held-out rows

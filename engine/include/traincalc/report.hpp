@@ -85,6 +85,7 @@ struct StepPrediction {
   // layer's own collectives): how long its kernels are, which sets how uncertain the step is.
   double layer_stream_seconds = 0;
   double layer_launch_seconds = 0;  // the host's time to launch that layer's kernels, launched eagerly
+  double logits_seconds = 0;  // one micro-batch's logits and loss, on the last pipeline stage only
 };
 
 // How far the true step time is likely to lie from the predicted one: the 10th and 90th percentiles of
