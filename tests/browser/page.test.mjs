@@ -431,6 +431,11 @@ describe('the served page', () => {
       assert.ok(Math.abs(Number(await cells.nth(1).getAttribute('data-value')) - s.range_coverage_pct) < 1e-6, s.group);
     }
     assert.match(await table.innerText(), /每步时间：实测运行，逐个来源留出[\s\S]*可能范围/);
+    // The headline is the median of the sources' held-out medians, as the CLI prints it (each source
+    // weighing the same), beside the all-rows median.
+    const bySource = speed.median_of_sources_abs_error_pct.toFixed(1);
+    assert.ok(bySource.length > 0 && Number.isFinite(Number(bySource)));
+    assert.ok((await table.innerText()).includes(`各来源误差中位数的中位数为 ${bySource}%`), bySource);
     const matching = async () => Number(await table.locator('.val-shown').getAttribute('data-matching'));
     assert.equal(await matching(), speed.rows.length);
     await table.locator('select[data-filter="source"]').selectOption('simumax-b200');

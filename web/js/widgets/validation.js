@@ -118,6 +118,8 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     el('p', { 'data-median': measured.median_abs_error_pct, text: t(lang, 'val_speed_summary', {
       n: format.plain(measured.rows.length, lang, 0), sources: measured.sources.length,
       median: format.plain(measured.median_abs_error_pct, lang, 1), insample: format.plain(measured.median_abs_error_in_sample_pct, lang, 1),
+      bysource: format.plain(measured.median_of_sources_abs_error_pct, lang, 1),
+      bysource_in: format.plain(measured.median_of_sources_abs_error_in_sample_pct, lang, 1),
       cov: format.plain(measured.range_coverage_sources_pct, lang, 0), rows: format.plain(measured.range_coverage_rows_pct, lang, 0),
       nested: format.plain(measured.range_coverage_nested_pct, lang, 0),
     }) }),
