@@ -726,25 +726,41 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     using Parts = std::vector<std::pair<std::string, double>>;
     // Forward (at the loss): every state, the activations in flight and the logits. Backward (end):
     // activations freed, all gradients present (or one at a time). Optimizer step: states only.
-    Parts forward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime + r.casts}};
+    // Built in place (an initializer list would copy every pair: the planner weighs a thousand layouts).
+    Parts forward;
+    forward.reserve(7);
+    forward.emplace_back("weights", parts.weights);
+    forward.emplace_back("optimizer", parts.optimizer);
+    forward.emplace_back("runtime", runtime + r.casts);
     if (gradients_between_steps) forward.emplace_back("gradients", parts.gradients);
     forward.emplace_back("activations", parts.activations);
     if (st.logits) forward.emplace_back("logits", parts.logits);
     if (r.previous_added > 0) forward.emplace_back("previous", r.previous_added);
-    Parts backward = {{"weights", parts.weights}, {"optimizer", parts.optimizer}, {"runtime", runtime},
-                      {"gradients", gradients_held}, {"recomputed", rebuilt}};
+    Parts backward;
+    backward.reserve(5);
+    backward.emplace_back("weights", parts.weights);
+    backward.emplace_back("optimizer", parts.optimizer);
+    backward.emplace_back("runtime", runtime);
+    backward.emplace_back("gradients", gradients_held);
+    backward.emplace_back("recomputed", rebuilt);
     // The optimizer step sees the gradients as synchronised: sharded again after no_sync accumulation.
-    Parts optimizer_step = {{"weights", parts.weights},
-                            {"optimizer", parts.optimizer},
-                            {"runtime", o.matmul_workspace},
-                            {"gradients", gradients_held * r.gradient_shard / synced_gradient_shard}};
+    Parts optimizer_step;
+    optimizer_step.reserve(4);
+    optimizer_step.emplace_back("weights", parts.weights);
+    optimizer_step.emplace_back("optimizer", parts.optimizer);
+    optimizer_step.emplace_back("runtime", o.matmul_workspace);
+    optimizer_step.emplace_back("gradients", gradients_held * r.gradient_shard / synced_gradient_shard);
     const auto phase = [](const char* name, Parts composition) {
       MemoryPhase p{name, 0.0, std::move(composition)};
       for (const auto& [part, bytes] : p.parts) p.bytes += bytes;
       return p;
     };
-    r.phases = {phase("forward", std::move(forward)), phase("backward", std::move(backward)),
-                phase("optimizer", std::move(optimizer_step))};
+    // Moved in, not copied through an initializer list (the planner weighs a thousand layouts).
+    r.phases.clear();
+    r.phases.reserve(3);
+    r.phases.push_back(phase("forward", std::move(forward)));
+    r.phases.push_back(phase("backward", std::move(backward)));
+    r.phases.push_back(phase("optimizer", std::move(optimizer_step)));
     r.allocated = 0;
     for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
     // What comes and goes within a step: activations, logits, the previous micro-batch's leftovers and
@@ -756,6 +772,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   };
 
   std::vector<StageResult> results;
+  results.reserve(stages.size());
   for (const Stage& st : stages) results.push_back(evaluate(st));
   std::size_t worst = 0;
   for (std::size_t i = 1; i < results.size(); ++i)
@@ -780,8 +797,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   m.reserved_bytes = w.reserved;
   const double outside = o.cuda_context + o.communication;
   // The phases as the page shows them: what each holds, with the runtime around it.
+  m.phases.reserve(w.phases.size());
   for (const MemoryPhase& p : w.phases) {
     std::vector<std::pair<std::string, double>> shown;
+    shown.reserve(p.parts.size());
     double runtime = 0;
     for (const auto& [part, bytes] : p.parts) {
       if (part == "runtime")
