@@ -164,13 +164,13 @@ struct SpeedParams {
   double ampere_matmul_efficiency = 0.822;  // of the dense peak, a large matmul inside a step
   double hopper_matmul_efficiency = 0.624;
   double sustained_fraction = 0.572;        // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 176;    // elements: a dimension this size runs at half rate
+  double gemm_half_rate_dimension = 181;    // elements: a dimension this size runs at half rate
   double ampere_flash_efficiency = 0.314;   // FlashAttention forward+backward, of the 16-bit peak
   double hopper_flash_efficiency = 0.264;
   double flash_relative_rate = 0.900;       // other GPUs: of their matmul efficiency
-  double memory_efficiency = 0.922;          // of the HBM peak, memory-bound kernels
+  double memory_efficiency = 0.950;          // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;           // of a link's per-direction bandwidth, NCCL bus bandwidth
-  double layer_dispatch_seconds = 0.947e-3;  // host time to launch one layer's forward kernels
+  double layer_dispatch_seconds = 0.938e-3;  // host time to launch one layer's forward kernels
   double collective_latency_seconds = 100e-6;  // fixed cost of one collective or send
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.

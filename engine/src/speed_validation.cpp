@@ -5,6 +5,7 @@
 // The in-sample fit uses every source; the engine's own constants are reported beside both.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -73,22 +74,26 @@ double step_ratio(const Prepared& p, const SpeedValidationRow& row, const SpeedP
 }
 
 // The fit's objective: the mean over sources of each source's mean |log(predicted / measured)|, each
-// row's capped at 0.4 (a row 50% off counts as an outlier, whatever its size), so that a source with
+// row's capped at 0.4 (a row 1.5x too long or 0.67x too short counts as an outlier, whatever its size;
+// a row the constants cannot time counts 10), so that a source with
 // 1,440 rows weighs what one with 9 does. Robust like a median, but every row moves it: with the
 // median, most single steps of a constant leave the objective flat and the coordinate search stalled
 // wherever it began (held-out fits wandered to the edges of the ranges).
 constexpr double row_error_cap = 0.4;
+constexpr double untimed_row_error = 10.0;
 double objective(const std::vector<Prepared>& prepared, const std::vector<SpeedValidationRow>& rows,
                  const std::vector<std::size_t>& use, const SpeedParams& params) {
   std::map<std::string, std::vector<double>> by_group;
   for (std::size_t i : use) {
     const double ratio = step_ratio(prepared[i], rows[i], params, nullptr);
-    by_group[rows[i].source_group].push_back(std::isfinite(ratio) ? std::abs(std::log(ratio)) : 10.0);
+    // A row the constants cannot time is marked infinite and weighs far more than an outlier.
+    by_group[rows[i].source_group].push_back(std::isfinite(ratio) ? std::abs(std::log(ratio))
+                                                                  : std::numeric_limits<double>::infinity());
   }
   std::vector<double> per_source;
   for (auto& [group, errors] : by_group) {
     double sum = 0;
-    for (double e : errors) sum += std::min(e, row_error_cap);
+    for (double e : errors) sum += std::isfinite(e) ? std::min(e, row_error_cap) : untimed_row_error;
     per_source.push_back(sum / errors.size());
   }
   return mean(per_source);

@@ -34,21 +34,21 @@ namespace {
 //    rows, the only such GPU measured, give 0.572).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 32-256 elements.
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 181).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
 //    backward's recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of
 //    width d: rate x d / (d + 64). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks). Plausible
-//    0.2-0.7. Other GPUs: flash_relative_rate (0.3-0.8) of their matmul efficiency.
+//    0.2-0.7. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the fit, on the B200 alone, sits at 0.9).
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
-//    optimizer) stream at this fraction of the HBM peak. 0.6-0.95.
+//    optimizer) stream at this fraction of the HBM peak. 0.5-0.95.
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
-//    bandwidth. 0.5-0.95.
+//    bandwidth. 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
 //    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
-//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.95 ms, set by
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.94 ms, set by
 //    vTrain's one-node rows alone, 2022's eager Megatron-DeepSpeed with checkpointing) is about 3x
 //    that estimate, and charges 3.8 ms per layer where those rows add 3.0: it also carries each
 //    micro-batch's fixed launches (embedding, loss), not modelled apart.
@@ -341,14 +341,25 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * (all_to_all + m.collective_latency_seconds);
   }
   // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
-  // chunk with the interleaved schedule (v chunks per stage: v times the sends). Each tensor-parallel
-  // rank sends only its 1/tp slice, over its own link, and the next stage all-gathers the slices over
-  // NVLink (Megatron's scatter/gather optimisation, Narayanan et al. 2021, sec. 4.1; with sequence
-  // parallelism the activations are already split).
+  // chunk with the interleaved schedule (v chunks per stage: v times the sends). With sequence
+  // parallelism the activations are already split, each tensor-parallel rank sending its 1/tp. Without
+  // it, Megatron-LM's original schedules and DeepSpeed's pipeline engine still send 1/tp per rank, over
+  // its own link, and the next stage all-gathers the slices over NVLink (the scatter/gather
+  // optimisation, Narayanan et al. 2021, sec. 4.1; DeepSpeed's is_pipe_partitioned); PyTorch's own
+  // pipelining sends the whole tensor. Megatron-Core's schedules (get_tensor_shapes) split only with
+  // sequence parallelism, which they run with tensor parallelism as a rule; "megatron" here takes the
+  // scatter/gather of the 2021 code that vTrain's and Narayanan's runs used.
   if (pp > 1) {
-    const double bytes = tokens * h * e / tp;
+    const Framework framework = kernels.framework;
+    const bool scatter_gather =
+        !sp && tp > 1 && (framework == Framework::megatron || framework == Framework::deepspeed);
+    const double bytes = tokens * h * e / (sp || scatter_gather ? tp : 1.0);
+    const double gather =
+        scatter_gather ? all_gather_seconds(tokens * h * e, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds
+                       : 0.0;
     per_mb.pipeline_p2p =
-        2 * layout.virtual_stages * (bytes / group_bandwidth(m, 2, tp * cp * dp) + m.collective_latency_seconds);
+        2 * layout.virtual_stages *
+        (bytes / group_bandwidth(m, 2, tp * cp * dp) + m.collective_latency_seconds + gather);
   }
   // The host launches the stage's layers, forward (again when recomputed) and backward (twice the
   // kernels), while the GPU runs what it has been given: where the launches take longer than the
@@ -385,8 +396,11 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // (Narayanan et al. 2021, sec. 2.2). The steady state runs at the pace of the slowest stage, the
   // last with the logits and the loss; the fill and the drain are the other stages' forward and
   // backward passes, without them.
+  // A stage before the last runs the same layers without the logits; where launching sets its pace it
+  // takes the launch time (the logits were never part of that).
   out.logits_seconds = logits_forward + logits_backward + logits_elementwise;
-  if (pp > 1) step.bubble = (pp - 1) / layout.virtual_stages * std::max(0.0, mb_seconds - out.logits_seconds);
+  if (pp > 1)
+    step.bubble = (pp - 1) / layout.virtual_stages * std::max(launches, std::max(0.0, stream - out.logits_seconds));
 
   // --- Data parallelism ------------------------------------------------------------------------------
   const double shard_group = dp * cp;
@@ -512,9 +526,9 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8569, 1.177, 872, 1},
-      {"launch_near", 0.8699, 1.420, 449, 5},
-      {"compute_bound", 0.9172, 1.211, 316, 6},
+      {"launch_bound", 0.8673, 1.149, 872, 1},
+      {"launch_near", 0.8709, 1.428, 449, 5},
+      {"compute_bound", 0.9142, 1.196, 316, 6},
   };
   return table;
 }

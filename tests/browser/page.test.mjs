@@ -434,8 +434,8 @@ describe('the served page', () => {
     // The headline is the median of the sources' held-out medians, as the CLI prints it (each source
     // weighing the same), beside the all-rows median.
     const bySource = speed.median_of_sources_abs_error_pct.toFixed(1);
-    assert.ok(bySource.length > 0 && Number.isFinite(Number(bySource)));
-    assert.ok((await table.innerText()).includes(`各来源误差中位数的中位数为 ${bySource}%`), bySource);
+    assert.equal(Number(await table.locator('[data-median-by-source]').getAttribute('data-median-by-source')), speed.median_of_sources_abs_error_pct);
+    assert.ok((await table.innerText()).includes(`各来源留出误差中位数的中位数为 ${bySource}%`), bySource);
     const matching = async () => Number(await table.locator('.val-shown').getAttribute('data-matching'));
     assert.equal(await matching(), speed.rows.length);
     await table.locator('select[data-filter="source"]').selectOption('simumax-b200');

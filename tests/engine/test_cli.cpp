@@ -161,4 +161,8 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   CHECK(j["rows"].size() == 109 + 1440 + 43 + 45);
   CHECK(j["sources"].size() >= 6);
   CHECK(j["fits"].size() == j["sources"].size() + 1);
+  // The headline, each source weighing the same, beside the all-rows median.
+  CHECK(j.at("median_of_sources_abs_error_pct").get<double>() > 0);
+  CHECK(j.at("median_of_sources_abs_error_pct").get<double>() < j.at("median_abs_error_pct").get<double>());
+  CHECK(j.at("median_of_sources_abs_error_in_sample_pct").get<double>() > 0);
 }

@@ -18,7 +18,7 @@ export function likelySpan(path, range, text) {
   return el('span', { class: 'likely', 'data-report': path, 'data-low': range.low, 'data-high': range.high, text });
 }
 
-// A likely range beside its figure, its ends in one unit: " (41–55%)", " (1.35–1.81 s)".
+// A likely range beside its figure, its ends in one unit: " (42–55%)", " (1.35–1.81 s)".
 function rangeText(range, path, text) {
   return range ? likelySpan(path, range, ` (${text(range)})`) : null;
 }

@@ -115,7 +115,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   return el('div', { class: 'speed-validation' }, [
     el('h4', { text: t(lang, 'val_speed_title') }),
-    el('p', { 'data-median': measured.median_abs_error_pct, text: t(lang, 'val_speed_summary', {
+    el('p', { 'data-median': measured.median_abs_error_pct, 'data-median-by-source': measured.median_of_sources_abs_error_pct, text: t(lang, 'val_speed_summary', {
       n: format.plain(measured.rows.length, lang, 0), sources: measured.sources.length,
       median: format.plain(measured.median_abs_error_pct, lang, 1), insample: format.plain(measured.median_abs_error_in_sample_pct, lang, 1),
       bysource: format.plain(measured.median_of_sources_abs_error_pct, lang, 1),
