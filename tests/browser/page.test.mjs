@@ -504,6 +504,9 @@ describe('the served page', () => {
     assert.match(await page.locator('[data-section="scaling-law"]').innerText(), /20-tokens-per-parameter[\s\S]*fitted law[\s\S]*disagree/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    // The results re-render in the new language a moment after the page's language switches (a loaded
+    // CI machine showed the English cards still there): wait for the Chinese energy card.
+    await page.waitForFunction(() => /能耗/.test(document.querySelector('#results')?.innerText ?? ''));
     await page.locator('#results[data-state="ok"]').waitFor();
     assert.match(await page.locator('#results').innerText(), /能耗[\s\S]*CO₂/);
     assert.match(await page.locator('[data-section="scaling-law"] summary').innerText(), /缩放定律/);
