@@ -142,8 +142,13 @@ double usable_capacity_bytes(const HardwareReport& hardware);
 std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport& model,
                                             const ParallelismReport& layout, const HardwareReport& hardware,
                                             const ComputeReport& compute);
+// How much of the memory report to fill: everything, or (for the planner, which weighs about a million
+// layouts a second) the numbers only: the same totals, fit and explanation, without the phases'
+// compositions, the per-stage lists and the assumptions' names.
+enum class MemoryDetail { full, numbers };
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
-                             const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings);
+                             const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings,
+                             MemoryDetail detail = MemoryDetail::full);
 // The fewest GPUs (multiples of tp x pp x cp, up to 10 million) at which the memory fits, keeping
 // the layout and adding data parallelism; nullopt when no count does.
 std::optional<double> min_gpus_that_fit(const Scenario& s, const ModelReport& model, const HardwareReport& hardware,

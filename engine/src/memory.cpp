@@ -4,8 +4,10 @@
 // of a step, not as a plain sum of everything; the allocator's reserve comes on top of what is
 // allocated, and the CUDA context and NCCL's buffers on top of that.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
+#include <string_view>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -342,7 +344,7 @@ PreviousMicroBatch previous_micro_batch_per_token(const Architecture& a, const M
 
 // What one pipeline rank holds: its weights, and the activations in flight there.
 struct Stage {
-  std::string name;  // "only", "first", "last"
+  const char* name = "";  // "only", "first", "last"
   double pipeline_rank = 0;
   double params = 0;          // before ZeRO sharding
   double routed = 0;          // of params, in routed experts
@@ -351,12 +353,28 @@ struct Stage {
   bool logits = true;         // the loss runs here
 };
 
+// A phase's composition while the stages are weighed: literal names, at most eight parts, no
+// allocation (the planner weighs about a million layouts a second); the report's strings are made
+// for the worst stage only.
+struct PhaseParts {
+  const char* name = "";
+  double bytes = 0;  // the sum of parts, in their order
+  std::array<std::pair<const char*, double>, 8> parts{};
+  std::size_t n = 0;
+  void add(const char* part, double part_bytes) {
+    parts[n++] = {part, part_bytes};
+    bytes += part_bytes;
+  }
+};
+
 }  // namespace
 
 double usable_capacity_bytes(const HardwareReport& hardware) { return units::gib_to_bytes(hardware.usable_memory_gib); }
 
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
-                             const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings) {
+                             const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings,
+                             MemoryDetail detail) {
+  const bool shown = detail == MemoryDetail::full;
   const Precision precision = resolved_precision(s);
   const MemoryRegime regime = resolve_memory_regime(s);
   // Bytes per activation element: 16 bits in mixed precision (fp8 training keeps bf16 activations
@@ -369,12 +387,13 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   const Training16 trains = what_trains(t, regime);
 
   MemoryReport m;
-  m.assumptions = {to_string(regime.framework), regime.framework_assumed, to_string(regime.regime),
+  if (shown)
+    m.assumptions = {to_string(regime.framework), regime.framework_assumed, to_string(regime.regime),
                    regime.regime_assumed, to_string(regime.attention), regime.attention_assumed,
                    to_string(regime.cross_entropy), "", ""};
-  if (frozen_base)
+  if (shown && frozen_base)
     m.assumptions.adapter_precision = contract::name_of(contract::adapter_precisions, regime.adapter_precision);
-  if (t.method == FinetuneMethod::qlora)
+  if (shown && t.method == FinetuneMethod::qlora)
     m.assumptions.quantization = contract::name_of(contract::quantizations, regime.quantization);
   MemoryExplanation& x = m.explain;
 
@@ -390,7 +409,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (held && regime.separate_output_head) held->tied_embeddings = false;
   std::optional<ParameterCount> count;
   if (held) count = count_parameters(*held);
-  std::vector<Stage> stages;
+  std::array<Stage, 2> stages;  // "only", or "first" and "last"
+  std::size_t stage_count = 0;
   {
     const double total = count ? count->total : model.params;
     const double embedding = count ? count->embedding : 0.0;
@@ -401,7 +421,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double per_stage = body / pp + routed / (pp * ep);
     const double routed_here = routed / (pp * ep);
     if (pp <= 1) {
-      stages.push_back({"only", 0, (per_stage + embedding + head) / tp, routed_here / tp, 1.0, embedding / tp, true});
+      stages[stage_count++] = {"only", 0, (per_stage + embedding + head) / tp, routed_here / tp, 1.0, embedding / tp, true};
     } else {
       // 1F1B: pipeline rank r runs min(pp - r - 1, m) warm-up forwards before its first backward, so
       // it holds min(pp - r, m) micro-batches of L/pp layers: the first stage L layers' worth, the last
@@ -445,10 +465,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       }
       // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
       // the embedding, as Megatron-LM does) and the loss.
-      stages.push_back({"first", 0, (first_body + first_routed + embedding) / tp, first_routed / tp, first_share,
-                        embedding / tp, false});
-      stages.push_back({"last", pp - 1, (last_body + last_routed + (tied ? embedding : head)) / tp, last_routed / tp,
-                        last_share, 0.0, true});
+      stages[stage_count++] = {"first", 0, (first_body + first_routed + embedding) / tp, first_routed / tp,
+                               first_share, embedding / tp, false};
+      stages[stage_count++] = {"last", pp - 1, (last_body + last_routed + (tied ? embedding : head)) / tp,
+                               last_routed / tp, last_share, 0.0, true};
     }
   }
   // Micro-batches whose embedding output the first stage keeps.
@@ -573,7 +593,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // --- Each stage's peak over the phases of a step ---------------------------------------------------
   struct StageResult {
     MemoryParts parts;
-    std::vector<MemoryPhase> phases;
+    std::array<PhaseParts, 3> phases;  // forward, backward, optimizer
     double gather = 0, workspace = 0, casts = 0, fragmentation = 0, allocated = 0, reserved = 0;
     double fp8_weights = 0;  // Transformer Engine's cached fp8 weights and transposes
     double previous = 0, previous_added = 0;  // held from the previous micro-batch; what that adds at the peak
@@ -581,7 +601,6 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     double params = 0, trainable = 0, gradient_params = 0;
     bool unsharded_accumulation = false;
     bool stage_gathered = false;  // the whole stage's weights gathered through the step
-    const MemoryPhase* peak = nullptr;
   };
   auto evaluate = [&](const Stage& st) {
     StageResult r;
@@ -723,46 +742,33 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const bool gradients_between_steps = !(single_gpu && micro_batches && *micro_batches <= 1) &&
                                          !s.strategy.optimizer_in_backward;
     const double runtime = r.gather + r.workspace + o.matmul_workspace;
-    using Parts = std::vector<std::pair<std::string, double>>;
     // Forward (at the loss): every state, the activations in flight and the logits. Backward (end):
     // activations freed, all gradients present (or one at a time). Optimizer step: states only.
-    // Built in place (an initializer list would copy every pair: the planner weighs a thousand layouts).
-    Parts forward;
-    forward.reserve(7);
-    forward.emplace_back("weights", parts.weights);
-    forward.emplace_back("optimizer", parts.optimizer);
-    forward.emplace_back("runtime", runtime + r.casts);
-    if (gradients_between_steps) forward.emplace_back("gradients", parts.gradients);
-    forward.emplace_back("activations", parts.activations);
-    if (st.logits) forward.emplace_back("logits", parts.logits);
-    if (r.previous_added > 0) forward.emplace_back("previous", r.previous_added);
-    Parts backward;
-    backward.reserve(5);
-    backward.emplace_back("weights", parts.weights);
-    backward.emplace_back("optimizer", parts.optimizer);
-    backward.emplace_back("runtime", runtime);
-    backward.emplace_back("gradients", gradients_held);
-    backward.emplace_back("recomputed", rebuilt);
+    PhaseParts& forward = r.phases[0];
+    forward.name = "forward";
+    forward.add("weights", parts.weights);
+    forward.add("optimizer", parts.optimizer);
+    forward.add("runtime", runtime + r.casts);
+    if (gradients_between_steps) forward.add("gradients", parts.gradients);
+    forward.add("activations", parts.activations);
+    if (st.logits) forward.add("logits", parts.logits);
+    if (r.previous_added > 0) forward.add("previous", r.previous_added);
+    PhaseParts& backward = r.phases[1];
+    backward.name = "backward";
+    backward.add("weights", parts.weights);
+    backward.add("optimizer", parts.optimizer);
+    backward.add("runtime", runtime);
+    backward.add("gradients", gradients_held);
+    backward.add("recomputed", rebuilt);
     // The optimizer step sees the gradients as synchronised: sharded again after no_sync accumulation.
-    Parts optimizer_step;
-    optimizer_step.reserve(4);
-    optimizer_step.emplace_back("weights", parts.weights);
-    optimizer_step.emplace_back("optimizer", parts.optimizer);
-    optimizer_step.emplace_back("runtime", o.matmul_workspace);
-    optimizer_step.emplace_back("gradients", gradients_held * r.gradient_shard / synced_gradient_shard);
-    const auto phase = [](const char* name, Parts composition) {
-      MemoryPhase p{name, 0.0, std::move(composition)};
-      for (const auto& [part, bytes] : p.parts) p.bytes += bytes;
-      return p;
-    };
-    // Moved in, not copied through an initializer list (the planner weighs a thousand layouts).
-    r.phases.clear();
-    r.phases.reserve(3);
-    r.phases.push_back(phase("forward", std::move(forward)));
-    r.phases.push_back(phase("backward", std::move(backward)));
-    r.phases.push_back(phase("optimizer", std::move(optimizer_step)));
+    PhaseParts& optimizer_step = r.phases[2];
+    optimizer_step.name = "optimizer";
+    optimizer_step.add("weights", parts.weights);
+    optimizer_step.add("optimizer", parts.optimizer);
+    optimizer_step.add("runtime", o.matmul_workspace);
+    optimizer_step.add("gradients", gradients_held * r.gradient_shard / synced_gradient_shard);
     r.allocated = 0;
-    for (const MemoryPhase& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
+    for (const PhaseParts& p : r.phases) r.allocated = std::max(r.allocated, p.bytes);
     // What comes and goes within a step: activations, logits, the previous micro-batch's leftovers and
     // gradients.
     const double dynamic = parts.activations + parts.logits + r.previous_added + gradients_held;
@@ -771,11 +777,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     return r;
   };
 
-  std::vector<StageResult> results;
-  results.reserve(stages.size());
-  for (const Stage& st : stages) results.push_back(evaluate(st));
+  std::array<StageResult, 2> results;
+  for (std::size_t i = 0; i < stage_count; ++i) results[i] = evaluate(stages[i]);
   std::size_t worst = 0;
-  for (std::size_t i = 1; i < results.size(); ++i)
+  for (std::size_t i = 1; i < stage_count; ++i)
     if (results[i].reserved > results[worst].reserved) worst = i;
   StageResult& w = results[worst];
   m.worst_stage = stages[worst].name;
@@ -783,7 +788,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // fractions of one).
   m.micro_batches_in_flight = pp > 1 ? stages[worst].layers_share * pp : 1;
   m.worst_pipeline_rank = stages[worst].pipeline_rank;
-  for (std::size_t i = 0; i < results.size(); ++i) {
+  for (std::size_t i = 0; shown && i < stage_count; ++i) {
     m.stage_bytes.emplace_back(stages[i].name, results[i].reserved + o.cuda_context + o.communication);
     m.stage_allocated_bytes.emplace_back(stages[i].name, results[i].allocated);
   }
@@ -796,35 +801,43 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   m.allocated_bytes = w.allocated;
   m.reserved_bytes = w.reserved;
   const double outside = o.cuda_context + o.communication;
-  // The phases as the page shows them: what each holds, with the runtime around it.
-  m.phases.reserve(w.phases.size());
-  for (const MemoryPhase& p : w.phases) {
-    std::vector<std::pair<std::string, double>> shown;
-    shown.reserve(p.parts.size());
+  // The phases as the page shows them: what each holds, with the runtime around it folded into
+  // "overhead" (added last, so each total is the sum of its shown parts in their order).
+  std::array<PhaseParts, 3> phases;
+  for (std::size_t k = 0; k < phases.size(); ++k) {
+    const PhaseParts& p = w.phases[k];
+    PhaseParts& q = phases[k];
+    q.name = p.name;
     double runtime = 0;
-    for (const auto& [part, bytes] : p.parts) {
-      if (part == "runtime")
-        runtime = bytes;
+    for (std::size_t i = 0; i < p.n; ++i) {
+      if (std::string_view(p.parts[i].first) == "runtime")
+        runtime = p.parts[i].second;
       else
-        shown.emplace_back(part, bytes);
+        q.add(p.parts[i].first, p.parts[i].second);
     }
-    shown.emplace_back("overhead", runtime + outside + w.fragmentation);
-    MemoryPhase q{p.name, 0.0, std::move(shown)};
-    for (const auto& [part, bytes] : q.parts) q.bytes += bytes;
-    m.phases.push_back(std::move(q));
+    q.add("overhead", runtime + outside + w.fragmentation);
   }
-  const auto peak = std::max_element(m.phases.begin(), m.phases.end(),
-                                     [](const MemoryPhase& a, const MemoryPhase& b) { return a.bytes < b.bytes; });
-  m.peak_phase = peak->name;
+  const PhaseParts& peak = *std::max_element(
+      phases.begin(), phases.end(), [](const PhaseParts& a, const PhaseParts& b) { return a.bytes < b.bytes; });
+  m.peak_phase = peak.name;
   // Autocast's copies are held at the loss only: part of the peak when the forward pass is.
-  o.cast_copies = m.peak_phase == "forward" ? w.casts : 0.0;
+  o.cast_copies = &peak == &phases[0] ? w.casts : 0.0;
   parts.overhead = o.cuda_context + o.communication + o.gather + o.workspace + o.matmul_workspace + o.cast_copies +
                    o.fragmentation;
-  parts.total = peak->bytes;  // the same sum as the phase's, to the last bit
-  m.at_peak = peak->parts;
-  m.peak_parts.clear();
-  for (const auto& [part, bytes] : peak->parts)
-    if (part != "recomputed") m.peak_parts.push_back(part);
+  parts.total = peak.bytes;  // the same sum as the phase's, to the last bit
+  if (shown) {
+    const auto composition = [](const PhaseParts& p) {
+      std::vector<std::pair<std::string, double>> out;
+      out.reserve(p.n);
+      for (std::size_t i = 0; i < p.n; ++i) out.emplace_back(p.parts[i].first, p.parts[i].second);
+      return out;
+    };
+    m.phases.reserve(phases.size());
+    for (const PhaseParts& q : phases) m.phases.push_back({q.name, q.bytes, composition(q)});
+    m.at_peak = composition(peak);
+    for (std::size_t i = 0; i < peak.n; ++i)
+      if (std::string_view(peak.parts[i].first) != "recomputed") m.peak_parts.emplace_back(peak.parts[i].first);
+  }
 
   x.params_per_gpu = w.params;
   x.trainable_params_per_gpu = w.trainable;

@@ -91,7 +91,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   const StepHardware machine = step_hardware(s, hardware);
   auto weigh = [&](const ParallelismReport& l) {
     ignored.clear();
-    const MemoryReport memory = estimate_memory(s, model, l, hardware, compute, ignored);
+    const MemoryReport memory = estimate_memory(s, model, l, hardware, compute, ignored, MemoryDetail::numbers);
     const auto step = predict_step(s, compute, machine, l, memory.explain, global_batch);
     ++result.evaluated;
     LayoutOption option{l.tp,

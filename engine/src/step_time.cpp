@@ -371,7 +371,6 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double stream = compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel +
                         per_mb.pipeline_p2p;
   per_mb.kernel_launch = std::max(0.0, launches - stream);
-  const double mb_seconds = stream + per_mb.kernel_launch;
 
   // --- The step: micro-batches through the pipeline --------------------------------------------------
   StepPrediction out;

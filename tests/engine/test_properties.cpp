@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../engine/src/estimators.hpp"
 #include "helpers.hpp"
 
 using namespace test;
@@ -208,4 +209,47 @@ TEST_CASE("Property: a bigger model never needs less memory in the same layout",
         CHECK(big["model"]["params"].get<double>() > small["model"]["params"].get<double>());
       });
   CHECK(compared > draws / 4);
+}
+
+TEST_CASE("Property: the planner's memory numbers are the full report's, to the last bit", "[property]") {
+  // The planner asks estimate_memory for the numbers only (MemoryDetail::numbers, no phase lists or
+  // names); its verdicts must be the ones the report then shows. Each drawn scenario's own layout and
+  // variations of it (pipeline stages, ZeRO stage, recomputation) are compared.
+  Draw d;
+  int compared = 0;
+  for (int i = 0; i < draws; ++i) {
+    const json drawn = draw_scenario(d);
+    INFO(drawn.dump());
+    const traincalc::ScenarioParse parse = traincalc::parse_scenario(drawn.dump(), traincalc::builtin_catalog());
+    if (!parse.scenario) continue;
+    const traincalc::Scenario& s = *parse.scenario;
+    const traincalc::Report r = traincalc::estimate(s);
+    if (!r.errors.empty()) continue;
+    for (const double pp : {1.0, 2.0, 4.0})
+      for (const double zero : {0.0, 1.0, 3.0})
+        for (const auto recompute : {traincalc::Recompute::none, traincalc::Recompute::full}) {
+          traincalc::ParallelismReport layout = r.parallelism;
+          layout.pp = pp;
+          layout.zero = zero;
+          layout.recompute = recompute;
+          traincalc::Issues ignored;
+          const auto full = traincalc::detail::estimate_memory(s, r.model, layout, r.hardware, r.compute, ignored);
+          const auto numbers = traincalc::detail::estimate_memory(s, r.model, layout, r.hardware, r.compute, ignored,
+                                                                  traincalc::detail::MemoryDetail::numbers);
+          CHECK(numbers.per_gpu_bytes == full.per_gpu_bytes);
+          CHECK(numbers.overhead_bytes == full.overhead_bytes);
+          CHECK(numbers.explain == full.explain);
+          CHECK(numbers.fits == full.fits);
+          CHECK(numbers.max_micro_batch == full.max_micro_batch);
+          CHECK(numbers.peak_phase == full.peak_phase);
+          CHECK(numbers.worst_pipeline_rank == full.worst_pipeline_rank);
+          CHECK(numbers.reserved_bytes == full.reserved_bytes);
+          // The full report's lists are there, and the numbers-only one leaves them out.
+          CHECK(full.phases.size() == 3);
+          CHECK_FALSE(full.at_peak.empty());
+          CHECK(numbers.phases.empty());
+          ++compared;
+        }
+  }
+  CHECK(compared > draws);
 }

@@ -122,6 +122,7 @@ struct MemoryParts {
   double logits = 0;    // the loss's fp32 logits and their gradient, on the last pipeline stage
   double overhead = 0;  // CUDA context, communication buffers, gather buffers, allocator fragmentation
   double total = 0;     // the peak over the phases of a step
+  bool operator==(const MemoryParts&) const = default;
 };
 
 // The runtime overhead, part by part (each overridable in the scenario's "memory" object).
@@ -133,6 +134,7 @@ struct MemoryOverhead {
   double workspace = 0;      // QLoRA: one layer's matrices dequantised to 16 bits
   double cast_copies = 0;    // autocast: 16-bit copies of the fp32 matmul weights, held at the loss
   double matmul_workspace = 0;  // cuBLAS's (and Transformer Engine's) workspaces, from the first matmul on
+  bool operator==(const MemoryOverhead&) const = default;
 };
 
 // What the memory model assumed, and whether each came from the scenario or the framework's preset.
@@ -189,6 +191,7 @@ struct MemoryExplanation {
   double previous_micro_batch_bytes = 0;
   // Transformer Engine under fp8: the cached fp8 weights and transposes (counted in the weights).
   double fp8_weight_copies_bytes = 0;
+  bool operator==(const MemoryExplanation&) const = default;
 };
 
 struct MemoryReport {
