@@ -123,7 +123,7 @@ constexpr auto mfu_source_names = names_of(mfu_sources);
 constexpr std::string_view chosen_by_names[] = {"given", "default", "planner"};
 constexpr std::string_view gpus_from_names[] = {"count", "budget.per_month", "budget.deadline_days"};
 constexpr std::string_view power_from_names[] = {"given", "utilisation"};
-constexpr std::string_view stage_names[] = {"only", "first", "last"};
+constexpr std::string_view stage_names[] = {"only", "first", "middle", "last"};
 
 // ---- Scenario ----
 
@@ -286,6 +286,11 @@ constexpr Field strategy_fields[] = {
     number_or("zero", fsdp_word, "", zero_stage_range, "planned", "ZeRO stage 0-3 (\"fsdp\" = 3); absent, the planner chooses."),
     number_or("pp_virtual_stages", auto_word, "", virtual_stages_range, "auto",
               "Interleaved 1F1B chunks per stage (1: plain 1F1B)."),
+    number_or("pp_first_stage_layers", auto_word, "layers", layout_range, "auto",
+              "Layers on the first pipeline stage (the stages between split the rest evenly); auto: even, or one "
+              "lighter where the layers do not divide the stages."),
+    number_or("pp_last_stage_layers", auto_word, "layers", layout_range, "auto",
+              "Layers on the last pipeline stage, which also runs the output head and the loss."),
     pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),
     pick("attention", attention_kernel_names, "the framework's on this GPU",
          "Attention kernel: flash and memory_efficient keep no scores (flash needs Ampere or newer)."),
@@ -659,7 +664,8 @@ constexpr Field report_memory_fields[] = {
     required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed.")),
     required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated).")),
     required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved).")),
-    required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first or last.")),
+    required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
+                                               "between) or last.")),
     required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage).")),
     required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
     required(holds("stage_allocated_bytes", Type::number_map, nullptr,
@@ -710,6 +716,10 @@ const Record alternative{"report.parallelism.alternatives[]", "One of the next f
 constexpr Field parallelism_fields[] = {
     required(flag("sequence_parallel", {}, "Megatron sequence parallelism.")),
     required(pick("chosen_by", chosen_by_names, {}, "Who chose the layout.")),
+    out("first_stage_layers", "layers", "With pipeline stages: the layers on the first stage."),
+    out("middle_stage_layers", "layers",
+        "With three or more stages: the most layers a stage between the first and the last holds."),
+    out("last_stage_layers", "layers", "With pipeline stages: the layers on the last stage (with the output head)."),
     out("layouts_evaluated", "layouts", "Layouts the planner weighed."),
     out("layouts_fitting", "layouts", "Of those, the ones that fit."),
     holds("alternatives", Type::list, &alternative, "The next fastest layouts that fit."),

@@ -92,6 +92,11 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     step = plan.step;
   }
   r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
+  if (const StageLayers on = pipeline_stage_layers(s, r.parallelism.pp); r.parallelism.pp > 1 && on.valid) {
+    r.parallelism.first_stage_layers = on.first;
+    r.parallelism.middle_stage_layers = on.middle;
+    r.parallelism.last_stage_layers = on.last;
+  }
   if (predicted) mfu = step->mfu;
   const double gpus = r.plan.gpus;
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
@@ -366,6 +371,11 @@ json report_json_value(const Report& r) {
   json parallelism = detail::layout_to_json(p);
   parallelism["sequence_parallel"] = p.sequence_parallel;
   parallelism["chosen_by"] = p.chosen_by;
+  if (p.first_stage_layers > 0) {
+    parallelism["first_stage_layers"] = p.first_stage_layers;
+    if (p.pp > 2) parallelism["middle_stage_layers"] = p.middle_stage_layers;
+    parallelism["last_stage_layers"] = p.last_stage_layers;
+  }
   if (p.chosen_by == "planner") {
     parallelism["layouts_evaluated"] = p.layouts_evaluated;
     parallelism["layouts_fitting"] = p.layouts_fitting;

@@ -41,6 +41,21 @@ double resolved_mfu(const Scenario& s, Issues& warnings);
 PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware, double mfu,
                      Issues& errors);
 ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings);
+
+// Layers (transformer blocks) on each pipeline stage: the first stage's, the most that any stage
+// between the first and the last holds (0 with fewer than three stages), the last stage's.
+struct StageLayers {
+  double first = 0, middle = 0, last = 0;
+  bool valid = false;  // whole, at least one layer a stage, adding up to the model's
+};
+// Given counts for the first and last stage (0: not given) leave the rest to the stages between,
+// evenly. Without them: even where the layers divide the stages; else as large runs balance them,
+// the first and last stages lighter (Llama 3's 126 layers on 16 stages: 7, 8 x 14, 7; Llama Team
+// 2024, "The Llama 3 Herd of Models", sec. 3.3.2: the last stage also runs the output head and the
+// loss, the first the embedding), floor(L/pp) layers on the ends and L/pp rounded up between.
+StageLayers pipeline_stage_layers(double blocks, double pp, double first_given = 0, double last_given = 0);
+// The same for a layout of a model (its given counts from the strategy).
+StageLayers pipeline_stage_layers(const Scenario& s, double pp);
 TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
 // The predicted step, and one step's seconds at the time's reported speed.
 void attach_step(TimeReport& time, const std::optional<StepPrediction>& step, double seq_len);

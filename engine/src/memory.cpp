@@ -344,8 +344,9 @@ PreviousMicroBatch previous_micro_batch_per_token(const Architecture& a, const M
 
 // What one pipeline rank holds: its weights, and the activations in flight there.
 struct Stage {
-  const char* name = "";  // "only", "first", "last"
+  const char* name = "";  // "only", "first", "middle", "last"
   double pipeline_rank = 0;
+  double layers = 0;          // transformer blocks here
   double params = 0;          // before ZeRO sharding
   double routed = 0;          // of params, in routed experts
   double layers_share = 1;    // of all layers' activations, as many micro-batches as are in flight
@@ -409,7 +410,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (held && regime.separate_output_head) held->tied_embeddings = false;
   std::optional<ParameterCount> count;
   if (held) count = count_parameters(*held);
-  std::array<Stage, 2> stages;  // "only", or "first" and "last"
+  std::array<Stage, 3> stages;  // "only", or "first", ("middle",) "last"
   std::size_t stage_count = 0;
   {
     const double total = count ? count->total : model.params;
@@ -418,10 +419,14 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double routed = count ? count->routed_experts : 0.0;
     const bool tied = held && held->tied_embeddings;
     const double body = total - embedding - head - routed;
-    const double per_stage = body / pp + routed / (pp * ep);
-    const double routed_here = routed / (pp * ep);
+    const double blocks = arch ? arch->layers + arch->decoder_layers : 1.0;
+    // Layers on the first, the heaviest middle and the last stage (even where they divide; an unknown
+    // architecture's parameters split evenly).
+    StageLayers layers_on = pipeline_stage_layers(s, pp);
+    if (!layers_on.valid) layers_on = {blocks / pp, pp > 2 ? blocks / pp : 0.0, blocks / pp, true};
     if (pp <= 1) {
-      stages[stage_count++] = {"only", 0, (per_stage + embedding + head) / tp, routed_here / tp, 1.0, embedding / tp, true};
+      stages[stage_count++] = {"only", 0, blocks, (body + routed / ep + embedding + head) / tp, routed / ep / tp, 1.0,
+                               embedding / tp, true};
     } else {
       // 1F1B: pipeline rank r runs min(pp - r - 1, m) warm-up forwards before its first backward, so
       // it holds min(pp - r, m) micro-batches of L/pp layers: the first stage L layers' worth, the last
@@ -430,44 +435,64 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       // schedules.py, forward_backward_pipelining_with_interleaving; microbatch_group_size_per_vp_stage
       // defaults to pp): the first stage L(1 + (pp-1)/(pp v)), as Korthikanti et al. 2022, sec. 4.2.3,
       // count; the last L((v-1) pp + 1)/(pp v).
+      // With uneven stages (v = 1), rank r holds min(pp - r, m) micro-batches of its own layers.
       const double v = layout.virtual_stages;
       const double m = std::max(1.0, micro_batches.value_or(1e9));
-      const auto share_in_flight = [&](double rank) {
+      const auto share_in_flight = [&](double rank, double layers_here) {
         if (v > 1) return std::min((pp - rank - 1) * 2 + (v - 1) * pp + 1, m * v) / (pp * v);
-        return std::min(pp - rank, m) / pp;
+        return std::min(pp - rank, m) * layers_here / blocks;
       };
-      const double first_share = share_in_flight(0);
-      const double last_share = share_in_flight(pp - 1);
+      const double first_share = share_in_flight(0, layers_on.first);
+      const double last_share = share_in_flight(pp - 1, layers_on.last);
       // A mixture of experts whose leading layers are dense (DeepSeek's first_k_dense_replace) is not
       // even across stages: Megatron-LM gives each stage L/pp consecutive layers, so the first stage
       // holds the dense layers and the last only MoE layers, each with its routed experts.
-      double first_body = per_stage, first_routed = routed_here, last_body = per_stage, last_routed = routed_here;
+      // A stage of n layers holds n/L of the body and of the routed experts (its share of them over ep).
+      // A mixture of experts whose leading layers are dense (DeepSeek's first_k_dense_replace) is not
+      // even across stages: Megatron-LM gives each stage consecutive layers, so the first stage holds
+      // the dense layers and the last only MoE layers, each with its routed experts.
       // (With interleaving a rank holds v chunks spread over the model; the even split is kept then.)
-      if (held && moe_layer_count(*held) > 0 && held->dense_layers > 0 && held->decoder_layers == 0 && v <= 1) {
+      const bool dense_first = held && moe_layer_count(*held) > 0 && held->dense_layers > 0 &&
+                               held->decoder_layers == 0 && v <= 1;
+      double dense_body = 0, moe_body = 0, moe_routed = 0;
+      if (dense_first) {
         Architecture one = *held;
         one.layers = 1;
         one.dense_layers = 1;
         const ParameterCount dense = count_parameters(one);
         one.dense_layers = 0;
         const ParameterCount moe = count_parameters(one);
-        const double dense_body = dense.total - dense.embedding - dense.output_head;
-        const double moe_body = moe.total - moe.embedding - moe.output_head - moe.routed_experts;
-        const double per_stage_layers = held->layers / pp;
-        const auto stage_params = [&](double first_layer, double& body_out, double& routed_out) {
-          const double dense_here =
-              std::clamp(held->dense_layers - first_layer, 0.0, per_stage_layers);  // leading layers are dense
-          const double moe_here = per_stage_layers - dense_here;
-          body_out = dense_here * dense_body + moe_here * moe_body;
-          routed_out = moe_here * moe.routed_experts / ep;
-        };
-        stage_params(0, first_body, first_routed);
-        stage_params(held->layers - per_stage_layers, last_body, last_routed);
+        dense_body = dense.total - dense.embedding - dense.output_head;
+        moe_body = moe.total - moe.embedding - moe.output_head - moe.routed_experts;
+        moe_routed = moe.routed_experts;
       }
+      const auto stage_params = [&](double first_layer, double n, double& body_out, double& routed_out) {
+        if (!dense_first) {
+          routed_out = routed * n / (blocks * ep);
+          body_out = body * n / blocks;
+          return;
+        }
+        const double dense_here = std::clamp(held->dense_layers - first_layer, 0.0, n);  // leading layers are dense
+        const double moe_here = n - dense_here;
+        body_out = dense_here * dense_body + moe_here * moe_body;
+        routed_out = moe_here * moe_routed / ep;
+      };
+      double first_body = 0, first_routed = 0, last_body = 0, last_routed = 0;
+      stage_params(0, layers_on.first, first_body, first_routed);
+      stage_params(blocks - layers_on.last, layers_on.last, last_body, last_routed);
       // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
       // the embedding, as Megatron-LM does) and the loss.
-      stages[stage_count++] = {"first", 0, (first_body + first_routed + embedding) / tp, first_routed / tp,
-                               first_share, embedding / tp, false};
-      stages[stage_count++] = {"last", pp - 1, (last_body + last_routed + (tied ? embedding : head)) / tp,
+      stages[stage_count++] = {"first", 0, layers_on.first, (first_body + first_routed + embedding) / tp,
+                               first_routed / tp, first_share, embedding / tp, false};
+      // Stages between with more layers than the first (uneven stages): the first of them, rank 1, holds
+      // pp - 1 micro-batches of them.
+      if (pp > 2 && layers_on.middle > layers_on.first) {
+        double middle_body = 0, middle_routed = 0;
+        stage_params(layers_on.first, layers_on.middle, middle_body, middle_routed);
+        stages[stage_count++] = {"middle", 1, layers_on.middle, (middle_body + middle_routed) / tp,
+                                 middle_routed / tp, share_in_flight(1, layers_on.middle), 0.0, false};
+      }
+      stages[stage_count++] = {"last", pp - 1, layers_on.last, (last_body + last_routed + (tied ? embedding : head)) / tp,
                                last_routed / tp, last_share, 0.0, true};
     }
   }
@@ -700,7 +725,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // --fp8-param-gather, would drop the 16-bit copy; not modelled). The output head is not a Transformer
     // Engine layer. Under ZeRO-3 the gathered layer's cast would be transient: not counted there.
     // The layers' matmul weights on this stage (a decoder layer's cross-attention counted as a layer).
-    const double layers_here = arch ? (arch->layers + 2 * arch->decoder_layers) / pp : 0.0;
+    const double layers_here =
+        arch ? (arch->layers + 2 * arch->decoder_layers) * st.layers / (arch->layers + arch->decoder_layers) : 0.0;
     if (precision == Precision::fp8 && regime.transformer_engine && trains.full && arch && zero < 3) {
       const double per_param = s.hardware.gpu.compute_capability.value_or(9) >= 10 ? 1.0 : 2.0;
       r.fp8_weights = per_param * layer_params * layers_here;
@@ -728,7 +754,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     // The previous micro-batch's leftovers go once this one's forward pass returns, before its loss:
     // they sit beside this micro-batch's 16-bit logits, not beside the loss's buffers.
     if (arch) {
-      r.previous = (previous_per_token.layer * (arch->layers + arch->decoder_layers) / pp +
+      r.previous = (previous_per_token.layer * st.layers +
                     (st.logits ? previous_per_token.head : 0.0)) *
                    tokens;
       const double loss_buffers =
@@ -777,7 +803,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     return r;
   };
 
-  std::array<StageResult, 2> results;
+  std::array<StageResult, 3> results;
   for (std::size_t i = 0; i < stage_count; ++i) results[i] = evaluate(stages[i]);
   std::size_t worst = 0;
   for (std::size_t i = 1; i < stage_count; ++i)
@@ -786,7 +812,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   m.worst_stage = stages[worst].name;
   // The worst stage's activations in micro-batches of its own layers (interleaved chunks counted as
   // fractions of one).
-  m.micro_batches_in_flight = pp > 1 ? stages[worst].layers_share * pp : 1;
+  m.micro_batches_in_flight =
+      pp > 1 && stages[worst].layers > 0
+          ? stages[worst].layers_share * (arch ? arch->layers + arch->decoder_layers : 1.0) / stages[worst].layers
+          : 1;
   m.worst_pipeline_rank = stages[worst].pipeline_rank;
   for (std::size_t i = 0; shown && i < stage_count; ++i) {
     m.stage_bytes.emplace_back(stages[i].name, results[i].reserved + o.cuda_context + o.communication);

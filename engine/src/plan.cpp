@@ -79,6 +79,47 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
   return plan;
 }
 
+StageLayers pipeline_stage_layers(double blocks, double pp, double first_given, double last_given) {
+  StageLayers out;
+  const auto whole_at_least_one = [](double x) { return x >= 1 && std::floor(x) == x; };
+  if (pp <= 1) {
+    out.first = out.last = blocks;
+  } else if (first_given > 0 || last_given > 0) {
+    const double between = pp - 2;
+    if (first_given > 0 && last_given > 0) {
+      out.first = first_given;
+      out.last = last_given;
+      out.middle = between > 0 ? (blocks - first_given - last_given) / between : 0.0;
+      if (between == 0 && first_given + last_given != blocks) return out;
+    } else {
+      // One end given: the other stages share the rest evenly, the other end with them.
+      const double share = (blocks - std::max(first_given, last_given)) / (pp - 1);
+      out.first = first_given > 0 ? first_given : share;
+      out.last = last_given > 0 ? last_given : share;
+      out.middle = between > 0 ? share : 0.0;
+    }
+  } else if (std::floor(blocks / pp) == blocks / pp) {
+    out.first = out.last = blocks / pp;
+    out.middle = pp > 2 ? blocks / pp : 0.0;
+  } else {
+    const double fewer = std::floor(blocks / pp);
+    const double heavier = blocks - fewer * pp;  // stages with one layer more, 1 .. pp - 1
+    out.first = heavier > pp - 2 ? fewer + 1 : fewer;  // both ends lighter where pp - 2 stages take the rest
+    out.last = fewer;
+    out.middle = pp > 2 ? fewer + 1 : 0.0;
+  }
+  out.valid = whole_at_least_one(out.first) && whole_at_least_one(out.last) &&
+              (pp <= 2 || whole_at_least_one(out.middle));
+  return out;
+}
+
+StageLayers pipeline_stage_layers(const Scenario& s, double pp) {
+  const std::optional<Architecture>& a = s.model.architecture;
+  if (!a) return {};
+  return pipeline_stage_layers(a->layers + a->decoder_layers, pp, s.strategy.pp_first_stage_layers.value_or(0),
+                               s.strategy.pp_last_stage_layers.value_or(0));
+}
+
 ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings) {
   const Strategy& st = s.strategy;
   ParallelismReport p;

@@ -120,11 +120,12 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
       if (!whole(rest) || rest < 1) continue;
       std::vector<double> pps = st.pp ? std::vector<double>{*st.pp} : std::vector<double>{};
       if (!st.pp) {
-        // The divisors of rest that divide the layers too (found up to sqrt(rest)).
+        // The divisors of rest (found up to sqrt(rest)) that leave every stage a whole number of layers:
+        // even, or with lighter first and last stages where they do not divide (pipeline_stage_layers).
         for (double d = 1; d * d <= rest; ++d) {
           if (!whole(rest / d)) continue;
           for (double pp : {d, rest / d})
-            if (pp <= blocks && whole(blocks / pp) && std::find(pps.begin(), pps.end(), pp) == pps.end())
+            if (pp <= blocks && pipeline_stage_layers(s, pp).valid && std::find(pps.begin(), pps.end(), pp) == pps.end())
               pps.push_back(pp);
         }
         std::sort(pps.begin(), pps.end());
@@ -148,7 +149,8 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
         // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
         std::vector<double> vs = {1};
         if (pp > 1 && st.pp_virtual_stages) vs = {*st.pp_virtual_stages};
-        if (pp > 1 && !st.pp_virtual_stages)
+        // (Interleaving is modelled on even stages only.)
+        if (pp > 1 && !st.pp_virtual_stages && !st.pp_first_stage_layers && !st.pp_last_stage_layers)
           for (double v = 2; v <= std::min(8.0, blocks / pp); ++v)
             if (whole(blocks / pp / v)) vs.push_back(v);
         for (double v : vs)

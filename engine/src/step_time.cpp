@@ -284,12 +284,31 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     logits_elementwise = tokens * a.vocab / tp * loss_bytes / m.memory_bytes_per_second;
   }
 
-  // --- One micro-batch on the slowest (last) stage -------------------------------------------------
+  // --- One micro-batch on the slowest stage ----------------------------------------------------------
   const double weight_backward = frozen ? 1.0 : 2.0;  // activation gradients (+ weight gradients)
-  // The slowest stage's share of the layers: pp stages of v chunks each, a chunk rounded up to whole
-  // layers (1/pp when they divide evenly).
+  // The slowest stage's share of the layers. Even stages: the last, with the logits and the loss.
+  // Uneven stages (pipeline_stage_layers): the last with its layers and the logits, or the heaviest
+  // stage before it, whichever takes longer (a layer's forward, backward and any recomputation against
+  // the logits' forward and backward). Interleaved: pp stages of v chunks each, a chunk rounded up to
+  // whole layers, the logits on the last.
   const double v = layout.virtual_stages;
-  const double stage = pp > 1 ? std::ceil(blocks / (pp * v) - 1e-9) * v / blocks : 1.0;
+  double pace_layers = blocks;
+  if (pp > 1) {
+    const StageLayers on = pipeline_stage_layers(s, pp);
+    if (v > 1 || !on.valid) {
+      pace_layers = std::ceil(blocks / (pp * v) - 1e-9) * v;
+    } else {
+      const double layer_seconds = (forward.total() + lora_forward + dequantise) / blocks *
+                                   (1 + weight_backward + (layout.recompute == Recompute::full ? 1 : 0));
+      const double before_last = std::max(on.first, on.middle);
+      pace_layers = on.last;
+      if (before_last * layer_seconds > on.last * layer_seconds + logits_forward + logits_backward + logits_elementwise) {
+        pace_layers = before_last;  // the logits are off the critical stage
+        logits_forward = logits_backward = logits_elementwise = 0;
+      }
+    }
+  }
+  const double stage = pace_layers / blocks;
   StepBreakdown per_mb;
   per_mb.matmul =
       stage * forward.matmul * (1 + weight_backward) + stage * lora_forward * 3 + logits_forward + logits_backward;

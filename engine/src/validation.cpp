@@ -59,6 +59,8 @@ ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) 
       st.zero.reset();
       st.recompute.reset();
       st.pp_virtual_stages.reset();
+      st.pp_first_stage_layers.reset();
+      st.pp_last_stage_layers.reset();
       st.sequence_parallel.reset();
       const Report best = estimate(planned, &catalog);
       if (best.valid() && best.time.step) {

@@ -37,11 +37,12 @@ TEST_CASE("Extreme but valid: 10^15 parameters, one token, a million GPUs", "[va
   CHECK(one["time"]["wall_clock_days"].get<double>() > 0);
   CHECK(one["time"]["wall_clock_days"].get<double>() < 1e-3);
 
-  // A million GPUs for a 405B model. With the default batch of 512 sequences no layout can use them
-  // (each data-parallel rank needs a sequence): a finite report that says so. With a batch of two
-  // million sequences the planner finds one within its search budget.
+  // A million GPUs for a 405B model (126 layers). With a batch of 256 sequences no layout can use them
+  // (each data-parallel rank needs a sequence, and tp 8 x cp 2 x 126 stages x 256 is 516,096): a
+  // finite report that says so. (With 512, 125 uneven stages of one or two layers would do.) With a
+  // batch of two million sequences the planner finds one within its search budget.
   json s = {{"model", {{"preset", "llama-3.1-405b"}}},
-            {"training", {{"type", "pretrain"}, {"tokens", 1.5e13}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1.5e13}, {"global_batch_sequences", 256}}},
             {"hardware", {{"gpu", "h100-sxm"}, {"count", 1000000}}}};
   const json no_layout = valid(s);
   CHECK(no_layout["warnings"].dump().find("no_layout") != std::string::npos);

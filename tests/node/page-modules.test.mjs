@@ -241,6 +241,15 @@ describe('speed in words', async () => {
     + 'Chosen by the planner: the fastest of 120 layouts that fit in memory (300 weighed).'));
   test('Chinese', () => assert.equal(layoutInWords(report, 'zh'),
     '并行方案：64 张 GPU = 张量并行 8 路 × 流水并行 2 路 × 数据并行 4 路；微批次 1（每步 8 个），ZeRO-1（切分优化器状态），选择性重计算。由规划器选出：在 120 个放得下的方案中最快（共评估 300 个）。'));
+  // Llama 3's 126 layers on 16 stages: the ends one layer lighter, said in words; even stages are not.
+  const uneven = { ...report, plan: { gpus: 128 }, parallelism: { ...report.parallelism, pp: 16, dp: 1, first_stage_layers: 7, middle_stage_layers: 8, last_stage_layers: 7 } };
+  test('uneven stages, English', () => assert.match(layoutInWords(uneven, 'en'),
+    /ZeRO-1 \(optimizer states sharded\), uneven stages \(7 layers on the first, up to 8 between, 7 on the last\), selective/));
+  test('uneven stages, Chinese', () => assert.match(layoutInWords(uneven, 'zh'), /流水各段层数不等（首段 7 层，中间段最多 8 层，末段 7 层）/));
+  test('even stages say nothing more', () => {
+    const even = { ...report, parallelism: { ...report.parallelism, first_stage_layers: 16, last_stage_layers: 16 } };
+    assert.doesNotMatch(layoutInWords(even, 'en'), /uneven/);
+  });
 });
 
 describe('export', async () => {

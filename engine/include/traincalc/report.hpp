@@ -201,7 +201,7 @@ struct MemoryReport {
   // (torch.cuda.max_memory_reserved) and what is allocated (torch.cuda.max_memory_allocated).
   double allocated_bytes = 0;
   double reserved_bytes = 0;
-  std::string worst_stage = "only";  // "only", "first" or "last" pipeline stage
+  std::string worst_stage = "only";  // "only", "first", "middle" or "last" pipeline stage
   double worst_pipeline_rank = 0;
   std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its total peak
   std::vector<std::pair<std::string, double>> stage_allocated_bytes;  // and its allocated peak
@@ -238,6 +238,9 @@ struct LayoutOption {
 struct ParallelismReport {
   double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1;
   double virtual_stages = 1;  // interleaved pipeline chunks per stage (1: plain 1F1B)
+  // Layers on the first stage, on the heaviest stage between the first and the last, and on the last
+  // (with pp > 1 and the architecture known; else 0).
+  double first_stage_layers = 0, middle_stage_layers = 0, last_stage_layers = 0;
   bool sequence_parallel = false;
   Recompute recompute = Recompute::none;
   std::string chosen_by = "given";  // "given", "default" or "planner"

@@ -37,6 +37,10 @@ struct Strategy {
   // nullopt: "auto". Until the planner exists, "auto" resolves to 1 (and dp to the rest).
   std::optional<double> tp, pp, cp, ep, dp, micro_batch, zero;
   std::optional<double> pp_virtual_stages;  // interleaved 1F1B chunks per stage; nullopt: "auto" (1 unless planned)
+  // Layers on the first and on the last pipeline stage (Megatron-Core's decoder_first/last_pipeline_num_layers);
+  // the stages between split the rest evenly. nullopt: "auto", even where the layers divide, else the
+  // first and last stages one layer lighter (pipeline_stage_layers).
+  std::optional<double> pp_first_stage_layers, pp_last_stage_layers;
   std::optional<Recompute> recompute;       // nullopt: "auto"
   std::optional<Framework> framework;  // nullopt: "auto" (Megatron-LM to pre-train, Hugging Face to fine-tune)
   std::optional<Regime> regime;        // nullopt: the framework's

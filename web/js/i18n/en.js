@@ -240,6 +240,8 @@ export const STRINGS = {
   layout_data: 'data',
   layout_factor: '{n}-way {what}',
   layout_interleaved: ', an interleaved pipeline ({v} chunks per stage)',
+  layout_uneven: ', uneven stages ({first} layers on the first, up to {middle} between, {last} on the last)',
+  layout_uneven_two: ', uneven stages ({first} layers on the first, {last} on the last)',
   layout_words: 'Layout: {g} {g#GPU|GPUs} = {factors} parallel; micro-batch {mb}{perstep}, {zero}, {rc}.',
   layout_per_step: ' ({m} per step)',
   layout_no_layout: 'No layout of these GPUs suits the batch (see the notes); the defaults are shown.',

@@ -241,6 +241,8 @@ export const STRINGS = {
   layout_data: '数据',
   layout_factor: '{what}并行 {n} 路',
   layout_interleaved: '，交错流水线（每段 {v} 块）',
+  layout_uneven: '，流水各段层数不等（首段 {first} 层，中间段最多 {middle} 层，末段 {last} 层）',
+  layout_uneven_two: '，流水两段层数不等（首段 {first} 层，末段 {last} 层）',
   layout_words: '并行方案：{g} 张 GPU = {factors}；微批次 {mb}{perstep}，{zero}，{rc}。',
   layout_per_step: '（每步 {m} 个）',
   layout_no_layout: '在此 GPU 数量下没有适合该批次的并行方案（见说明），显示的是默认方案。',

@@ -54,6 +54,16 @@ function zeroWords(zero, lang) {
   return t(lang, `zero_words_${zero}`);
 }
 
+// Pipeline stages that hold different numbers of layers (the report's first/middle/last_stage_layers).
+function unevenStages(p, lang) {
+  const first = p.first_stage_layers, last = p.last_stage_layers, middle = p.middle_stage_layers;
+  if (!(p.pp > 1) || first === undefined || last === undefined) return '';
+  const n = (v) => format.plain(v, lang, 0);
+  if (p.pp === 2) return first === last ? '' : t(lang, 'layout_uneven_two', { first: n(first), last: n(last) });
+  if (first === middle && middle === last) return '';
+  return t(lang, 'layout_uneven', { first: n(first), middle: n(middle), last: n(last) });
+}
+
 // "64 GPUs = tensor 8 × pipeline 2 × data 4; micro-batch 1 (32 per step), ZeRO-1, selective recomputation."
 export function layoutInWords(report, lang) {
   const p = report.parallelism;
@@ -66,7 +76,8 @@ export function layoutInWords(report, lang) {
     factors: factors.join(' × '),
     mb: format.plain(p.micro_batch, lang, 0),
     perstep: step.micro_batches_per_step ? t(lang, 'layout_per_step', { m: format.plain(step.micro_batches_per_step, lang, 0) }) : '',
-    zero: zeroWords(p.zero, lang) + (p.virtual_stages > 1 ? t(lang, 'layout_interleaved', { v: p.virtual_stages }) : ''),
+    zero: zeroWords(p.zero, lang) + (p.virtual_stages > 1 ? t(lang, 'layout_interleaved', { v: p.virtual_stages }) : '') +
+      unevenStages(p, lang),
     rc: t(lang, `rc_${p.recompute}`),
   });
   let how;

@@ -1,0 +1,144 @@
+// Pipeline stages with uneven layer counts: how the layers are split when they do not divide the
+// stages (or when the first and last stages are given), what each stage then holds in memory, which
+// stage sets the step's pace, and what the planner may choose.
+#include "../../engine/src/estimators.hpp"
+#include "helpers.hpp"
+
+using namespace test;
+using traincalc::detail::pipeline_stage_layers;
+
+namespace {
+
+// Llama 3.1 405B (126 layers) pre-training on 16,384 H100s as Meta ran it: tp 8, pp 16, cp 1,
+// 8,192-token sequences (Llama Team 2024, "The Llama 3 Herd of Models", table 4), here without
+// interleaving; the first and last stage layers as given (or "auto").
+json llama405b(const json& first = "auto", const json& last = "auto") {
+  return {{"model", {{"preset", "llama-3.1-405b"}}},
+          {"training", {{"type", "pretrain"}, {"tokens", 1.5e13}, {"seq_len", 8192}, {"global_batch_sequences", 2048}}},
+          {"hardware", {{"gpu", "h100-sxm"}, {"count", 16384}}},
+          {"strategy",
+           {{"tp", 8},
+            {"pp", 16},
+            {"cp", 1},
+            {"ep", 1},
+            {"micro_batch", 1},
+            {"zero", 1},
+            {"recompute", "full"},
+            {"pp_virtual_stages", 1},
+            {"pp_first_stage_layers", first},
+            {"pp_last_stage_layers", last}}}};
+}
+
+}  // namespace
+
+TEST_CASE("Pipeline stages: the layers split evenly where they divide, else the ends one lighter") {
+  // Even: 80 layers on 8 stages, 10 each.
+  auto even = pipeline_stage_layers(80, 8);
+  CHECK(even.valid);
+  CHECK((even.first == 10 && even.middle == 10 && even.last == 10));
+  // Llama 3's 126 layers on 16 stages: 7 on the first and the last, 8 on the 14 between (Llama Team
+  // 2024, sec. 3.3.2, "reducing one Transformer layer each from the first and the last stages").
+  auto llama = pipeline_stage_layers(126, 16);
+  CHECK(llama.valid);
+  CHECK((llama.first == 7 && llama.middle == 8 && llama.last == 7));
+  // 12 layers on 8 stages: 1 on each end, at most 2 between (4 stages hold 2, 2 hold 1).
+  auto twelve = pipeline_stage_layers(12, 8);
+  CHECK((twelve.valid && twelve.first == 1 && twelve.middle == 2 && twelve.last == 1));
+  // Where all but one stage must hold the extra layer (15 on 8), the first takes it, the last (with
+  // the output head) stays lighter.
+  auto fifteen = pipeline_stage_layers(15, 8);
+  CHECK((fifteen.valid && fifteen.first == 2 && fifteen.middle == 2 && fifteen.last == 1));
+  // Two stages: the extra layer on the first.
+  auto two = pipeline_stage_layers(5, 2);
+  CHECK((two.valid && two.first == 3 && two.last == 2));
+  // More stages than layers: no split.
+  CHECK_FALSE(pipeline_stage_layers(6, 8).valid);
+}
+
+TEST_CASE("Pipeline stages: given first and last stages leave the rest to the stages between") {
+  // Megatron-Core's decoder_first/last_pipeline_num_layers: 126 = 6 + 14 x 8 + 8.
+  auto given = pipeline_stage_layers(126, 16, 6, 8);
+  CHECK((given.valid && given.first == 6 && given.middle == 8 && given.last == 8));
+  // Only the first given: the other 15 stages share 120 layers, 8 each.
+  auto first_only = pipeline_stage_layers(126, 16, 6, 0);
+  CHECK((first_only.valid && first_only.middle == 8 && first_only.last == 8));
+  // 126 - 10 - 10 = 106 layers do not split over 14 stages.
+  CHECK_FALSE(pipeline_stage_layers(126, 16, 10, 10).valid);
+  // With two stages the two counts must add up to the layers.
+  CHECK(pipeline_stage_layers(10, 2, 4, 6).valid);
+  CHECK_FALSE(pipeline_stage_layers(10, 2, 4, 5).valid);
+}
+
+TEST_CASE("Pipeline stages: the report says how the layers were split") {
+  const json r = report_json(llama405b());
+  REQUIRE(r["errors"].empty());
+  CHECK(r["parallelism"]["first_stage_layers"] == 7);
+  CHECK(r["parallelism"]["middle_stage_layers"] == 8);
+  CHECK(r["parallelism"]["last_stage_layers"] == 7);
+  // The heavier stages between are weighed in memory too: rank 1 holds 15 micro-batches of 8 layers'
+  // activations against the first stage's 16 of 7.
+  CHECK(r["memory"]["stage_bytes"].contains("middle"));
+  CHECK(r["memory"]["stage_bytes"]["middle"].get<double>() > r["memory"]["stage_bytes"]["first"].get<double>());
+}
+
+TEST_CASE("Pipeline stages: lighter ends take the logits off the critical stage") {
+  // 7 layers on the last stage with the output head and the loss (a 128,256-word vocabulary, about two
+  // layers' matmuls at this width) against 6 on the first and 8 on the last: moving the extra layer
+  // onto the last stage slows every micro-batch, as the Llama 3 team balanced it.
+  const traincalc::Report balanced = run(llama405b());
+  const traincalc::Report heavy_last = run(llama405b(6, 8));
+  REQUIRE(balanced.time.step);
+  REQUIRE(heavy_last.time.step);
+  CHECK(heavy_last.time.step->step_seconds > balanced.time.step->step_seconds);
+  // The same GPUs with 8 layers on every stage of a 128-layer model set the bound: the balanced split
+  // of 126 is no slower than that.
+  json even = llama405b(8, 8);
+  even["model"]["layers"] = 128;
+  const traincalc::Report even_128 = run(even);
+  CHECK(balanced.time.step->step_seconds <= even_128.time.step->step_seconds);
+}
+
+TEST_CASE("Pipeline stages: counts that do not split, or that interleaving cannot take, are refused") {
+  const json bad = report_json(llama405b(10, 10));
+  CHECK(has_error(bad, "strategy.pp_first_stage_layers", "inconsistent"));
+  json interleaved = llama405b(7, 7);
+  interleaved["strategy"]["pp_virtual_stages"] = 2;
+  CHECK(has_error(report_json(interleaved), "strategy.pp_first_stage_layers", "inconsistent"));
+  // One stage: the counts have nothing to split, and the report says they were ignored.
+  json one = llama405b(7, 7);
+  one["strategy"]["pp"] = 1;
+  one["strategy"]["tp"] = 8;
+  one["hardware"]["count"] = 8;
+  one["training"]["global_batch_sequences"] = 8;
+  const json r = report_json(one);
+  CHECK(r["errors"].empty());
+  CHECK(r["warnings"].dump().find("pp_first_stage_layers") != std::string::npos);
+}
+
+TEST_CASE("Pipeline stages: the planner may split layers that do not divide the stages") {
+  // 126 layers on 128 GPUs with tp 8 and a batch of one sequence (so no data parallelism): only 16
+  // stages use them all, and 16 does not divide 126. The planner finds that layout (the ends one layer lighter) and says so.
+  json s = llama405b();
+  for (const char* field : {"pp", "micro_batch", "zero", "recompute", "pp_virtual_stages", "pp_first_stage_layers",
+                            "pp_last_stage_layers"})
+    s["strategy"].erase(field);
+  s["hardware"]["count"] = 128;
+  s["training"]["global_batch_sequences"] = 1;
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["parallelism"]["pp"] == 16);
+  CHECK(r["parallelism"]["chosen_by"] == "planner");
+  CHECK(r["parallelism"]["first_stage_layers"] == 7);
+  CHECK(r["parallelism"]["middle_stage_layers"] == 8);
+}
+
+TEST_CASE("Pipeline stages: a mixture of experts' routed experts are counted once per stage") {
+  // Mixtral 8x7B (46.7B parameters, 32 layers) on two stages: each holds half the layers, with their
+  // routed experts once, plus the embedding or the output head (131M each): about 23.4B per GPU.
+  const traincalc::Report r =
+      run({{"model", {{"preset", "mixtral-8x7b"}}},
+           {"training", {{"type", "pretrain"}, {"tokens", 1e9}, {"seq_len", 4096}, {"global_batch_sequences", 64}}},
+           {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}}},
+           {"strategy", {{"tp", 1}, {"pp", 2}, {"ep", 1}, {"cp", 1}, {"micro_batch", 1}, {"zero", 1}, {"recompute", "full"}}}});
+  CHECK_THAT(r.memory.explain.params_per_gpu, WithinRel(r.model.params / 2, 0.01));
+}
