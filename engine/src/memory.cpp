@@ -422,8 +422,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double blocks = arch ? arch->layers + arch->decoder_layers : 1.0;
     // Layers on the first, the heaviest middle and the last stage (even where they divide; an unknown
     // architecture's parameters split evenly).
+    // (Interleaved stages are modelled as even: v chunks of L/(pp v) layers.)
     StageLayers layers_on = pipeline_stage_layers(s, pp);
-    if (!layers_on.valid) layers_on = {blocks / pp, pp > 2 ? blocks / pp : 0.0, blocks / pp, true};
+    if (!layers_on.valid || layout.virtual_stages > 1)
+      layers_on = {blocks / pp, pp > 2 ? blocks / pp : 0.0, blocks / pp, true};
     if (pp <= 1) {
       stages[stage_count++] = {"only", 0, blocks, (body + routed / ep + embedding + head) / tp, routed / ep / tp, 1.0,
                                embedding / tp, true};
@@ -444,9 +446,6 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       };
       const double first_share = share_in_flight(0, layers_on.first);
       const double last_share = share_in_flight(pp - 1, layers_on.last);
-      // A mixture of experts whose leading layers are dense (DeepSeek's first_k_dense_replace) is not
-      // even across stages: Megatron-LM gives each stage L/pp consecutive layers, so the first stage
-      // holds the dense layers and the last only MoE layers, each with its routed experts.
       // A stage of n layers holds n/L of the body and of the routed experts (its share of them over ep).
       // A mixture of experts whose leading layers are dense (DeepSeek's first_k_dense_replace) is not
       // even across stages: Megatron-LM gives each stage consecutive layers, so the first stage holds
@@ -632,7 +631,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     double trainable = st.params, trainable_routed = st.routed;
     double weights_unsharded = trainable_bytes.weight * st.params;
     if (frozen_base) {
-      const double adapters = arch ? trainable_lora_params(*arch, t, /*per_token=*/false) / (tp * pp) : 0.0;
+      const double adapters =
+          arch ? trainable_lora_params(*arch, t, /*per_token=*/false) * st.layers / (arch->layers + arch->decoder_layers) / tp
+               : 0.0;
       trainable = adapters;
       trainable_routed = 0;
       // Frozen base weights in 16 bits for LoRA; for QLoRA the linear layers in 4-bit NormalFloat, the

@@ -293,14 +293,16 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // whole layers, the logits on the last.
   const double v = layout.virtual_stages;
   double pace_layers = blocks;
+  double fill_layers = blocks;  // the layers of a stage before the last, whose passes fill and drain the pipeline
   if (pp > 1) {
     const StageLayers on = pipeline_stage_layers(s, pp);
     if (v > 1 || !on.valid) {
-      pace_layers = std::ceil(blocks / (pp * v) - 1e-9) * v;
+      pace_layers = fill_layers = std::ceil(blocks / (pp * v) - 1e-9) * v;
     } else {
       const double layer_seconds = (forward.total() + lora_forward + dequantise) / blocks *
                                    (1 + weight_backward + (layout.recompute == Recompute::full ? 1 : 0));
       const double before_last = std::max(on.first, on.middle);
+      fill_layers = before_last;
       pace_layers = on.last;
       if (before_last * layer_seconds > on.last * layer_seconds + logits_forward + logits_backward + logits_elementwise) {
         pace_layers = before_last;  // the logits are off the critical stage
@@ -415,10 +417,13 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // last with the logits and the loss; the fill and the drain are the other stages' forward and
   // backward passes, without them.
   // A stage before the last runs the same layers without the logits; where launching sets its pace it
-  // takes the launch time (the logits were never part of that).
+  // takes the launch time (the logits were never part of that). With uneven stages a slot is the
+  // heaviest stage before the last: its layers, not the pacing stage's (7 against 8 for Llama 3's 126
+  // on 16).
   out.logits_seconds = logits_forward + logits_backward + logits_elementwise;
   if (pp > 1)
-    step.bubble = (pp - 1) / layout.virtual_stages * std::max(launches, std::max(0.0, stream - out.logits_seconds));
+    step.bubble = (pp - 1) / layout.virtual_stages * fill_layers / pace_layers *
+                  std::max(launches, std::max(0.0, stream - out.logits_seconds));
 
   // --- Data parallelism ------------------------------------------------------------------------------
   const double shard_group = dp * cp;

@@ -424,6 +424,12 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     warnings.push_back({"strategy.ep", "ignored",
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored."});
+  if ((s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers) && !s.model.architecture)
+    warnings.push_back({s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers"
+                                                         : "strategy.pp_last_stage_layers",
+                        "ignored",
+                        "Without the architecture (layers) the parameters split evenly over the pipeline stages: the "
+                        "stage layers are ignored."});
   if (const auto& a = s.model.architecture) {
     if (s.strategy.pp && *s.strategy.pp > a->layers + a->decoder_layers)
       errors.push_back({"strategy.pp", "inconsistent",
@@ -448,6 +454,14 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                           "Interleaved stages (strategy.pp_virtual_stages > 1) are modelled with even stages only; set "
                           "pp_virtual_stages to 1 or leave the first and last stage layers \"auto\"."});
     }
+    if (s.strategy.pp && s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 && !stages_given &&
+        std::fmod(blocks, *s.strategy.pp * *s.strategy.pp_virtual_stages) != 0)
+      warnings.push_back({"strategy.pp_virtual_stages", "approximated",
+                          "The " + format_number(blocks) + " layers do not split into " +
+                              format_number(*s.strategy.pp) + " stages of " +
+                              format_number(*s.strategy.pp_virtual_stages) +
+                              " equal chunks: the step is timed with each chunk rounded up to whole layers, the "
+                              "memory with an even share."});
     if (stages_given && s.strategy.pp && *s.strategy.pp == 1)
       warnings.push_back({s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers"
                                                             : "strategy.pp_last_stage_layers",

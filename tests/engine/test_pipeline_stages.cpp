@@ -98,6 +98,30 @@ TEST_CASE("Pipeline stages: lighter ends take the logits off the critical stage"
   CHECK(balanced.time.step->step_seconds <= even_128.time.step->step_seconds);
 }
 
+TEST_CASE("Pipeline stages: the fill and drain run on the heavier stages between") {
+  // Llama 3.1 8B (32 layers, a 128,256-word vocabulary: its logits weigh about two layers) on 5
+  // stages: 6 layers on each end, 7, 7 and 6 between. The last stage with 6 layers and the logits sets
+  // the pace, but a bubble slot is a 7-layer stage's passes, as in a
+  // 35-layer model of five 7-layer stages (the pipeline sends, not per layer, aside).
+  auto scenario = [](double layers) {
+    return json{{"model", {{"preset", "llama-3.1-8b"}, {"layers", layers}}},
+                {"training", {{"type", "pretrain"}, {"tokens", 1e10}, {"seq_len", 8192}, {"global_batch_sequences", 16}}},
+                {"hardware", {{"gpu", "h100-sxm"}, {"count", 40}}},
+                {"strategy",
+                 {{"tp", 8}, {"pp", 5}, {"cp", 1}, {"ep", 1}, {"micro_batch", 1}, {"zero", 1}, {"recompute", "full"},
+                  {"pp_virtual_stages", 1}}}};
+  };
+  const json uneven = report_json(scenario(32));
+  REQUIRE(uneven["errors"].empty());
+  CHECK(uneven["parallelism"]["first_stage_layers"] == 6);
+  CHECK(uneven["parallelism"]["middle_stage_layers"] == 7);
+  CHECK(uneven["parallelism"]["last_stage_layers"] == 6);
+  const json even = report_json(scenario(35));
+  REQUIRE(even["errors"].empty());
+  CHECK_THAT(uneven["time"]["breakdown_seconds"]["bubble"].get<double>(),
+             WithinRel(even["time"]["breakdown_seconds"]["bubble"].get<double>(), 0.02));
+}
+
 TEST_CASE("Pipeline stages: counts that do not split, or that interleaving cannot take, are refused") {
   const json bad = report_json(llama405b(10, 10));
   CHECK(has_error(bad, "strategy.pp_first_stage_layers", "inconsistent"));
@@ -113,6 +137,23 @@ TEST_CASE("Pipeline stages: counts that do not split, or that interleaving canno
   const json r = report_json(one);
   CHECK(r["errors"].empty());
   CHECK(r["warnings"].dump().find("pp_first_stage_layers") != std::string::npos);
+  // Without an architecture there are no layers to place: ignored, and said so.
+  const json bare = report_json({{"model", {{"params", 7e9}}},
+                                 {"training", {{"type", "pretrain"}, {"tokens", 1e9}}},
+                                 {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}}},
+                                 {"strategy", {{"tp", 1}, {"pp", 2}, {"pp_first_stage_layers", 3}}}});
+  CHECK(bare["errors"].empty());
+  CHECK(bare["warnings"].dump().find("pp_first_stage_layers") != std::string::npos);
+  // Interleaved chunks that do not split the layers evenly: timed with chunks rounded up to whole
+  // layers, and the report says it is an approximation (no uneven split reported).
+  json chunks = llama405b();
+  chunks["strategy"].erase("pp_first_stage_layers");
+  chunks["strategy"].erase("pp_last_stage_layers");
+  chunks["strategy"]["pp_virtual_stages"] = 2;
+  const json approximated = report_json(chunks);
+  CHECK(approximated["errors"].empty());
+  CHECK(approximated["warnings"].dump().find("approximated") != std::string::npos);
+  CHECK_FALSE(approximated["parallelism"].contains("first_stage_layers"));
 }
 
 TEST_CASE("Pipeline stages: the planner may split layers that do not divide the stages") {

@@ -541,6 +541,7 @@ export const WARNINGS = {
   assumed: '导入配置时有一项使用了默认值：{message}',
   currency_assumed: '没有填写货币，价格按美元计算。',
   ignored: '{field} 在当前设置下不起作用，已忽略。（{message}）',
+  approximated: '模型层数不能被“流水段数 × 交错块数”整除：每步时间按每块向上取整到整层计算，显存按平均份额估算。',
   bytes_per_token_assumed: '数据集按英文文本计（每 token {english} 字节）。中文文本用中文分词器（Qwen、DeepSeek、Yi、GLM）约每 token {chinese} 字节，用英文分词器（Llama 2、GPT-2）只有约 {chinese_english_tokenizer} 字节；代码约 {code}。请选择“文本类型”或填写每 token 字节数。',
   energy_assumed: '能耗中有几项使用了默认假设（PUE、主机功耗占比或电网碳强度，见计算过程）；可在“能耗与碳排放”中填写你的数值。',
   energy_unknown: '这款 GPU 没有标注功耗（TDP），无法估算能耗。',
