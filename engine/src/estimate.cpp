@@ -92,9 +92,8 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     step = plan.step;
   }
   r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
-  // (Interleaved stages are modelled as even: no split to report.)
-  if (const StageLayers on = pipeline_stage_layers(s, r.parallelism.pp);
-      r.parallelism.pp > 1 && r.parallelism.virtual_stages <= 1 && on.valid) {
+  if (const StageLayers on = pipeline_stage_layers(s, r.parallelism.pp, r.parallelism.virtual_stages);
+      r.parallelism.pp > 1 && on.valid) {
     r.parallelism.first_stage_layers = on.first;
     r.parallelism.middle_stage_layers = on.middle;
     r.parallelism.last_stage_layers = on.last;

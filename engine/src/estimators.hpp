@@ -54,8 +54,9 @@ struct StageLayers {
 // 2024, "The Llama 3 Herd of Models", sec. 3.3.2: the last stage also runs the output head and the
 // loss, the first the embedding), floor(L/pp) layers on the ends and L/pp rounded up between.
 StageLayers pipeline_stage_layers(double blocks, double pp, double first_given = 0, double last_given = 0);
-// The same for a layout of a model (its given counts from the strategy).
-StageLayers pipeline_stage_layers(const Scenario& s, double pp);
+// The same for a layout of a model (its given counts from the strategy). Interleaved stages (v > 1)
+// are modelled as even chunks only: no split then (valid false), and each caller keeps its even path.
+StageLayers pipeline_stage_layers(const Scenario& s, double pp, double virtual_stages = 1);
 TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
 // The predicted step, and one step's seconds at the time's reported speed.
 void attach_step(TimeReport& time, const std::optional<StepPrediction>& step, double seq_len);

@@ -422,9 +422,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     const double blocks = arch ? arch->layers + arch->decoder_layers : 1.0;
     // Layers on the first, the heaviest middle and the last stage (even where they divide; an unknown
     // architecture's parameters split evenly).
-    // (Interleaved stages are modelled as even: v chunks of L/(pp v) layers.)
-    StageLayers layers_on = pipeline_stage_layers(s, pp);
-    if (!layers_on.valid || layout.virtual_stages > 1)
+    StageLayers layers_on = pipeline_stage_layers(s, pp, layout.virtual_stages);
+    if (!layers_on.valid)
       layers_on = {blocks / pp, pp > 2 ? blocks / pp : 0.0, blocks / pp, true};
     if (pp <= 1) {
       stages[stage_count++] = {"only", 0, blocks, (body + routed / ep + embedding + head) / tp, routed / ep / tp, 1.0,

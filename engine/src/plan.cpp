@@ -113,9 +113,9 @@ StageLayers pipeline_stage_layers(double blocks, double pp, double first_given, 
   return out;
 }
 
-StageLayers pipeline_stage_layers(const Scenario& s, double pp) {
+StageLayers pipeline_stage_layers(const Scenario& s, double pp, double virtual_stages) {
   const std::optional<Architecture>& a = s.model.architecture;
-  if (!a) return {};
+  if (!a || virtual_stages > 1) return {};
   return pipeline_stage_layers(a->layers + a->decoder_layers, pp, s.strategy.pp_first_stage_layers.value_or(0),
                                s.strategy.pp_last_stage_layers.value_or(0));
 }

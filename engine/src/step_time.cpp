@@ -295,8 +295,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   double pace_layers = blocks;
   double fill_layers = blocks;  // the layers of a stage before the last, whose passes fill and drain the pipeline
   if (pp > 1) {
-    const StageLayers on = pipeline_stage_layers(s, pp);
-    if (v > 1 || !on.valid) {
+    const StageLayers on = pipeline_stage_layers(s, pp, v);
+    if (!on.valid) {
       pace_layers = fill_layers = std::ceil(blocks / (pp * v) - 1e-9) * v;
     } else {
       const double layer_seconds = (forward.total() + lora_forward + dequantise) / blocks *

@@ -424,10 +424,12 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     warnings.push_back({"strategy.ep", "ignored",
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored."});
-  if ((s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers) && !s.model.architecture)
-    warnings.push_back({s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers"
-                                                         : "strategy.pp_last_stage_layers",
-                        "ignored",
+  // The stage-layer messages name the field given (the first stage's when both are).
+  const bool stages_given = s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers;
+  const char* stages_field =
+      s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers" : "strategy.pp_last_stage_layers";
+  if (stages_given && !s.model.architecture)
+    warnings.push_back({stages_field, "ignored",
                         "Without the architecture (layers) the parameters split evenly over the pipeline stages: the "
                         "stage layers are ignored."});
   if (const auto& a = s.model.architecture) {
@@ -437,20 +439,18 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                             ") is more pipeline stages than the model has "
                             "layers (" +
                             format_number(a->layers + a->decoder_layers) + ")."});
-    const bool stages_given = s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers;
     const double blocks = a->layers + a->decoder_layers;
     if (stages_given && s.strategy.pp && *s.strategy.pp > 1 && *s.strategy.pp <= blocks) {
       const detail::StageLayers given = detail::pipeline_stage_layers(s, *s.strategy.pp);
-      const char* field = s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers" : "strategy.pp_last_stage_layers";
       if (!given.valid)
-        errors.push_back({field, "inconsistent",
+        errors.push_back({stages_field, "inconsistent",
                           "The pipeline stages between the first and the last split the other layers evenly: with " +
                               format_number(blocks) + " layers on " + format_number(*s.strategy.pp) +
                               " stages, these first and last stage layers leave a share that is not a whole number "
                               "of at least one layer; change them (or leave them \"auto\")."});
       else if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 &&
                (given.first != given.last || (*s.strategy.pp > 2 && given.middle != given.first)))
-        errors.push_back({field, "inconsistent",
+        errors.push_back({stages_field, "inconsistent",
                           "Interleaved stages (strategy.pp_virtual_stages > 1) are modelled with even stages only; set "
                           "pp_virtual_stages to 1 or leave the first and last stage layers \"auto\"."});
     }
@@ -463,9 +463,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                               " equal chunks: the step is timed with each chunk rounded up to whole layers, the "
                               "memory with an even share."});
     if (stages_given && s.strategy.pp && *s.strategy.pp == 1)
-      warnings.push_back({s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers"
-                                                            : "strategy.pp_last_stage_layers",
-                          "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored."});
+      warnings.push_back(
+          {stages_field, "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored."});
     if (s.strategy.tp && std::fmod(a->heads, *s.strategy.tp) != 0)
       errors.push_back({"strategy.tp", "inconsistent",
                         "Tensor parallelism splits the attention heads: strategy.tp (" + format_number(*s.strategy.tp) +
