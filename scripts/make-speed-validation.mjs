@@ -5,6 +5,7 @@
 //   tests/data/speed-measured/vtrain-multi-node.csv, vtrain-single-node.csv (VIA-Research/vTrain)
 //   tests/data/memory-measured/simumax-b200.json + simumax-settings.json (SimuMax B200: step times, on
 //     the scenarios the memory validation predicts their peaks on)
+//   tests/data/speed-measured/collected/fsdp-torchtitan.json (torchtitan's A100 rows of April 2024)
 //   engine/data/calibration.json (named by ID prefix, not copied)
 // Rows are included on their settings alone, never on an error. Run it when an input changes:
 //   node scripts/make-speed-validation.mjs
@@ -89,6 +90,38 @@ const simumaxScenarios = simumaxSettings.rows.map((r, i) => {
   return { id: `simumax-b200#${r.case}`, label: `SimuMax B200 ${r.case}`, scenario: s, step_ms: measured.real_ms };
 });
 
+// torchtitan on 64 A100s (its docs/performance.md, April 2024): FSDP2 over every GPU, eager (no
+// torch.compile), one micro-batch per step. Rows whose recomputation the scenario can state: none,
+// full, and per-op selective ("selective op"); "selective layer" recomputes every N-th layer with N
+// not stated, so those two rows are left out. Step time = local batch x sequence / tokens per second.
+const collected = read(join(measuredDir, 'collected', 'fsdp-torchtitan.json'));
+const TORCHTITAN_RECOMPUTE = { none: 'none', 'selective-op': 'selective', full: 'full' };
+const torchtitanRows = collected.rows.filter(
+  (r) => r.label.startsWith('torchtitan 04/2024:') && r.activation_checkpointing in TORCHTITAN_RECOMPUTE);
+const torchtitanScenarios = torchtitanRows.map((r) => {
+  const a = r.architecture;
+  return {
+    id: `torchtitan-a100-2024#${r.model}-bs${r.local_batch_size}-${r.activation_checkpointing}`,
+    label: r.label.replace('torchtitan 04/2024: ', 'torchtitan A100 '),
+    scenario: {
+      model: {
+        name: r.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
+        ffn_hidden: a.ffn_hidden, vocab: a.vocab, gated_mlp: true, tied_embeddings: false, bias: false,
+        norm: 'rmsnorm', position_embeddings: 0,
+      },
+      training: { type: 'pretrain', steps: 1, seq_len: r.seq_len, global_batch_sequences: r.gpus * r.local_batch_size },
+      hardware: { gpu: r.gpu, count: r.gpus },
+      strategy: {
+        framework: 'fsdp2', precision: r.precision, optimizer: 'adamw', tp: 1, pp: 1, cp: 1, ep: 1, dp: r.fsdp,
+        zero: 3, micro_batch: r.local_batch_size, recompute: TORCHTITAN_RECOMPUTE[r.activation_checkpointing],
+        attention: 'flash', compile: r.compile,
+      },
+    },
+    step_ms: Math.round((r.local_batch_size * r.seq_len / r.measured.tokens_per_second_per_gpu) * 1e4) / 10,
+  };
+});
+if (torchtitanScenarios.length !== 6) throw new Error(`torchtitan A100 rows: ${torchtitanScenarios.length}, expected 6`);
+
 const output = {
   description:
     'Measured training step times and published utilisation, by source, each row a traincalc scenario. ' +
@@ -117,6 +150,16 @@ const output = {
       scenarios: simumaxScenarios,
     },
     {
+      group: 'torchtitan-a100-2024', framework: 'torchtitan', confidence: 'high',
+      source: torchtitanRows[0].source,
+      notes: 'Tokens per second per GPU as published, on 64 A100 80 GB (form factor and interconnect not ' +
+        "stated: the catalog's A100 SXM node, 8 x 200 Gb/s; medium confidence), torch.compile off, FSDP2 over " +
+        'all 64 GPUs, flash attention (SDPA), fused RMSNorm not modelled apart. Left out: the two "selective ' +
+        'layer" rows (checkpointing every N-th layer, N not stated). Collected in ' +
+        'tests/data/speed-measured/collected/fsdp-torchtitan.json.',
+      scenarios: torchtitanScenarios,
+    },
+    {
       group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
       source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
       calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
@@ -137,4 +180,5 @@ const output = {
 const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+[-\d.e+]+)*)\n\s+\]/g, (m, body) =>
   `[${body.split(/,\n\s+/).join(', ')}]`);
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
-console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows`);
+console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
+  `${torchtitanScenarios.length} torchtitan rows`);

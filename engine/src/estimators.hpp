@@ -139,6 +139,13 @@ struct MemoryRegime {
 MemoryRegime resolve_memory_regime(const Scenario& s);
 bool runs_flash_attention(const GpuSpec& gpu);
 bool keeps_no_scores(AttentionKernel kernel);
+// Selective recomputation as torchtitan runs it (selective_ac_option "op", FSDP2's framework): each
+// layer keeps its matmuls' outputs except every second one and attention's, and recomputes the rest
+// (torchtitan/distributed/activation_checkpoint.py, the mm_count policy); other frameworks' selective
+// recomputation is Megatron's, of the core attention alone (Korthikanti et al. 2022, sec. 5).
+inline bool per_op_selective(Recompute recompute, const MemoryRegime& regime) {
+  return recompute == Recompute::selective && regime.framework == Framework::fsdp2;
+}
 // Bytes per trainable parameter: weight, gradient, optimizer (states and any fp32 master copy).
 struct ParamBytes {
   double weight = 0, gradient = 0, optimizer = 0;
@@ -182,12 +189,12 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.822;  // of the dense peak, a large matmul inside a step
+  double ampere_matmul_efficiency = 0.814;  // of the dense peak, a large matmul inside a step
   double hopper_matmul_efficiency = 0.624;
   double sustained_fraction = 0.572;        // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 181;    // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.314;   // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.264;
+  double gemm_half_rate_dimension = 173;    // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.305;   // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.262;
   double flash_relative_rate = 0.900;       // other GPUs: of their matmul efficiency
   double memory_efficiency = 0.950;          // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;           // of a link's per-direction bandwidth, NCCL bus bandwidth

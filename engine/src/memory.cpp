@@ -201,7 +201,7 @@ struct ActivationEstimate {
 };
 
 ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k, const Training16& w, double seq,
-                                        double tp, bool sp, Recompute recompute, bool per_op_selective) {
+                                        double tp, bool sp, Recompute recompute, bool per_op) {
   const bool keeps_scores = !k.scores_free && recompute == Recompute::none;
   const double moe_layers = moe_layer_count(a);
   const double dense_layers = a.layers - moe_layers;
@@ -216,7 +216,7 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
   const double decoder_layer = 2 * attention_bytes + layer_bytes(dense_mlp, tp, sp, false);  // + cross-attention
 
   ActivationEstimate out;
-  if (recompute == Recompute::selective && per_op_selective) {
+  if (recompute == Recompute::selective && per_op) {
     // torchtitan's per-op selective checkpointing (selective_ac_option "op"): each layer keeps its input,
     // the attention output and every other matmul's output (Q, V, the MLP's first projection and its
     // down projection), and recomputes the rest layer by layer in the backward pass
@@ -533,10 +533,9 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (arch) {
     const ActivationEstimate a =
         activation_per_token(*arch, kernels, trains, seq / cp, tp, layout.sequence_parallel, recompute,
-                             regime.framework == Framework::fsdp2);
+                             per_op_selective(recompute, regime));
     all_layers_per_token = a.all_layers_per_token;
-    const bool rebuilds = recompute == Recompute::full ||
-                          (recompute == Recompute::selective && regime.framework == Framework::fsdp2);
+    const bool rebuilds = recompute == Recompute::full || per_op_selective(recompute, regime);
     rebuilt_layer_per_token = rebuilds ? a.one_layer_per_token : 0.0;
     if (s.strategy.activation_offload) {
       // Offloaded activations (with recomputation, the layers' inputs) wait in CPU memory; the layer

@@ -77,10 +77,14 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
   std::vector<double> cps = st.cp ? std::vector<double>{*st.cp} : powers_of_two_up_to(std::min(32.0, seq / 4096));
   std::erase_if(cps, [&](double cp) { return !st.cp && !whole(seq / (2 * cp)); });  // 2 x cp chunks per sequence
   if (cps.empty()) cps = {1};
-  // Selective recomputation redoes only what FlashAttention already recomputes: with it, the same as
-  // none in time and memory, so not weighed twice.
+  // Megatron's selective recomputation redoes only what FlashAttention already recomputes: with it,
+  // the same as none in time and memory, so not weighed twice. torchtitan's per-op kind (FSDP2) lies
+  // between none and full in both, and is weighed.
   std::vector<Recompute> recomputes = {Recompute::none, Recompute::full};
-  if (!keeps_no_scores(resolve_memory_regime(s).attention)) recomputes.insert(recomputes.begin() + 1, Recompute::selective);
+  const MemoryRegime regime = resolve_memory_regime(s);
+  if (!keeps_no_scores(regime.attention) || per_op_selective(Recompute::selective, regime)) {
+    recomputes.insert(recomputes.begin() + 1, Recompute::selective);
+  }
   if (st.recompute) recomputes = {*st.recompute};
 
   LayoutSearchResult result;

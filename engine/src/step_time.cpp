@@ -34,7 +34,7 @@ namespace {
 //    rows, the only such GPU measured, give 0.572).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 181).
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 173).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
 //    backward's recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of
 //    width d: rate x d / (d + 64). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
@@ -147,6 +147,23 @@ double all_gather_seconds(double bytes, double ranks, double bandwidth) {  // al
   return ranks > 1 ? (ranks - 1) / ranks * bytes / bandwidth : 0.0;
 }
 
+// The share of a linear group's matmuls that torchtitan's per-op selective recomputation runs again in
+// the backward pass: every second matmul of a layer, counted in the order the layer calls them
+// (torchtitan/distributed/activation_checkpoint.py, the mm_count policy; models/llama3: wq, wk, wv, wo,
+// then w1, w3, w2). So K (half of the K-and-V group), the output projection and the gated MLP's second
+// up-projection (w3), or a plain MLP's down-projection (the sixth). Latent attention, experts (grouped
+// matmuls) and routers: half, the policy's average.
+double per_op_recomputed_share(const Architecture& a, const LinearGroup& g) {
+  if (g.kind == LinearKind::router) return 0.0;
+  if (latent_attention(a) || (g.kind == LinearKind::mlp && a.experts > 1)) return 0.5;
+  if (g.kind == LinearKind::attention) {
+    return g.role == LinearRole::key_value ? 0.5 : g.role == LinearRole::output ? 1.0 : 0.0;
+  }
+  const bool up = g.in == a.hidden && g.out != a.hidden;  // w1 and w3 (gated) or fc1
+  if (a.gated_mlp) return up ? 0.5 : 0.0;
+  return up ? 0.0 : 1.0;
+}
+
 struct Pass {
   double matmul = 0, attention = 0, elementwise = 0, matmul_flops = 0, attention_flops = 0;
   double total() const { return matmul + attention + elementwise; }
@@ -201,6 +218,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   Pass forward;
   double weight_elements = 0;  // this GPU's share of the linear weights (for QLoRA dequantisation)
   double matmul_inputs = 0;    // activation elements entering matmuls (for fp8 casts)
+  double per_op_matmul = 0, per_op_matmul_flops = 0;  // the matmuls per-op selective recomputation repeats
   const double experts = a.experts > 1 ? a.experts : 1.0;
   for_each_linear(a, [&](const LinearGroup& g) {
     double k = g.in, n = g.out;
@@ -209,8 +227,13 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     double per_token_copies = g.active_copies;
     const bool routed = g.kind == LinearKind::mlp && g.copies > g.active_copies;
     if (routed) rows = std::max(1.0, tokens * a.experts_per_token * ep / experts);  // tokens per expert
-    forward.matmul += per_token_copies * gemm_seconds(tokens, rows, k, n);
-    forward.matmul_flops += per_token_copies * 2 * tokens * k * n;
+    const double seconds = per_token_copies * gemm_seconds(tokens, rows, k, n);
+    const double flops = per_token_copies * 2 * tokens * k * n;
+    forward.matmul += seconds;
+    forward.matmul_flops += flops;
+    const double again = per_op_recomputed_share(a, g);
+    per_op_matmul += again * seconds;
+    per_op_matmul_flops += again * flops;
     weight_elements += (routed ? g.copies / ep : g.copies) * k * n;
     matmul_inputs += per_token_copies * tokens * k;
   });
@@ -291,6 +314,23 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // stage before it, whichever takes longer (a layer's forward, backward and any recomputation against
   // the logits' forward and backward). Interleaved: pp stages of v chunks each, a chunk rounded up to
   // whole layers, the logits on the last.
+  // --- Recomputation in the backward pass, over all layers of one micro-batch -----------------------
+  const Recompute recompute = layout.recompute;
+  const bool per_op = per_op_selective(recompute, kernels);
+  double recompute_all = 0, recompute_all_flops = 0;
+  if (recompute == Recompute::full) {
+    recompute_all = forward.total() + lora_forward + dequantise;
+    recompute_all_flops = forward.matmul_flops + forward.attention_flops;
+  } else if (per_op) {
+    // torchtitan's per-op policy: the unsaved matmuls and every element-wise op (norms, rotary, the
+    // activation function, residual adds) run again; attention's output is kept.
+    recompute_all = per_op_matmul + forward.elementwise + dequantise;
+    recompute_all_flops = per_op_matmul_flops;
+  } else if (recompute == Recompute::selective && !tiled_attention) {
+    recompute_all = forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
+    recompute_all_flops = forward.attention_flops;
+  }
+
   const double v = layout.virtual_stages;
   double pace_layers = blocks;
   double fill_layers = blocks;  // the layers of a stage before the last, whose passes fill and drain the pipeline
@@ -299,8 +339,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     if (!on.valid) {
       pace_layers = fill_layers = std::ceil(blocks / (pp * v) - 1e-9) * v;
     } else {
-      const double layer_seconds = (forward.total() + lora_forward + dequantise) / blocks *
-                                   (1 + weight_backward + (layout.recompute == Recompute::full ? 1 : 0));
+      const double layer_seconds =
+          ((forward.total() + lora_forward + dequantise) * (1 + weight_backward) + recompute_all) / blocks;
       const double before_last = std::max(on.first, on.middle);
       fill_layers = before_last;
       pace_layers = on.last;
@@ -316,15 +356,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       stage * forward.matmul * (1 + weight_backward) + stage * lora_forward * 3 + logits_forward + logits_backward;
   per_mb.attention = stage * (forward.attention + attention_backward);
   per_mb.elementwise = stage * (forward.elementwise * 3 + 2 * dequantise) + logits_elementwise;
-  const Recompute recompute = layout.recompute;
-  double recompute_flops = 0;
-  if (recompute == Recompute::full) {
-    per_mb.recompute = stage * (forward.total() + lora_forward + dequantise);
-    recompute_flops = stage * (forward.matmul_flops + forward.attention_flops);
-  } else if (recompute == Recompute::selective && !tiled_attention) {
-    per_mb.recompute = stage * forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
-    recompute_flops = stage * forward.attention_flops;
-  }
+  per_mb.recompute = stage * recompute_all;
+  const double recompute_flops = stage * recompute_all_flops;
   const double compute_mb = per_mb.matmul + per_mb.attention + per_mb.elementwise + per_mb.recompute;
   // The forward pass of one micro-batch, and the rest (backward, with any recomputation).
   const double forward_mb =
@@ -333,9 +366,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 
   // Tensor parallelism: two all-reduces (or all-gather + reduce-scatter with sequence parallelism,
   // the same volume) of the layer's activations per block in each pass (Narayanan et al. 2021,
-  // sec. 2.3; Korthikanti et al. 2022, sec. 4.2.2), and again when a layer is recomputed.
+  // sec. 2.3; Korthikanti et al. 2022, sec. 4.2.2), and again when a layer is recomputed. torchtitan's
+  // per-op policy keeps the reduce-scatters' outputs and gathers again: half a forward pass's traffic.
   if (tp > 1) {
-    const double passes = 2 + (recompute == Recompute::full ? 1 : 0);
+    const double passes = 2 + (recompute == Recompute::full ? 1 : per_op ? 0.5 : 0);
     const double bytes = tokens * h * e;
     const double comm = stage * blocks * 2 * passes *
                         (all_reduce_seconds(bytes, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds);
@@ -387,7 +421,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // kernels and collectives they launch, the GPU waits the difference.
   // Eager launching only: under torch.compile the element-wise ops are fused and launched from
   // generated code, a cost no validation source measures, so it is not modelled there.
-  const double eager_launches = stage * blocks * m.layer_dispatch_seconds * (3 + (recompute == Recompute::full ? 1 : 0));
+  const double eager_launches = stage * blocks * m.layer_dispatch_seconds * (3 + (recompute == Recompute::full || per_op ? 1 : 0));
   const double launches = s.strategy.compile ? 0.0 : eager_launches;
   const double stream = compute_mb + per_mb.tensor_parallel + per_mb.context_parallel + per_mb.expert_parallel +
                         per_mb.pipeline_p2p;
@@ -549,9 +583,9 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8673, 1.149, 872, 1},
-      {"launch_near", 0.8709, 1.428, 449, 5},
-      {"compute_bound", 0.9142, 1.196, 316, 6},
+      {"launch_bound", 0.8673, 1.148, 872, 1},
+      {"launch_near", 0.8654, 1.502, 449, 5},
+      {"compute_bound", 0.9167, 1.219, 322, 7},
   };
   return table;
 }

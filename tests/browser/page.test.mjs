@@ -431,6 +431,8 @@ describe('the served page', () => {
       assert.ok(Math.abs(Number(await cells.nth(1).getAttribute('data-value')) - s.range_coverage_pct) < 1e-6, s.group);
     }
     assert.match(await table.innerText(), /每步时间：实测运行，逐个来源留出[\s\S]*可能范围/);
+    // A bias that rounds to nothing reads 0%, never "-0%" (vTrain multi-node's is -0.004%).
+    assert.doesNotMatch(await table.innerText(), /(^|[^\d.])-0%/);
     // The headline is the median of the sources' held-out medians, as the CLI prints it (each source
     // weighing the same), beside the all-rows median.
     const bySource = speed.median_of_sources_abs_error_pct.toFixed(1);

@@ -1,6 +1,7 @@
 // The step-time model held out by source: engine/data/speed-validation.json (vTrain's measured
-// Megatron-DeepSpeed iterations on A100, SimuMax's Megatron-LM steps on B200) and the published
-// utilisation of calibration.json, each source predicted with the constants fitted on the others.
+// Megatron-DeepSpeed iterations on A100, SimuMax's Megatron-LM steps on B200, torchtitan's FSDP2 steps
+// on A100) and the published utilisation of calibration.json, each source predicted with the constants
+// fitted on the others.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -29,8 +30,9 @@ const traincalc::SpeedValidationSource& source(const std::string& group) {
 TEST_CASE("Every speed-validation row is a scenario the engine times; 300+ rows, three GPU generations",
           "[speed][validation]") {
   const auto& t = table();
-  // 109 + 1,440 vTrain rows, 43 SimuMax rows, 45 calibration rows: none may drop out silently.
-  CHECK(t.rows.size() == 109 + 1440 + 43 + 45);
+  // 109 + 1,440 vTrain rows, 43 SimuMax rows, 6 torchtitan rows, 45 calibration rows: none may drop
+  // out silently.
+  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 45);
   std::set<std::string> gpus, frameworks, groups;
   for (const auto& row : t.rows) {
     INFO(row.id);
@@ -42,9 +44,9 @@ TEST_CASE("Every speed-validation row is a scenario the engine times; 300+ rows,
     groups.insert(row.source_group);
   }
   CHECK(gpus == std::set<std::string>{"a100", "b200", "h100"});
-  CHECK(frameworks.size() >= 4);
+  CHECK(frameworks.size() >= 5);
   CHECK(groups.size() == t.sources.size());
-  CHECK(t.sources.size() >= 6);
+  CHECK(t.sources.size() >= 7);
 }
 
 TEST_CASE("Each source is predicted with constants fitted without it, within their physical ranges",
@@ -76,20 +78,25 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // plus about one point, so that a change that makes a source worse fails here.
   const auto& t = table();
   // Issue 15's held-out target, each source weighing the same as in the fit: the median over sources
-  // of each source's held-out median at most 8% (today 6.2%; a headline adopted on 2026-11-30,
-  // with the fit's equal weighting of sources).
+  // of each source's held-out median at most 8% (today 6.8%; a headline adopted on 2026-11-30,
+  // with the fit's equal weighting of sources; 6.2% before torchtitan's rows were added, which
+  // moved the A100 constants the others are predicted with).
   CHECK(t.median_of_sources_abs_error_pct <= 8.0);
-  // Over all rows it is 20.8%, short of that target: 1,440 of the 1,637 rows are vTrain's one-node
+  // Over all rows it is 21.6%, short of that target: 1,440 of the 1,643 rows are vTrain's one-node
   // runs, the only source where launching kernels costs more than running them, so held out the
-  // launch cost is unknown (it stays at the middle of its range). vTrain multi-node's MAPE is 8.7%
+  // launch cost is unknown (it stays at the middle of its range). vTrain multi-node's MAPE is 8.2%
   // (target 8%).
-  CHECK(t.median_abs_error_pct <= 22.0);
-  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.5);
-  CHECK(source("vtrain-single-node").median_abs_error_pct <= 29.0);
-  CHECK(source("simumax-b200").median_abs_error_pct <= 17.5);
-  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 7.5);
+  CHECK(t.median_abs_error_pct <= 22.5);
+  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.0);
+  CHECK(source("vtrain-single-node").median_abs_error_pct <= 28.5);
+  CHECK(source("simumax-b200").median_abs_error_pct <= 19.0);
+  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 5.9% today. Its Llama 2 70B row at micro-batch 1 is
+  // 18% slower than predicted (the cluster's fabric is not stated; the catalog's 200 Gb/s per GPU
+  // hides FSDP's gathers behind the compute).
+  CHECK(source("torchtitan-a100-2024").median_abs_error_pct <= 7.0);
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 7.0);
   CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.0);
-  CHECK(source("llm-foundry").median_abs_error_pct <= 6.5);
+  CHECK(source("llm-foundry").median_abs_error_pct <= 8.0);
   // In sample (the engine's own constants): within 8% at the median, every source within 12%.
   CHECK(t.median_abs_error_in_sample_pct <= 8.0);
   for (const auto& s : t.sources) {
@@ -140,17 +147,17 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
     CHECK(t.ranges[i].low <= 1.0);
     CHECK(t.ranges[i].high >= 1.0);
   }
-  // Every basis has rows; the compute-bound one, where nearly every real run lies, rests on all six
+  // Every basis has rows; the compute-bound one, where nearly every real run lies, rests on all seven
   // sources.
   CHECK(t.ranges.back().basis == "compute_bound");
-  CHECK(t.ranges.back().sources == 6);
+  CHECK(t.ranges.back().sources == 7);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 82.0%. The
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 82.8%. The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
   // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike (the large one-node source dominates): 82.8% today.
+  // All rows counted alike (the large one-node source dominates): 83.0% today.
   CHECK(t.range_coverage_rows_pct >= 75);
   CHECK(t.range_coverage_rows_pct <= 85);
   // The launch-bound rows, one source's, held out by model width within it: their range must not be
@@ -158,9 +165,9 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.front().basis == "launch_bound");
   CHECK(t.ranges.front().high < 1.5);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 71.4% today,
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 73.1% today,
   // documented in docs/validation.md; a guard that they do not get worse.
-  CHECK(t.range_coverage_nested_pct >= 68);
+  CHECK(t.range_coverage_nested_pct >= 70);
 }
 
 TEST_CASE("A predicted utilisation carries its likely range into step time, days, GPU-hours and cost",
@@ -200,7 +207,7 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
       "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
   CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.8673).epsilon(1e-3));
-  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.149).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.148).epsilon(1e-3));
 }
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",

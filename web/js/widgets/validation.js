@@ -62,10 +62,16 @@ export class Validation {
 
 const SHOWN_ROWS = 300;
 
+// A signed percentage to one decimal: +2.2%, -7%, and 0% (not "-0%") for what rounds to nothing.
+function signedPercent(x, lang) {
+  const rounded = Math.round(x * 10) / 10 || 0;
+  return `${rounded > 0 ? '+' : ''}${format.plain(rounded, lang, 1)}%`;
+}
+
 // Measured step times, held out by source: a summary by source, then every row, filterable by source,
 // GPU and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
 Validation.prototype.speedTable = function speedTable(measured, lang) {
-  const pct = (x) => `${x >= 0 ? '+' : ''}${format.plain(x, lang, 1)}%`;
+  const pct = (x) => signedPercent(x, lang);
   const sourceHead = ['val_source', 'val_framework', 'val_rows', 'val_held_out', 'val_bias', 'val_in_sample', 'val_in_range']
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const sourceRows = measured.sources.map((s) => el('tr', { 'data-source': s.group }, [
@@ -141,7 +147,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
 // Measured peak memory: each run's prediction with the allocator allowance fitted on the other sources.
 function memoryTable(memory, lang) {
   const gb = (bytes) => format.bytes(bytes, lang);
-  const pct = (x) => `${x >= 0 ? '+' : ''}${format.plain(x, lang, 1)}%`;
+  const pct = (x) => signedPercent(x, lang);
   const head = ['val_run', 'val_counter', 'val_measured', 'val_predicted', 'val_error_pct']
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const rows = memory.rows.map((row) => {
