@@ -7,6 +7,7 @@
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
 #include <cstdio>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -63,6 +64,11 @@ int fail(const traincalc::Issues& errors) {
   return 2;
 }
 
+// A signed figure printed to one decimal: what rounds to nothing prints as +0.0, never -0.0.
+double signed_tenths(double x) {
+  return std::abs(x) < 0.05 ? 0.0 : x;
+}
+
 // The validation as a table: one published run per line.
 void print_validation(const traincalc::ValidationTable& table, bool planner) {
   std::printf("%-58s %-4s %9s %9s %7s", "published run", "", "published", "predicted", "error");
@@ -70,7 +76,7 @@ void print_validation(const traincalc::ValidationTable& table, bool planner) {
   std::printf("\n");
   for (const auto& row : table.rows) {
     std::printf("%-58.58s %-4s %8.1f%% %8.1f%% %+6.1fpp", row.label.c_str(), row.metric.c_str(), 100 * row.published,
-                100 * row.predicted, row.error_pp);
+                100 * row.predicted, signed_tenths(row.error_pp));
     if (planner && row.planner) {
       const auto& p = *row.planner;
       char layout[128], interleave[16] = "";
@@ -97,7 +103,7 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
       std::printf("<=%6.2fG %8.2fG %8s\n", row.measured_bytes / gib, row.predicted_bytes / gib,
                   row.predicted_fits ? "fits" : "NO FIT?");
     else
-      std::printf("%8.2fG %8.2fG %+7.1f%%\n", row.measured_bytes / gib, row.predicted_bytes / gib, row.error_pct);
+      std::printf("%8.2fG %8.2fG %+7.1f%%\n", row.measured_bytes / gib, row.predicted_bytes / gib, signed_tenths(row.error_pct));
   }
   std::printf("\n%-40s %5s %8s %9s %9s\n", "source (held out)", "rows", "frag.", "median", "max");
   for (const auto& s : table.sources)
@@ -118,7 +124,7 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
               "bias", "largest", "in sample");
   for (const auto& s : table.sources)
     std::printf("%-22.22s %-18.18s %5.0f %8.1f%% %8.1f%% %+8.1f%% %8.1f%% %8.1f%%\n", s.group.c_str(),
-                s.framework.c_str(), s.rows, s.median_abs_error_pct, s.mean_abs_error_pct, s.mean_error_pct,
+                s.framework.c_str(), s.rows, s.median_abs_error_pct, s.mean_abs_error_pct, signed_tenths(s.mean_error_pct),
                 s.max_abs_error_pct, s.median_abs_error_in_sample_pct);
   std::printf("median of the sources' medians: held out %.1f%%, in sample %.1f%% (each source weighing the same)\n",
               table.median_of_sources_abs_error_pct, table.median_of_sources_abs_error_in_sample_pct);

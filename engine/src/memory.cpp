@@ -218,12 +218,14 @@ ActivationEstimate activation_per_token(const Architecture& a, const Kernels& k,
   ActivationEstimate out;
   if (recompute == Recompute::selective && per_op) {
     // torchtitan's per-op selective checkpointing (selective_ac_option "op"): each layer keeps its input,
-    // the attention output and every other matmul's output (Q, V, the MLP's first projection and its
-    // down projection), and recomputes the rest layer by layer in the backward pass
+    // the attention output and every other matmul's output (Q, V, the MLP's first projection and, in a
+    // gated MLP, its down projection, the seventh matmul; a plain MLP's down projection is the sixth and
+    // recomputed), and recomputes the rest layer by layer in the backward pass
     // (torchtitan/models/llama3/parallelize.py, _save_list and the mm_count policy).
     const AttentionWidths widths = attention_widths(a);
     const double mlp_width = moe_layers > 0 ? expert_ffn_hidden(a) * (a.experts_per_token + a.shared_experts) : a.ffn_hidden;
-    const double kept = k.e * (a.hidden / (sp ? tp : 1.0) + (2 * widths.q + widths.v + mlp_width) / tp + a.hidden / (sp ? tp : 1.0));
+    const double down_output = a.gated_mlp ? a.hidden / (sp ? tp : 1.0) : 0.0;
+    const double kept = k.e * (a.hidden / (sp ? tp : 1.0) + (2 * widths.q + widths.v + mlp_width) / tp + down_output);
     out.all_layers_per_token = (a.layers + a.decoder_layers) * kept;
     out.one_layer_per_token = dense_layers > 0 ? dense_layer : moe_layer;
     return out;

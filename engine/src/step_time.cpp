@@ -151,17 +151,23 @@ double all_gather_seconds(double bytes, double ranks, double bandwidth) {  // al
 // the backward pass: every second matmul of a layer, counted in the order the layer calls them
 // (torchtitan/distributed/activation_checkpoint.py, the mm_count policy; models/llama3: wq, wk, wv, wo,
 // then w1, w3, w2). So K (half of the K-and-V group), the output projection and the gated MLP's second
-// up-projection (w3), or a plain MLP's down-projection (the sixth). Latent attention, experts (grouped
-// matmuls) and routers: half, the policy's average.
+// up-projection (w3), or a plain MLP's down-projection (the sixth matmul). Approximations: latent
+// attention (whose extra projections shift the count) and experts (grouped matmuls, which the policy
+// may not save at all) take half, the policy's average; the router is recomputed (current torchtitan
+// forces it: force_recompute_mm_shapes_by_fqns); a linear with a bias runs as addmm, which the 2024
+// policy did not count or save, and is counted here as if it were mm.
 double per_op_recomputed_share(const Architecture& a, const LinearGroup& g) {
-  if (g.kind == LinearKind::router) return 0.0;
+  if (g.kind == LinearKind::router) return 1.0;
   if (latent_attention(a) || (g.kind == LinearKind::mlp && a.experts > 1)) return 0.5;
-  if (g.kind == LinearKind::attention) {
-    return g.role == LinearRole::key_value ? 0.5 : g.role == LinearRole::output ? 1.0 : 0.0;
+  switch (g.role) {
+    case LinearRole::query: return 0.0;
+    case LinearRole::key_value: return 0.5;
+    case LinearRole::output: return 1.0;
+    case LinearRole::mlp_up: return a.gated_mlp ? 0.5 : 0.0;
+    case LinearRole::mlp_down: return a.gated_mlp ? 0.0 : 1.0;
+    case LinearRole::other: break;
   }
-  const bool up = g.in == a.hidden && g.out != a.hidden;  // w1 and w3 (gated) or fc1
-  if (a.gated_mlp) return up ? 0.5 : 0.0;
-  return up ? 0.0 : 1.0;
+  return 0.5;
 }
 
 struct Pass {
@@ -309,11 +315,6 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 
   // --- One micro-batch on the slowest stage ----------------------------------------------------------
   const double weight_backward = frozen ? 1.0 : 2.0;  // activation gradients (+ weight gradients)
-  // The slowest stage's share of the layers. Even stages: the last, with the logits and the loss.
-  // Uneven stages (pipeline_stage_layers): the last with its layers and the logits, or the heaviest
-  // stage before it, whichever takes longer (a layer's forward, backward and any recomputation against
-  // the logits' forward and backward). Interleaved: pp stages of v chunks each, a chunk rounded up to
-  // whole layers, the logits on the last.
   // --- Recomputation in the backward pass, over all layers of one micro-batch -----------------------
   const Recompute recompute = layout.recompute;
   const bool per_op = per_op_selective(recompute, kernels);
@@ -324,13 +325,18 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   } else if (per_op) {
     // torchtitan's per-op policy: the unsaved matmuls and every element-wise op (norms, rotary, the
     // activation function, residual adds) run again; attention's output is kept.
-    recompute_all = per_op_matmul + forward.elementwise + dequantise;
+    recompute_all = per_op_matmul + forward.elementwise + dequantise + lora_forward / 2;
     recompute_all_flops = per_op_matmul_flops;
   } else if (recompute == Recompute::selective && !tiled_attention) {
     recompute_all = forward.attention;  // the core attention (Korthikanti et al. 2022, sec. 5)
     recompute_all_flops = forward.attention_flops;
   }
 
+  // The slowest stage's share of the layers. Even stages: the last, with the logits and the loss.
+  // Uneven stages (pipeline_stage_layers): the last with its layers and the logits, or the heaviest
+  // stage before it, whichever takes longer (a layer's forward, backward and any recomputation against
+  // the logits' forward and backward). Interleaved: pp stages of v chunks each, a chunk rounded up to
+  // whole layers, the logits on the last.
   const double v = layout.virtual_stages;
   double pace_layers = blocks;
   double fill_layers = blocks;  // the layers of a stage before the last, whose passes fill and drain the pipeline
@@ -367,9 +373,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // Tensor parallelism: two all-reduces (or all-gather + reduce-scatter with sequence parallelism,
   // the same volume) of the layer's activations per block in each pass (Narayanan et al. 2021,
   // sec. 2.3; Korthikanti et al. 2022, sec. 4.2.2), and again when a layer is recomputed. torchtitan's
-  // per-op policy keeps the reduce-scatters' outputs and gathers again: half a forward pass's traffic.
+  // per-op policy keeps the reduce-scatters' outputs and gathers again: half a forward pass's traffic
+  // with sequence parallelism; without it the all-reduces are not kept and run again.
   if (tp > 1) {
-    const double passes = 2 + (recompute == Recompute::full ? 1 : per_op ? 0.5 : 0);
+    const double passes = 2 + (recompute == Recompute::full ? 1 : per_op ? (sp ? 0.5 : 1.0) : 0);
     const double bytes = tokens * h * e;
     const double comm = stage * blocks * 2 * passes *
                         (all_reduce_seconds(bytes, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds);

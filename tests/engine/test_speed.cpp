@@ -199,6 +199,18 @@ TEST_CASE("torchtitan's per-op selective recomputation repeats every second matm
   const double slower = op.time.step->step_seconds / none.time.step->step_seconds;
   CHECK(slower > 1.08);
   CHECK(slower < 1.14);
+  // A plain (non-gated) MLP: fc1 is the fifth matmul and kept, fc2 the sixth and recomputed. GPT-2 XL
+  // (h 1600, MLP 6400, 48 layers): K + O + fc2 = 1600^2 x 2 + 6400 x 1600 per layer and token, twice
+  // for the FLOPs.
+  json plain = {{"model", {{"preset", "gpt2-xl"}}},
+                {"training", {{"type", "pretrain"}, {"tokens", 1e10}, {"seq_len", 1024}, {"global_batch_sequences", 64}}},
+                {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
+                {"strategy",
+                 {{"framework", "fsdp2"}, {"precision", "bf16"}, {"tp", 1}, {"pp", 1}, {"cp", 1}, {"zero", 3},
+                  {"micro_batch", 8}, {"recompute", "selective"}}}};
+  const traincalc::Report gpt = run(plain);
+  const double plain_recomputed = 48 * 2 * (1600.0 * 1600 * 2 + 6400.0 * 1600);
+  CHECK(gpt.time.step->hfu / gpt.time.step->mfu == Approx(1 + plain_recomputed / gpt.compute.flops_per_token).epsilon(1e-6));
   // Megatron's selective recomputation, of the core attention alone, costs nothing with FlashAttention
   // (it recomputes the scores anyway).
   s["strategy"]["recompute"] = "selective";
@@ -206,6 +218,28 @@ TEST_CASE("torchtitan's per-op selective recomputation repeats every second matm
   const traincalc::Report megatron = run(s);
   CHECK(megatron.time.step->seconds.recompute == 0);
   CHECK(megatron.time.step->hfu == megatron.time.step->mfu);
+}
+
+TEST_CASE("Under FSDP2 the planner weighs per-op selective recomputation between none and full", "[speed][planner]") {
+  // Llama 2 70B, one 4,096-token sequence per GPU on 64 A100s, FSDP over all of them: torchtitan ran it
+  // with per-op selective checkpointing (docs/performance.md, April 2024). Without recomputation the
+  // activations do not fit in 80 GB; per-op selective keeps about a fifth of them and fits, and costs
+  // less time than full recomputation, so the planner takes it (before, it weighed only none and full).
+  json s = {{"model", {{"preset", "llama-2-70b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e11}, {"seq_len", 4096}, {"global_batch_sequences", 64}}},
+            {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 64}}},
+            {"strategy",
+             {{"framework", "fsdp2"}, {"precision", "bf16"}, {"tp", 1}, {"pp", 1}, {"cp", 1}, {"zero", 3},
+              {"micro_batch", 1}}}};
+  const json planned = test::report_json(s);
+  CHECK(planned["parallelism"]["recompute"] == "selective");
+  CHECK(planned["memory"]["fits"].get<bool>());
+  s["strategy"]["recompute"] = "none";
+  CHECK_FALSE(test::report_json(s)["memory"]["fits"].get<bool>());
+  s["strategy"]["recompute"] = "full";
+  const json full = test::report_json(s);
+  CHECK(full["memory"]["fits"].get<bool>());
+  CHECK(planned["time"]["step_seconds"].get<double>() < full["time"]["step_seconds"].get<double>());
 }
 
 TEST_CASE("The hardware moves the prediction the way it should", "[speed]") {

@@ -61,8 +61,9 @@ constexpr double expert_ffn_hidden(const Architecture& a) {
 // One group of identical linear layers (weight in x out), as many copies as the model holds and as
 // a token passes through (fewer for routed experts).
 enum class LinearKind { attention, mlp, router };
-// Within attention: the query, key-and-value (K and V together) and output projections.
-enum class LinearRole { query, key_value, output, other };
+// Within attention: the query, key-and-value (K and V together) and output projections; within an MLP,
+// the up-projection(s) from the hidden size (a gated MLP's two together) and the down-projection.
+enum class LinearRole { query, key_value, output, mlp_up, mlp_down, other };
 struct LinearGroup {
   double in = 0;
   double out = 0;
@@ -110,8 +111,8 @@ template <class Visit>
 constexpr void for_each_mlp_linear(const Architecture& a, double f, double copies, double active, Visit& visit) {
   if (copies <= 0) return;
   visit(LinearGroup{a.hidden, f, (a.gated_mlp ? 2 : 1) * copies, (a.gated_mlp ? 2 : 1) * active, a.bias,
-                    LinearKind::mlp});
-  visit(LinearGroup{f, a.hidden, copies, active, a.bias, LinearKind::mlp});
+                    LinearKind::mlp, LinearRole::mlp_up});
+  visit(LinearGroup{f, a.hidden, copies, active, a.bias, LinearKind::mlp, LinearRole::mlp_down});
 }
 
 }  // namespace detail

@@ -37,7 +37,7 @@ export class Validation {
     this.filters ??= { source: '', gpu: '', framework: '', outside: false };
     this.status.textContent = '';
     this.container.dataset.state = 'ok';
-    const pp = (x) => `${x >= 0 ? '+' : ''}${format.plain(x, lang, 1)}`;
+    const pp = (x) => signedPercent(x, lang).slice(0, -1);
     const head = ['val_run', 'val_metric', 'val_published', 'val_predicted', 'val_error', 'val_planner']
       .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
     const rows = data.rows.map((row) => el('tr', { 'data-row': row.id }, [
