@@ -474,7 +474,7 @@ export const STRINGS = {
   zero_3: 'ZeRO-3 / FSDP (+ weights)',
   recompute_auto: 'planner decides',
   recompute_none: 'none',
-  recompute_selective: 'selective (attention; under FSDP2 every other matmul)',
+  recompute_selective: 'selective (attention / per-op)',
   recompute_full: 'full (each layer)',
   optimizer_adamw: 'AdamW',
   optimizer_adam: 'Adam',

@@ -475,7 +475,7 @@ export const STRINGS = {
   zero_3: 'ZeRO-3 / FSDP（+ 权重）',
   recompute_auto: '自动规划',
   recompute_none: '不重计算',
-  recompute_selective: '选择性（注意力；FSDP2 下每隔一个矩阵乘）',
+  recompute_selective: '选择性（注意力／逐算子）',
   recompute_full: '完全（每层）',
   optimizer_adamw: 'AdamW',
   optimizer_adam: 'Adam',
