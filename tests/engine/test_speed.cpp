@@ -36,6 +36,19 @@ json mpt7b() {
            {{"tp", 1}, {"pp", 1}, {"cp", 1}, {"micro_batch", 6}, {"zero", 3}, {"recompute", "none"}, {"mfu", "auto"}}}};
 }
 
+// A model sharded by FSDP2 over every GPU (no tensor, pipeline or context parallelism), as torchtitan
+// runs it; the recomputation is left to the planner.
+json fsdp2_everywhere(const std::string& preset, const std::string& gpu, double gpus, double seq_len,
+                      double batch_sequences, double micro_batch) {
+  return {{"model", {{"preset", preset}}},
+          {"training",
+           {{"type", "pretrain"}, {"tokens", 1e11}, {"seq_len", seq_len}, {"global_batch_sequences", batch_sequences}}},
+          {"hardware", {{"gpu", gpu}, {"count", gpus}}},
+          {"strategy",
+           {{"framework", "fsdp2"}, {"precision", "bf16"}, {"tp", 1}, {"pp", 1}, {"cp", 1}, {"zero", 3},
+            {"micro_batch", micro_batch}}}};
+}
+
 double sum_of_compute_parts(const traincalc::StepBreakdown& b) {
   return b.matmul + b.attention + b.elementwise + b.recompute + b.tensor_parallel + b.context_parallel +
          b.expert_parallel + b.pipeline_p2p + b.kernel_launch;
@@ -178,12 +191,8 @@ TEST_CASE("torchtitan's per-op selective recomputation repeats every second matm
   // Llama 2 13B on 64 A100s, FSDP2, micro-batch 2 of 4,096 tokens: torchtitan's April 2024 row
   // (docs/performance.md). Its policy keeps Q, V, w1 and w2 and recomputes K, the output projection
   // and w3 in each layer (torchtitan/distributed/activation_checkpoint.py, the mm_count policy).
-  json s = {{"model", {{"preset", "llama-2-13b"}}},
-            {"training", {{"type", "pretrain"}, {"tokens", 1e11}, {"seq_len", 4096}, {"global_batch_sequences", 128}}},
-            {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 64}}},
-            {"strategy",
-             {{"framework", "fsdp2"}, {"precision", "bf16"}, {"tp", 1}, {"pp", 1}, {"cp", 1}, {"zero", 3},
-              {"micro_batch", 2}, {"recompute", "selective"}}}};
+  json s = fsdp2_everywhere("llama-2-13b", "a100-80gb-sxm", 64, 4096, 128, 2);
+  s["strategy"]["recompute"] = "selective";
   const traincalc::Report op = run(s);
   // Recomputed FLOPs per token: 40 layers x 2 x (K 5120x5120 + O 5120x5120 + w3 5120x13824) = 9.857e9,
   // of the 87.18e9 the model counts per token (6N plus attention): HFU is MFU x 1.1131 (exact
@@ -202,12 +211,8 @@ TEST_CASE("torchtitan's per-op selective recomputation repeats every second matm
   // A plain (non-gated) MLP: fc1 is the fifth matmul and kept, fc2 the sixth and recomputed. GPT-2 XL
   // (h 1600, MLP 6400, 48 layers): K + O + fc2 = 1600^2 x 2 + 6400 x 1600 per layer and token, twice
   // for the FLOPs.
-  json plain = {{"model", {{"preset", "gpt2-xl"}}},
-                {"training", {{"type", "pretrain"}, {"tokens", 1e10}, {"seq_len", 1024}, {"global_batch_sequences", 64}}},
-                {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 8}}},
-                {"strategy",
-                 {{"framework", "fsdp2"}, {"precision", "bf16"}, {"tp", 1}, {"pp", 1}, {"cp", 1}, {"zero", 3},
-                  {"micro_batch", 8}, {"recompute", "selective"}}}};
+  json plain = fsdp2_everywhere("gpt2-xl", "a100-80gb-sxm", 8, 1024, 64, 8);
+  plain["strategy"]["recompute"] = "selective";
   const traincalc::Report gpt = run(plain);
   const double plain_recomputed = 48 * 2 * (1600.0 * 1600 * 2 + 6400.0 * 1600);
   CHECK(gpt.time.step->hfu / gpt.time.step->mfu == Approx(1 + plain_recomputed / gpt.compute.flops_per_token).epsilon(1e-6));
@@ -225,12 +230,7 @@ TEST_CASE("Under FSDP2 the planner weighs per-op selective recomputation between
   // with per-op selective checkpointing (docs/performance.md, April 2024). Without recomputation the
   // activations do not fit in 80 GB; per-op selective keeps about a fifth of them and fits, and costs
   // less time than full recomputation, so the planner takes it (before, it weighed only none and full).
-  json s = {{"model", {{"preset", "llama-2-70b"}}},
-            {"training", {{"type", "pretrain"}, {"tokens", 1e11}, {"seq_len", 4096}, {"global_batch_sequences", 64}}},
-            {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 64}}},
-            {"strategy",
-             {{"framework", "fsdp2"}, {"precision", "bf16"}, {"tp", 1}, {"pp", 1}, {"cp", 1}, {"zero", 3},
-              {"micro_batch", 1}}}};
+  json s = fsdp2_everywhere("llama-2-70b", "a100-80gb-sxm", 64, 4096, 64, 1);
   const json planned = test::report_json(s);
   CHECK(planned["parallelism"]["recompute"] == "selective");
   CHECK(planned["memory"]["fits"].get<bool>());
