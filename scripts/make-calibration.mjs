@@ -104,7 +104,8 @@ for (const r of reference.throughput) {
       ...common,
       assumptions:
         'GPT architecture with untied embeddings and a GeLU MLP of 4h (these reproduce the labelled sizes), ' +
-        'LayerNorm, biases, rotary positions, no dropout, bf16, FlashAttention (cuDNN), selective recomputation, ' +
+        'LayerNorm, biases, rotary positions, no dropout, bf16, cuDNN\'s fused attention (Transformer Engine\'s choice on ' +
+        'Hopper: the flash3 kernel), selective recomputation, ' +
         'distributed optimizer (ZeRO-1), gradient reduction and tensor-parallel communication overlapped (as the ' +
         'source says), micro-batch 1; with pipeline parallelism the interleaved schedule in chunks of 2 layers ' +
         '(1 where a stage has an odd number of layers) (not in the source; without interleaving the bubble alone ' +
@@ -124,7 +125,7 @@ for (const r of reference.throughput) {
         hardware: { gpu, count: r.num_accelerators },
         strategy: {
           precision: 'bf16', mfu: 'auto', tp, pp, cp: 1, ep: 1, dp, micro_batch: 1, zero: 1, recompute: 'selective',
-          overlap_tp_comm: true, pp_virtual_stages: pp > 1 ? virtualStages(r.n_layers / pp) : 1,
+          attention: 'flash3', overlap_tp_comm: true, pp_virtual_stages: pp > 1 ? virtualStages(r.n_layers / pp) : 1,
         },
       },
     });
@@ -141,7 +142,7 @@ for (const r of reference.throughput) {
       ...common,
       assumptions:
         'MPT architecture as benchmarked (LayerNorm with biases, biases, GeLU MLP of 4h, learned positions, tied ' +
-        `embeddings, vocabulary 50368, no dropout), FlashAttention, flash-attn's fused cross-entropy (llm-foundry's loss_fn: fused_crossentropy), FSDP FULL_SHARD, micro-batch ${mb} x ` +
+        `embeddings, vocabulary 50368, no dropout), FlashAttention (flash-attn 2, also on H100), flash-attn's fused cross-entropy (llm-foundry's loss_fn: fused_crossentropy), FSDP FULL_SHARD in Composer's PURE mixed precision (gradients reduced in bf16: submit_benchmarks.py --fsdp_config_mixed_precision default), micro-batch ${mb} x ` +
         `${accum} accumulation steps and ${recompute === 'full' ? 'full activation checkpointing' : 'no recomputation'} ` +
         `as published; ${fp8 ? 'fp8 matmuls (Transformer Engine), MFU against the fp8 peak as published' : 'bf16'}.`,
       scenario: {
@@ -161,7 +162,7 @@ for (const r of reference.throughput) {
         hardware: { gpu, count: r.num_accelerators },
         strategy: {
           precision: fp8 ? 'fp8' : 'bf16', mfu: 'auto', tp: 1, pp: 1, cp: 1, ep: 1, dp: r.num_accelerators, micro_batch: mb,
-          zero: 3, recompute, fused_cross_entropy: true,
+          zero: 3, recompute, attention: 'flash', grad_reduce_precision: 'bf16', fused_cross_entropy: true,
         },
       },
       published_params: r.total_params,

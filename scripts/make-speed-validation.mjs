@@ -6,6 +6,7 @@
 //   tests/data/memory-measured/simumax-b200.json + simumax-settings.json (SimuMax B200: step times, on
 //     the scenarios the memory validation predicts their peaks on)
 //   tests/data/speed-measured/collected/fsdp-torchtitan.json (torchtitan's A100 rows of April 2024)
+//   tests/data/speed-measured/collected/nemo-megatron-bridge.json (NVIDIA's DGX Cloud H100 rows)
 //   engine/data/calibration.json (named by ID prefix, not copied)
 // Rows are included on their settings alone, never on an error. Run it when an input changes:
 //   node scripts/make-speed-validation.mjs
@@ -122,6 +123,51 @@ const torchtitanScenarios = torchtitanRows.map((r) => {
 });
 if (torchtitanScenarios.length !== 6) throw new Error(`torchtitan A100 rows: ${torchtitanScenarios.length}, expected 6`);
 
+// NVIDIA's DGX Cloud benchmarks on H100 SXM (dgxc-benchmarking v24.11.1 at 35a9aec: NeMo 24.09, the
+// launcher's YAML recipes and configure.sh overrides in the same commit), weak scaling from 8 to 2,048
+// GPUs. Only the tables whose settings the repository states: Llama 3.1 8B and 70B (llama3.1/*.yaml and
+// configure.sh: no recomputation, cuDNN fused attention by NVTE_FLASH_ATTN=0 NVTE_FUSED_ATTN=1, the
+// 70B with sequence parallelism and userbuffers overlap), Nemotron-4 15B (nemotron/configure.sh:
+// cuDNN fused attention, TP 4, micro-batch 4, userbuffers overlap) and 340B (NVTE_FUSED_ATTN=0, so
+// Transformer Engine's FlashAttention-2 backend; Megatron's selective recomputation; userbuffers
+// overlap; TP 8, PP 8, 12 interleaved chunks). fp8 is Transformer Engine's delayed-scaling hybrid recipe
+// (fp8_hybrid). The step time is the last logged step's, as the README says.
+const nemoCollected = read(join(measuredDir, 'collected', 'nemo-megatron-bridge.json'));
+const DGXC_SETTINGS = {
+  'llama3-8b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: false, gated: true, norm: 'rmsnorm' },
+  'llama3-70b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: true, gated: true, norm: 'rmsnorm' },
+  'nemotron4-15b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: true, gated: false, norm: 'layernorm' },
+  'nemotron4-340b': { attention: 'flash', recompute: 'selective', overlap_tp_comm: true, gated: false, norm: 'layernorm' },
+};
+const dgxcRows = nemoCollected.rows.filter((r) => r.label.startsWith('DGXC 35a9aec ') && r.model in DGXC_SETTINGS);
+const dgxcScenarios = dgxcRows.map((r) => {
+  const a = r.architecture;
+  const set = DGXC_SETTINGS[r.model];
+  const strategy = {
+    framework: 'megatron', precision: r.precision, optimizer: 'adam', tp: r.tp, pp: r.pp, cp: r.cp ?? 1, ep: 1,
+    dp: r.gpus / (r.tp * r.pp * (r.cp ?? 1)), zero: 1, micro_batch: r.micro_batch, pp_virtual_stages: r.vp ?? 1,
+    recompute: set.recompute, attention: set.attention, sequence_parallel: r.tp > 1, overlap_tp_comm: set.overlap_tp_comm,
+    grad_reduce_precision: 'bf16',
+  };
+  if (set.cross_entropy) strategy.cross_entropy = set.cross_entropy;
+  return {
+    id: `dgxc-h100-2024#${r.model}-${r.precision}-${r.gpus}`,
+    label: r.label.replace('DGXC 35a9aec ', 'DGX Cloud H100 '),
+    scenario: {
+      model: {
+        name: r.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
+        ffn_hidden: a.ffn_hidden, vocab: a.vocab, gated_mlp: set.gated, tied_embeddings: false, bias: false,
+        norm: set.norm, position_embeddings: 0,
+      },
+      training: { type: 'pretrain', steps: 1, seq_len: r.seq_len, global_batch_sequences: r.global_batch_sequences },
+      hardware: { gpu: r.gpu, count: r.gpus },
+      strategy,
+    },
+    step_ms: Math.round(r.measured.step_seconds * 1e4) / 10,
+  };
+});
+if (dgxcScenarios.length !== 48) throw new Error(`DGX Cloud H100 rows: ${dgxcScenarios.length}, expected 48`);
+
 const output = {
   description:
     'Measured training step times and published utilisation, by source, each row a traincalc scenario. ' +
@@ -160,6 +206,21 @@ const output = {
       scenarios: torchtitanScenarios,
     },
     {
+      group: 'dgxc-h100-2024', framework: 'nemo', confidence: 'high',
+      source: 'NVIDIA/dgxc-benchmarking at 35a9aec (release v24.11.1): llama3.1/README_8b.md, README_70b.md, ' +
+        'nemotron/README_15b.md, README_340b.md (step times), with the settings of llama3.1/llama3.1_{8b,70b}.yaml, ' +
+        'nemotron/nemotron4-{15b,340b}-synth.yaml and the configure.sh overrides of the same commit; NeMo 24.09 container.',
+      notes: 'Weak scaling on DGX Cloud H100 SXM nodes (8 GPUs, NVLink, 8 x 400 Gb/s InfiniBand: the catalog node). ' +
+        'Each step time is the last logged step of a 50-100 step run (train_step_timing), as the README states. ' +
+        'Settings from the recipes: no recomputation except Megatron\'s selective (core attention) in the 340B; ' +
+        'cuDNN fused attention except the 340B (NVTE_FUSED_ATTN=0: FlashAttention-2); distributed optimizer with ' +
+        'gradient and parameter overlap; userbuffers tensor-parallel overlap with sequence parallelism where TP > 1; ' +
+        'fp8 rows: Transformer Engine\'s hybrid delayed-scaling recipe with fp8 weights; gradients reduced in bf16 ' +
+        '(optim.grad_sync_dtype). ' +
+        'Collected in tests/data/speed-measured/collected/nemo-megatron-bridge.json.',
+      scenarios: dgxcScenarios,
+    },
+    {
       group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
       source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
       calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
@@ -181,4 +242,4 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
   `[${body.split(/,\n\s+/).join(', ')}]`);
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
-  `${torchtitanScenarios.length} torchtitan rows`);
+  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows`);

@@ -97,6 +97,7 @@ constexpr Field out(std::string_view name, std::string_view unit, std::string_vi
 }
 
 constexpr auto precision_names = names_of(precisions);
+constexpr auto reduce_precision_names = names_of(reduce_precisions);
 constexpr auto optimizer_names = names_of(optimizers);
 constexpr auto recompute_names = names_of(recomputes);
 constexpr auto offload_names = names_of(offloads);
@@ -310,6 +311,8 @@ constexpr Field strategy_fields[] = {
          "(Megatron-LM's --cross-entropy-loss-fusion with its default native implementation)."),
     flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\"."),
     flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
+    pick("grad_reduce_precision", reduce_precision_names, "the framework's: fp32 for megatron in bf16 or fp8 and for fsdp2",
+         "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes)."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
 };
 

@@ -46,6 +46,10 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
       // Engine's fused attention, norms and SwiGLU; the loss fusion is opt-in (--cross-entropy-loss-fusion).
       regime = Regime::megatron_mixed;
       if (!flash_ok) attention = AttentionKernel::fused_softmax;
+      // On Hopper and later Transformer Engine prefers cuDNN's fused attention to FlashAttention-2 "for
+      // performance reasons" (NVIDIA/TransformerEngine transformer_engine/pytorch/attention.py @6792eca,
+      // get_attention_backend; dot_product_attention/utils.py @a0b36d0 keeps it).
+      if (flash_ok && s.hardware.gpu.compute_capability.value_or(0) >= 9) attention = AttentionKernel::flash3;
       r.fused_elementwise = true;
       r.transformer_engine = true;
       // NeMo's QLoRA has its own NF4 linear autograd function which, like torchao's, saves only the weight
@@ -172,7 +176,8 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
 }
 
 bool keeps_no_scores(AttentionKernel kernel) {
-  return kernel == AttentionKernel::flash || kernel == AttentionKernel::memory_efficient;
+  return kernel == AttentionKernel::flash || kernel == AttentionKernel::flash3 ||
+         kernel == AttentionKernel::memory_efficient;
 }
 
 namespace {

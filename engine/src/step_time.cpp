@@ -86,19 +86,22 @@ Family family_of(const GpuSpec& gpu) {
 struct Efficiencies {
   double matmul = 0;  // sustained large-matmul fraction of the dense peak
   double flash = 0;   // FlashAttention forward+backward fraction of the 16-bit peak
+  double flash3 = 0;  // the Hopper generation's (FlashAttention-3, cuDNN): Hopper's own rate; on
+                      // other GPUs FlashAttention's (FA3 needs sm90; cuDNN's runs at FA2's rate on
+                      // Ampere; on Blackwell neither is calibrated apart)
 };
 
 Efficiencies efficiencies_of(const GpuSpec& gpu, const SpeedParams& p) {
   switch (family_of(gpu)) {
     case Family::ampere:
-      return {p.ampere_matmul_efficiency, p.ampere_flash_efficiency};
+      return {p.ampere_matmul_efficiency, p.ampere_flash_efficiency, p.ampere_flash_efficiency};
     case Family::hopper:
-      return {p.hopper_matmul_efficiency, p.hopper_flash_efficiency};
+      return {p.hopper_matmul_efficiency, p.hopper_flash_efficiency, p.hopper_flash_efficiency * p.flash3_speedup};
     case Family::other:
       break;
   }
   const double matmul = gpu.matmul_efficiency.value_or(default_matmul_efficiency) * p.sustained_fraction;
-  return {matmul, matmul * p.flash_relative_rate};
+  return {matmul, matmul * p.flash_relative_rate, matmul * p.flash_relative_rate};
 }
 
 }  // namespace
@@ -113,7 +116,9 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
   m.attention_peak = units::tflops_to_flops(sixteen);
   const Efficiencies efficiency = efficiencies_of(gpu, params);
   m.matmul_efficiency = efficiency.matmul;
+  m.fp8_matmul_relative_rate = params.fp8_matmul_relative_rate;
   m.flash_efficiency = efficiency.flash;
+  m.flash3_efficiency = efficiency.flash3;
   // Without a bandwidth figure: 300 FLOP per byte, the A100/H100 ratio of bf16 peak to HBM bandwidth.
   m.memory_bytes_per_second = (gpu.memory_bandwidth_tbs ? units::tbs_to_bytes_per_second(*gpu.memory_bandwidth_tbs)
                                                         : units::tflops_to_flops(sixteen) / 300) *
@@ -130,6 +135,20 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
 }
 
 namespace {
+// Bytes per gradient element in the data-parallel reduction: as the scenario says, else the
+// framework's. Megatron-LM accumulates and reduces bf16 training's gradients in fp32 (megatron/training/
+// arguments.py: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"; its fp16
+// keeps 16 bits); torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy(param_dtype=torch.bfloat16,
+// reduce_dtype=torch.float32), torchtitan/parallelisms/parallelize_llama.py @157a12c); the others in the
+// compute precision's 16 bits.
+double gradient_reduce_bytes(const Scenario& s, const MemoryRegime& r, double e) {
+  if (s.strategy.grad_reduce_precision) return *s.strategy.grad_reduce_precision == Precision::fp32 ? 4.0 : 2.0;
+  const Precision p = resolved_precision(s);
+  if (e >= 4) return e;
+  if (r.framework == Framework::megatron && r.regime == Regime::megatron_mixed && p != Precision::fp16) return 4;
+  if (r.framework == Framework::fsdp2) return 4;
+  return e;
+}
 
 // Bandwidth per GPU of a group of `size` ranks whose neighbours are `stride` ranks apart: inside a
 // node NVLink; across nodes the NICs, all of a node's members sharing the collective (NCCL runs one
@@ -213,13 +232,19 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   auto rate_factor = [&](double dimension) { return dimension / (dimension + m.gemm_half_rate_dimension); };
 
   // --- Matmuls: every linear group, sliced by tensor parallelism ---------------------------------
-  auto gemm_seconds = [&](double flop_rows, double rows, double k, double n) {
-    const double efficiency = m.matmul_efficiency * rate_factor(rows) * rate_factor(k) * rate_factor(n);
+  // An fp8 run keeps some matmuls in 16 bits (the output head: Megatron-Core's fp8_autocast wraps the
+  // transformer layers, not the output layer). fp8 matmuls reach a smaller fraction of their (twice as
+  // high) peak than 16-bit ones: fp8_matmul_relative_rate, fitted in 0.6-1.0 (cuBLAS's fp8 GEMMs on H100
+  // run at roughly 0.85-0.95 of the bf16 ones' efficiency).
+  auto gemm_seconds = [&](double flop_rows, double rows, double k, double n, bool in_fp8) {
+    const double peak = in_fp8 ? m.matmul_peak : m.attention_peak;
+    const double efficiency = m.matmul_efficiency * (in_fp8 ? m.fp8_matmul_relative_rate : 1.0) *
+                              rate_factor(rows) * rate_factor(k) * rate_factor(n);
     const double flops = 2 * flop_rows * k * n;
     // Roofline: the operands and result move through HBM at least once per matmul.
     const double matmuls = flop_rows / rows;
-    const double bytes = matmuls * (rows * k + k * n + rows * n) * (fp8 ? 1.0 : e);
-    return std::max(flops / (m.matmul_peak * efficiency), bytes / m.memory_bytes_per_second);
+    const double bytes = matmuls * (rows * k + k * n + rows * n) * (in_fp8 ? 1.0 : e);
+    return std::max(flops / (peak * efficiency), bytes / m.memory_bytes_per_second);
   };
   Pass forward;
   double weight_elements = 0;  // this GPU's share of the linear weights (for QLoRA dequantisation)
@@ -233,7 +258,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     double per_token_copies = g.active_copies;
     const bool routed = g.kind == LinearKind::mlp && g.copies > g.active_copies;
     if (routed) rows = std::max(1.0, tokens * a.experts_per_token * ep / experts);  // tokens per expert
-    const double seconds = per_token_copies * gemm_seconds(tokens, rows, k, n);
+    const double seconds = per_token_copies * gemm_seconds(tokens, rows, k, n, fp8 && g.kind != LinearKind::router);
     const double flops = per_token_copies * 2 * tokens * k * n;
     forward.matmul += seconds;
     forward.matmul_flops += flops;
@@ -255,7 +280,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (tiled_attention) {
     // FlashAttention (and memory-efficient SDPA, tiled the same way) skips the masked half of a causal score matrix and recomputes the scores in its
     // backward pass (2.5x the forward FLOPs; Dao 2023, sec. 4.1).
-    const double rate = m.attention_peak * m.flash_efficiency * qk_dim / (qk_dim + flash_half_rate_head_dim);
+    const double efficiency = kernels.attention == AttentionKernel::flash3 ? m.flash3_efficiency : m.flash_efficiency;
+    const double rate = m.attention_peak * efficiency * qk_dim / (qk_dim + flash_half_rate_head_dim);
     const double work = attention_flops * (causal ? 0.5 : 1.0);
     forward.attention = work / rate;
     attention_backward = 2.5 * work / rate;
@@ -281,10 +307,18 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (a.experts > 1) split += 4 * a.experts_per_token * h;  // token permutation to and from experts
   const double elementwise_elements = replicated / (sp ? tp : 1.0) + split / tp;
   forward.elementwise = blocks * tokens * elementwise_elements * e / m.memory_bytes_per_second;
+  // Transformer Engine casts each matmul's inputs to fp8 (read 16 bits, write 8), and the gradients in
+  // the backward pass (counted with the forward's, x3 below). The weights it casts (and transposes) once
+  // a step where the framework says which micro-batch is the first (Megatron-Core passes
+  // is_first_microbatch, which lets TE cache "the FP8 versions of the weights": te.pytorch.Linear's
+  // forward docs); otherwise every micro-batch.
+  double fp8_weight_casts_per_step = 0;
   if (fp8) {
-    // Transformer Engine casts each matmul's inputs and weights to fp8 (read 16 bits, write 8), and
-    // the gradients in the backward pass (counted with the forward's, x3 below).
-    forward.elementwise += (matmul_inputs + weight_elements) * 3 / m.memory_bytes_per_second;
+    forward.elementwise += matmul_inputs * 3 / m.memory_bytes_per_second;
+    if (kernels.transformer_engine)
+      fp8_weight_casts_per_step = 2 * weight_elements * 3 / m.memory_bytes_per_second;
+    else
+      forward.elementwise += weight_elements * 3 / m.memory_bytes_per_second;
   }
   // bitsandbytes dequantises each 4-bit weight to 16 bits before its matmul (~0.5 + 2 bytes), in the
   // forward pass and again in the backward (and in a recomputed forward).
@@ -298,13 +332,13 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       if (share == 0) return;
       double k = g.in, n = g.out;
       (g.in == h ? n : k) /= tp;
-      lora_forward += share * g.active_copies * (gemm_seconds(tokens, tokens, k, r) + gemm_seconds(tokens, tokens, r, n));
+      lora_forward += share * g.active_copies * (gemm_seconds(tokens, tokens, k, r, false) + gemm_seconds(tokens, tokens, r, n, false));
     });
   }
   // --- The logits and the loss, on the last stage ------------------------------------------------
   double logits_forward = 0, logits_backward = 0, logits_elementwise = 0;
   if (t.objective == Objective::language_model) {
-    logits_forward = gemm_seconds(tokens, tokens, h, a.vocab / tp);
+    logits_forward = gemm_seconds(tokens, tokens, h, a.vocab / tp, false);
     logits_backward = (frozen ? 1.0 : 2.0) * logits_forward;
     // Logits written, read by the softmax in fp32, its gradient written and cast back.
     const bool in_place = kernels.cross_entropy == CrossEntropy::fused || kernels.cross_entropy == CrossEntropy::fused_linear;
@@ -446,7 +480,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   StepBreakdown& step = out.seconds;
   step.matmul = mbs * per_mb.matmul;
   step.attention = mbs * per_mb.attention;
-  step.elementwise = mbs * per_mb.elementwise;
+  step.elementwise = mbs * per_mb.elementwise + stage * fp8_weight_casts_per_step;
   step.recompute = mbs * per_mb.recompute;
   step.tensor_parallel = mbs * per_mb.tensor_parallel;
   step.context_parallel = mbs * per_mb.context_parallel;
@@ -471,13 +505,14 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double params_here = memory.params_per_gpu;
   const double trainable_here = memory.trainable_params_per_gpu;
   const double dp_bandwidth = group_bandwidth(m, shard_group, tp);
+  const double g = gradient_reduce_bytes(s, kernels, e);  // bytes per gradient element reduced
   if (shard_group > 1) {
     if (layout.zero >= 3) {
       // FSDP / ZeRO-3: every micro-batch gathers the weights for forward and again for backward and
       // reduce-scatters the gradients, prefetched behind the previous layer's compute (Zhao et al.
       // 2023, "PyTorch FSDP", sec. 3.3); the first layer's gather is not hidden.
       const double gathers = 2 * all_gather_seconds(params_here * e, shard_group, dp_bandwidth);
-      const double reduce = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
+      const double reduce = all_gather_seconds(trainable_here * g, shard_group, dp_bandwidth);
       const double per_micro_batch = gathers + reduce;
       step.data_parallel =
           mbs * (std::max(0.0, per_micro_batch - compute_mb) + per_micro_batch / std::max(1.0, blocks / pp));
@@ -487,12 +522,12 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       // next step's first forward pass (Megatron-Core's overlap_param_gather); the same volume.
       const bool overlap = s.strategy.overlap_grad_reduce;
       if (layout.zero >= 1) {
-        const double reduce = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
+        const double reduce = all_gather_seconds(trainable_here * g, shard_group, dp_bandwidth);
         const double gather = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
         step.data_parallel =
             overlap ? std::max(0.0, reduce - backward_mb) + std::max(0.0, gather - forward_mb) : reduce + gather;
       } else {
-        const double comm = all_reduce_seconds(trainable_here * e, shard_group, dp_bandwidth);
+        const double comm = all_reduce_seconds(trainable_here * g, shard_group, dp_bandwidth);
         step.data_parallel = overlap ? std::max(0.0, comm - backward_mb) : comm;
       }
     }
@@ -590,9 +625,9 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8673, 1.148, 872, 1},
-      {"launch_near", 0.8654, 1.502, 449, 5},
-      {"compute_bound", 0.9167, 1.219, 322, 7},
+      {"launch_bound", 0.8573, 1.132, 886, 1},
+      {"launch_near", 0.806, 1.496, 435, 6},
+      {"compute_bound", 0.8498, 1.182, 370, 8},
   };
   return table;
 }

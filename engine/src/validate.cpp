@@ -280,6 +280,7 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
     f.error("flash_attention", "conflict",
             "strategy.attention and strategy.flash_attention both choose the attention kernel; keep attention.");
   if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
+  s.grad_reduce_precision = f.choice("grad_reduce_precision", contract::reduce_precisions);
   if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
   s.fused_cross_entropy = f.flag("fused_cross_entropy");
   if (f.has("cross_entropy") && f.has("fused_cross_entropy"))

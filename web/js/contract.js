@@ -14,8 +14,9 @@ export const CHOICES = {
   "strategy.regime": ["mixed","megatron_mixed","fsdp_mixed","amp","pure"],
   "strategy.optimizer": ["adamw","adam","adamw-8bit","sgd","sgd-momentum","adafactor","lion","paged-adamw","paged-adamw-8bit"],
   "strategy.recompute": ["auto","none","selective","full"],
-  "strategy.attention": ["flash","memory_efficient","fused_softmax","eager"],
+  "strategy.attention": ["flash","memory_efficient","fused_softmax","eager","flash3"],
   "strategy.offload": ["none","optimizer","optimizer+params"],
   "strategy.cross_entropy": ["eager","fused","chunked","fused_linear","compiled","megatron_native"],
+  "strategy.grad_reduce_precision": ["fp32","bf16","fp16"],
   "energy.region": ["world","us","china","eu","germany","france","india","canada","brazil","australia"],
 };

@@ -118,6 +118,9 @@ inline constexpr Named<Precision> precisions[] = {{"bf16", Precision::bf16},
                                                   {"fp8", Precision::fp8},
                                                   {"tf32", Precision::tf32},
                                                   {"fp32", Precision::fp32}};
+// What gradients are reduced in across data-parallel ranks.
+inline constexpr Named<Precision> reduce_precisions[] = {
+    {"fp32", Precision::fp32}, {"bf16", Precision::bf16}, {"fp16", Precision::fp16}};
 inline constexpr Named<Optimizer> optimizers[] = {{"adamw", Optimizer::adamw},
                                                   {"adam", Optimizer::adam},
                                                   {"adamw-8bit", Optimizer::adamw_8bit},
@@ -139,7 +142,8 @@ inline constexpr Named<Regime> regimes[] = {{"mixed", Regime::mixed},
 inline constexpr Named<AttentionKernel> attention_kernels[] = {{"flash", AttentionKernel::flash},
                                                                {"memory_efficient", AttentionKernel::memory_efficient},
                                                                {"fused_softmax", AttentionKernel::fused_softmax},
-                                                               {"eager", AttentionKernel::eager}};
+                                                               {"eager", AttentionKernel::eager},
+                                                               {"flash3", AttentionKernel::flash3}};
 inline constexpr Named<CrossEntropy> cross_entropies[] = {{"eager", CrossEntropy::eager},
                                                           {"fused", CrossEntropy::fused},
                                                           {"chunked", CrossEntropy::chunked},

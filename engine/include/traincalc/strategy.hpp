@@ -23,7 +23,9 @@ enum class Framework { megatron, deepspeed, fsdp2, hf, litgpt, torchtune, unslot
 enum class Regime { mixed, megatron_mixed, fsdp_mixed, amp, pure };
 // The attention kernel: FlashAttention and memory-efficient SDPA keep no score matrix; Megatron's
 // fused softmax keeps 16-bit scores; eager attention keeps fp32 softmax scores under autocast.
-enum class AttentionKernel { flash, memory_efficient, fused_softmax, eager };
+// flash3 is the Hopper generation of tiled attention (FlashAttention-3, or cuDNN's fused attention,
+// which Transformer Engine picks on Hopper and later): FlashAttention's memory, a faster kernel.
+enum class AttentionKernel { flash, memory_efficient, fused_softmax, eager, flash3 };
 // The loss over the vocabulary: eager cross-entropy upcasts every logit to fp32; a fused kernel works in
 // place on the 16-bit logits; a chunked loss keeps 16-bit logits and upcasts one chunk at a time; a fused
 // linear cross-entropy never holds the logits whole; a compiled one keeps the 16-bit logits and writes a
@@ -70,6 +72,10 @@ struct Strategy {
   // Gradient reduction (and ZeRO's parameter gather) runs during the backward pass, as PyTorch DDP,
   // FSDP, DeepSpeed and Megatron-Core do; false: after it (Megatron-LM 2021).
   bool overlap_grad_reduce = true;
+  // The precision gradients are reduced in; nullopt: the framework's. Megatron-LM reduces bf16 training's
+  // gradients in fp32, as torchtitan's FSDP2 does (reduce_dtype float32); NeMo's grad_sync_dtype bf16 and
+  // Composer's PURE mixed precision reduce in 16 bits, as DeepSpeed and Hugging Face do.
+  std::optional<Precision> grad_reduce_precision;
   // Tensor-parallel collectives overlapped with the matmuls (Transformer Engine's userbuffers).
   bool overlap_tp_comm = false;
 };
