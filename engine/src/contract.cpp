@@ -294,7 +294,8 @@ constexpr Field strategy_fields[] = {
               "Layers on the last pipeline stage, which also runs the output head and the loss."),
     pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),
     pick("attention", attention_kernel_names, "the framework's on this GPU",
-         "Attention kernel: flash and memory_efficient keep no scores (flash needs Ampere or newer)."),
+         "Attention kernel: flash, flash3 and memory_efficient keep no scores (flash needs Ampere or newer; flash3, "
+         "FlashAttention-3 or cuDNN's fused attention, is faster on Hopper and Megatron's default from Hopper on)."),
     flag("flash_attention", "from attention", "Version 1: false means eager attention (see attention)."),
     flag("fused_softmax", "false", "Version 1: with flash_attention false, Megatron's fused softmax (16-bit scores)."),
     flag("activation_offload", "false", "Activations kept for the backward pass wait in CPU memory."),
@@ -311,7 +312,8 @@ constexpr Field strategy_fields[] = {
          "(Megatron-LM's --cross-entropy-loss-fusion with its default native implementation)."),
     flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\"."),
     flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
-    pick("grad_reduce_precision", reduce_precision_names, "the framework's: fp32 for megatron in bf16 or fp8 and for fsdp2",
+    pick("grad_reduce_precision", reduce_precision_names,
+         "the regime's: fp32 for megatron_mixed (bf16, fp8), fsdp_mixed and amp; else 16 bits",
          "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes)."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
 };

@@ -190,18 +190,18 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
   double ampere_matmul_efficiency = 0.806;  // of the dense peak, a large matmul inside a step
-  double hopper_matmul_efficiency = 0.618;
+  double hopper_matmul_efficiency = 0.612;
   double sustained_fraction = 0.567;        // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 176;    // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.330;   // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.264;
-  double flash3_speedup = 2.061;              // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
+  double gemm_half_rate_dimension = 172;    // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.326;   // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.289;
+  double flash3_speedup = 2.0;                // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
   double flash_relative_rate = 0.900;       // other GPUs: of their matmul efficiency
   double fp8_matmul_relative_rate = 0.906;    // an fp8 matmul's efficiency, of the 16-bit one's
   double memory_efficiency = 0.950;          // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;           // of a link's per-direction bandwidth, NCCL bus bandwidth
   double layer_dispatch_seconds = 0.938e-3;  // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 57.1e-6;  // fixed cost of one collective or send
+  double collective_latency_seconds = 61.2e-6;  // fixed cost of one collective or send
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {

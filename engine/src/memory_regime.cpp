@@ -155,8 +155,9 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   if (st.attention) {
     r.attention = *st.attention;
   } else if (st.flash_attention) {
+    // true: the framework's tiled kernel (flash3 where Megatron picks it), else FlashAttention.
     r.attention = *st.flash_attention
-                      ? AttentionKernel::flash
+                      ? (attention == AttentionKernel::flash3 ? AttentionKernel::flash3 : AttentionKernel::flash)
                       : (st.fused_softmax.value_or(false) ? AttentionKernel::fused_softmax : AttentionKernel::eager);
   } else {
     r.attention = attention;

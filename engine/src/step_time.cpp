@@ -31,16 +31,21 @@ namespace {
 //    Plausible 0.4-0.9.
 //  - sustained fraction: other GPUs get their measured best matmul (the catalog's matmul_efficiency)
 //    times this; without a measurement 0.75 x it, an assumption the report states. 0.5-1 (the B200
-//    rows, the only such GPU measured, give 0.572).
+//    rows, the only such GPU measured, give 0.567).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 173).
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 172).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
 //    backward's recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of
 //    width d: rate x d / (d + 64). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks). Plausible
 //    0.2-0.7. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the fit, on the B200 alone, sits at 0.9).
+//  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
+//    FlashAttention-2 on Hopper, forward and backward together. 1.3-2.0: FlashAttention-3 reports
+//    1.5-2.0x forward and 1.5-1.75x backward (Shah et al. 2024, sec. 4.1); the fit sits at the top.
+//  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
+//    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's); the fit: 0.91.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95.
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
@@ -53,8 +58,8 @@ namespace {
 //    that estimate, and charges 3.8 ms per layer where those rows add 3.0: it also carries each
 //    micro-batch's fixed launches (embedding, loss), not modelled apart.
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit sits at the top (100 us,
-//    with the link efficiency at its top, 0.95): vTrain's TP 8 runs slow down at micro-batch 2 by more
+//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 61 us (at the top,
+//    100 us, until fp32 gradient reductions were modelled; the link efficiency at its top, 0.95): vTrain's TP 8 runs slow down at micro-batch 2 by more
 //    than their bytes explain, a per-collective cost that in eager Megatron includes the host's work
 //    around each all-reduce (autograd function, stream synchronisation). A clue, not yet modelled apart.
 constexpr double default_matmul_efficiency = 0.75;
@@ -135,18 +140,26 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
 }
 
 namespace {
-// Bytes per gradient element in the data-parallel reduction: as the scenario says, else the
-// framework's. Megatron-LM accumulates and reduces bf16 training's gradients in fp32 (megatron/training/
-// arguments.py: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"; its fp16
-// keeps 16 bits); torchtitan's FSDP2 reduces in fp32 (MixedPrecisionPolicy(param_dtype=torch.bfloat16,
-// reduce_dtype=torch.float32), torchtitan/parallelisms/parallelize_llama.py @157a12c); the others in the
-// compute precision's 16 bits.
+// Bytes per gradient element in the data-parallel reduction: as the scenario says, else the regime's.
+// Megatron-LM accumulates and reduces bf16 training's gradients in fp32 (megatron/training/arguments.py:
+// "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"; its fp16 keeps 16 bits);
+// FSDP2's mixed precision as torchtitan sets it reduces in fp32 (MixedPrecisionPolicy(param_dtype=
+// torch.bfloat16, reduce_dtype=torch.float32), torchtitan/parallelisms/parallelize_llama.py @157a12c);
+// PyTorch AMP holds fp32 gradients and DDP reduces them as they are; DeepSpeed's mixed and the pure
+// 16-bit regimes reduce 16-bit gradients.
 double gradient_reduce_bytes(const Scenario& s, const MemoryRegime& r, double e) {
   if (s.strategy.grad_reduce_precision) return *s.strategy.grad_reduce_precision == Precision::fp32 ? 4.0 : 2.0;
-  const Precision p = resolved_precision(s);
   if (e >= 4) return e;
-  if (r.framework == Framework::megatron && r.regime == Regime::megatron_mixed && p != Precision::fp16) return 4;
-  if (r.framework == Framework::fsdp2) return 4;
+  switch (r.regime) {
+    case Regime::megatron_mixed:
+      return resolved_precision(s) == Precision::fp16 ? e : 4.0;
+    case Regime::fsdp_mixed:
+    case Regime::amp:
+      return 4.0;
+    case Regime::mixed:
+    case Regime::pure:
+      break;
+  }
   return e;
 }
 
@@ -315,7 +328,9 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   double fp8_weight_casts_per_step = 0;
   if (fp8) {
     forward.elementwise += matmul_inputs * 3 / m.memory_bytes_per_second;
-    if (kernels.transformer_engine)
+    // Under ZeRO-3 / FSDP the weights are gathered per micro-batch, so cast again each time (the
+    // memory model keeps no cached copy there either).
+    if (kernels.transformer_engine && layout.zero < 3)
       fp8_weight_casts_per_step = 2 * weight_elements * 3 / m.memory_bytes_per_second;
     else
       forward.elementwise += weight_elements * 3 / m.memory_bytes_per_second;
@@ -625,9 +640,9 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8573, 1.132, 886, 1},
-      {"launch_near", 0.806, 1.496, 435, 6},
-      {"compute_bound", 0.8498, 1.182, 370, 8},
+      {"launch_bound", 0.8703, 1.151, 886, 1},
+      {"launch_near", 0.8107, 1.478, 441, 6},
+      {"compute_bound", 0.85, 1.177, 364, 8},
   };
   return table;
 }

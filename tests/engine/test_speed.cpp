@@ -306,6 +306,11 @@ TEST_CASE("Megatron on Hopper runs cuDNN's fused attention, FlashAttention-3's g
   CHECK_THAT(fa2.time.step->seconds.attention, WithinRel(speedup * hopper.time.step->seconds.attention, 1e-9));
   // The same memory: both keep no scores.
   CHECK(fa2.memory.per_gpu_bytes.activations == hopper.memory.per_gpu_bytes.activations);
+  // The version-1 flag asks for the framework's tiled kernel, not the slower generation.
+  s["strategy"].erase("attention");
+  s["strategy"]["flash_attention"] = true;
+  CHECK(run(s).memory.assumptions.attention == "flash3");
+  s["strategy"].erase("flash_attention");
   // On an A100 the framework keeps FlashAttention-2; asked for, flash3 runs at its rate there.
   s["strategy"].erase("attention");
   s["hardware"]["gpu"] = "a100-80gb-sxm";
@@ -333,6 +338,11 @@ TEST_CASE("Gradients are reduced in the framework's precision: fp32 for Megatron
   s["strategy"].erase("grad_reduce_precision");
   s["strategy"]["precision"] = "fp16";
   CHECK_THAT(run(s).time.step->seconds.data_parallel, WithinRel(bf16, 1e-9));
+  // PyTorch AMP (Hugging Face's regime) holds fp32 gradients, and DDP reduces them as they are.
+  s["strategy"]["precision"] = "bf16";
+  s["strategy"]["framework"] = "hf";
+  CHECK_THAT(run(s).time.step->seconds.data_parallel, WithinRel(fp32, 1e-9));
+  s["strategy"]["framework"] = "megatron";
   // A precision that is not a reduction's is refused by name.
   s["strategy"]["grad_reduce_precision"] = "fp8";
   const traincalc::ScenarioParse refused = traincalc::parse_scenario(s.dump(), traincalc::builtin_catalog());
@@ -362,6 +372,20 @@ TEST_CASE("fp8 as Transformer Engine runs it: the output head in 16 bits, the we
   const double two = run(s).time.step->seconds.elementwise - bf16_twice;
   CHECK(two < 2 * one);
   CHECK(two > one);
+  // Under ZeRO-3 the weights are gathered, and cast, every micro-batch: the cast doubles with them.
+  s["strategy"]["zero"] = 3;
+  s["training"]["global_batch_sequences"] = 48;
+  s["strategy"]["precision"] = "bf16";
+  const double sharded_bf16 = run(s).time.step->seconds.elementwise;
+  s["strategy"]["precision"] = "fp8";
+  const double sharded_one = run(s).time.step->seconds.elementwise - sharded_bf16;
+  s["training"]["global_batch_sequences"] = 96;
+  s["strategy"]["precision"] = "bf16";
+  const double sharded_bf16_twice = run(s).time.step->seconds.elementwise;
+  s["strategy"]["precision"] = "fp8";
+  const double sharded_two = run(s).time.step->seconds.elementwise - sharded_bf16_twice;
+  CHECK_THAT(sharded_two, WithinRel(2 * sharded_one, 1e-9));
+  CHECK(sharded_one > one);  // a cast per micro-batch costs more than one a step
 }
 
 TEST_CASE("A given utilisation fixes the time; the prediction is reported beside it", "[speed]") {

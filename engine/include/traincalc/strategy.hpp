@@ -72,9 +72,10 @@ struct Strategy {
   // Gradient reduction (and ZeRO's parameter gather) runs during the backward pass, as PyTorch DDP,
   // FSDP, DeepSpeed and Megatron-Core do; false: after it (Megatron-LM 2021).
   bool overlap_grad_reduce = true;
-  // The precision gradients are reduced in; nullopt: the framework's. Megatron-LM reduces bf16 training's
-  // gradients in fp32, as torchtitan's FSDP2 does (reduce_dtype float32); NeMo's grad_sync_dtype bf16 and
-  // Composer's PURE mixed precision reduce in 16 bits, as DeepSpeed and Hugging Face do.
+  // The precision gradients are reduced in; nullopt: the regime's. Megatron-LM reduces bf16 training's
+  // gradients in fp32, as torchtitan's FSDP2 does (reduce_dtype float32) and DDP does AMP's fp32
+  // gradients; NeMo's grad_sync_dtype bf16 and Composer's PURE mixed precision reduce in 16 bits, as
+  // DeepSpeed does.
   std::optional<Precision> grad_reduce_precision;
   // Tensor-parallel collectives overlapped with the matmuls (Transformer Engine's userbuffers).
   bool overlap_tp_comm = false;
