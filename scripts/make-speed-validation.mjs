@@ -91,6 +91,17 @@ const simumaxScenarios = simumaxSettings.rows.map((r, i) => {
   return { id: `simumax-b200#${r.case}`, label: `SimuMax B200 ${r.case}`, scenario: s, step_ms: measured.real_ms };
 });
 
+// A collected row's decoder-only model with rotary positions, untied embeddings and no biases (Llama's
+// shape unless the row's MLP or norm differs).
+function decoderModel(r, { gated = true, norm = 'rmsnorm' } = {}) {
+  const a = r.architecture;
+  return {
+    name: r.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
+    ffn_hidden: a.ffn_hidden, vocab: a.vocab, gated_mlp: gated, tied_embeddings: false, bias: false,
+    norm, position_embeddings: 0,
+  };
+}
+
 // torchtitan on 64 A100s (its docs/performance.md, April 2024): FSDP2 over every GPU, eager (no
 // torch.compile), one micro-batch per step. Rows whose recomputation the scenario can state: none,
 // full, and per-op selective ("selective op"); "selective layer" recomputes every N-th layer with N
@@ -100,16 +111,11 @@ const TORCHTITAN_RECOMPUTE = { none: 'none', 'selective-op': 'selective', full: 
 const torchtitanRows = collected.rows.filter(
   (r) => r.label.startsWith('torchtitan 04/2024:') && r.activation_checkpointing in TORCHTITAN_RECOMPUTE);
 const torchtitanScenarios = torchtitanRows.map((r) => {
-  const a = r.architecture;
   return {
     id: `torchtitan-a100-2024#${r.model}-bs${r.local_batch_size}-${r.activation_checkpointing}`,
     label: r.label.replace('torchtitan 04/2024: ', 'torchtitan A100 '),
     scenario: {
-      model: {
-        name: r.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
-        ffn_hidden: a.ffn_hidden, vocab: a.vocab, gated_mlp: true, tied_embeddings: false, bias: false,
-        norm: 'rmsnorm', position_embeddings: 0,
-      },
+      model: decoderModel(r),
       training: { type: 'pretrain', steps: 1, seq_len: r.seq_len, global_batch_sequences: r.gpus * r.local_batch_size },
       hardware: { gpu: r.gpu, count: r.gpus },
       strategy: {
@@ -141,7 +147,6 @@ const DGXC_SETTINGS = {
 };
 const dgxcRows = nemoCollected.rows.filter((r) => r.label.startsWith('DGXC 35a9aec ') && r.model in DGXC_SETTINGS);
 const dgxcScenarios = dgxcRows.map((r) => {
-  const a = r.architecture;
   const set = DGXC_SETTINGS[r.model];
   const strategy = {
     framework: 'megatron', precision: r.precision, optimizer: 'adam', tp: r.tp, pp: r.pp, cp: r.cp ?? 1, ep: 1,
@@ -154,11 +159,7 @@ const dgxcScenarios = dgxcRows.map((r) => {
     id: `dgxc-h100-2024#${r.model}-${r.precision}-${r.gpus}`,
     label: r.label.replace('DGXC 35a9aec ', 'DGX Cloud H100 '),
     scenario: {
-      model: {
-        name: r.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
-        ffn_hidden: a.ffn_hidden, vocab: a.vocab, gated_mlp: set.gated, tied_embeddings: false, bias: false,
-        norm: set.norm, position_embeddings: 0,
-      },
+      model: decoderModel(r, set),
       training: { type: 'pretrain', steps: 1, seq_len: r.seq_len, global_batch_sequences: r.global_batch_sequences },
       hardware: { gpu: r.gpu, count: r.gpus },
       strategy,

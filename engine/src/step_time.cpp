@@ -140,27 +140,18 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
 }
 
 namespace {
-// Bytes per gradient element in the data-parallel reduction: as the scenario says, else the regime's.
-// Megatron-LM accumulates and reduces bf16 training's gradients in fp32 (megatron/training/arguments.py:
-// "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"; its fp16 keeps 16 bits);
-// FSDP2's mixed precision as torchtitan sets it reduces in fp32 (MixedPrecisionPolicy(param_dtype=
-// torch.bfloat16, reduce_dtype=torch.float32), torchtitan/parallelisms/parallelize_llama.py @157a12c);
-// PyTorch AMP holds fp32 gradients and DDP reduces them as they are; DeepSpeed's mixed and the pure
-// 16-bit regimes reduce 16-bit gradients.
-double gradient_reduce_bytes(const Scenario& s, const MemoryRegime& r, double e) {
+// Bytes per gradient element in the data-parallel reduction: as the scenario says, else the gradients
+// as the regime holds them (trainable_param_bytes, the memory model's): fp32 for Megatron-LM's bf16
+// (megatron/training/arguments.py: "bfloat16 requires gradient accumulation and all-reduce to be done
+// in fp32"), for FSDP2's mixed precision as torchtitan sets it (MixedPrecisionPolicy(param_dtype=
+// torch.bfloat16, reduce_dtype=torch.float32), torchtitan/parallelisms/parallelize_llama.py @157a12c)
+// and for PyTorch AMP, which DDP reduces as they are; 16 bits for DeepSpeed's mixed and the pure
+// regimes. Megatron's fp16 reduces in 16 bits (it forces fp32 for bf16 only).
+double gradient_reduce_bytes(const Scenario& s, const MemoryRegime& r) {
   if (s.strategy.grad_reduce_precision) return *s.strategy.grad_reduce_precision == Precision::fp32 ? 4.0 : 2.0;
-  if (e >= 4) return e;
-  switch (r.regime) {
-    case Regime::megatron_mixed:
-      return resolved_precision(s) == Precision::fp16 ? e : 4.0;
-    case Regime::fsdp_mixed:
-    case Regime::amp:
-      return 4.0;
-    case Regime::mixed:
-    case Regime::pure:
-      break;
-  }
-  return e;
+  const Precision precision = resolved_precision(s);
+  if (r.regime == Regime::megatron_mixed && precision == Precision::fp16) return 2.0;
+  return trainable_param_bytes(r, precision, s.strategy.optimizer, /*adapter=*/false).gradient;
 }
 
 // Bandwidth per GPU of a group of `size` ranks whose neighbours are `stride` ranks apart: inside a
@@ -520,7 +511,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   const double params_here = memory.params_per_gpu;
   const double trainable_here = memory.trainable_params_per_gpu;
   const double dp_bandwidth = group_bandwidth(m, shard_group, tp);
-  const double g = gradient_reduce_bytes(s, kernels, e);  // bytes per gradient element reduced
+  const double g = gradient_reduce_bytes(s, kernels);  // bytes per gradient element reduced
   if (shard_group > 1) {
     if (layout.zero >= 3) {
       // FSDP / ZeRO-3: every micro-batch gathers the weights for forward and again for backward and
