@@ -14,6 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { H200_SOURCE, h200Runs } from './device-rows.mjs';
 import { scenario as measuredScenario } from './measured-scenario.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -169,6 +170,15 @@ const dgxcScenarios = dgxcRows.map((r) => {
 });
 if (dgxcScenarios.length !== 48) throw new Error(`DGX Cloud H100 rows: ${dgxcScenarios.length}, expected 48`);
 
+// Our own H200 runs (scripts/device/measure_h200.py): Hugging Face transformers, eager PyTorch, one GPU;
+// the step time is the median of five host-timed steps (forward, backward and the optimizer), the same
+// scenarios as the memory validation's rows.
+const h200Scenarios = h200Runs(root).map((r) => {
+  const s = measuredScenario(r, gpus);
+  return { id: `h200-hf-2026#${r.run}`, label: `H200 HF ${r.run}`, scenario: s, step_ms: r.step_ms };
+});
+if (h200Scenarios.length !== 40) throw new Error(`H200 rows: ${h200Scenarios.length}, expected 40`);
+
 const output = {
   description:
     'Measured training step times and published utilisation, by source, each row a traincalc scenario. ' +
@@ -222,6 +232,17 @@ const output = {
       scenarios: dgxcScenarios,
     },
     {
+      group: 'h200-hf-2026', framework: 'hf', confidence: 'high',
+      source: H200_SOURCE,
+      notes: 'Measured by this project on one lent H200 (SXM, 700 W): Hugging Face transformers models built ' +
+        'from their configs with random weights (Llama 3.2 1B/3B, Llama 3.1 8B, Mistral 7B, Qwen2.5 0.5B shape, ' +
+        'GPT-2 small/medium), eager PyTorch (no torch.compile), SDPA attention (FlashAttention-2) or eager, ' +
+        'fused AdamW (one run foreach), pure bf16 or AMP with fp32 weights, LoRA r16 on all linear layers via ' +
+        'peft, HF gradient checkpointing; step time is the median of five steps timed on the host after a ' +
+        'synchronize, after three warm-up steps.',
+      scenarios: h200Scenarios,
+    },
+    {
       group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
       source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
       calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
@@ -243,4 +264,4 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
   `[${body.split(/,\n\s+/).join(', ')}]`);
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
-  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows`);
+  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${h200Scenarios.length} H200 rows`);

@@ -189,19 +189,19 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.806;  // of the dense peak, a large matmul inside a step
-  double hopper_matmul_efficiency = 0.612;
-  double sustained_fraction = 0.567;        // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 172;    // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.326;   // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.289;
-  double flash3_speedup = 2.0;                // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
+  double ampere_matmul_efficiency = 0.788;  // of the dense peak, a large matmul inside a step
+  double hopper_matmul_efficiency = 0.588;
+  double sustained_fraction = 0.550;        // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 104;    // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.276;   // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.287;
+  double flash3_speedup = 1.800;                // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
   double flash_relative_rate = 0.900;       // other GPUs: of their matmul efficiency
-  double fp8_matmul_relative_rate = 0.906;    // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.950;          // of the HBM peak, memory-bound kernels
+  double fp8_matmul_relative_rate = 0.960;    // an fp8 matmul's efficiency, of the 16-bit one's
+  double memory_efficiency = 0.720;          // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;           // of a link's per-direction bandwidth, NCCL bus bandwidth
   double layer_dispatch_seconds = 0.938e-3;  // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 61.2e-6;  // fixed cost of one collective or send
+  double collective_latency_seconds = 64.4e-6;  // fixed cost of one collective or send
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {

@@ -31,23 +31,31 @@ namespace {
 //    Plausible 0.4-0.9.
 //  - sustained fraction: other GPUs get their measured best matmul (the catalog's matmul_efficiency)
 //    times this; without a measurement 0.75 x it, an assumption the report states. 0.5-1 (the B200
-//    rows, the only such GPU measured, give 0.567).
+//    rows, the only such GPU measured, give 0.55).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 172).
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 104;
+//    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
+//    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
 //    backward's recomputed scores (3.5x the forward FLOPs) and the skipped causal half, for a head of
-//    width d: rate x d / (d + 64). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
+//    width d and a sequence of s: rate x d / (d + 14) x s / (s + 712), both factors measured (below, at
+//    flash_half_rate_head_dim). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
-//    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks). Plausible
-//    0.2-0.7. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the fit, on the B200 alone, sits at 0.9).
+//    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks); PyTorch's
+//    FlashAttention-2 on an H200 extrapolates to 315 TFLOPS forward + backward at width 128 (0.32 of the
+//    peak; the fit inside whole steps: 0.29). Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the fit, on the B200 alone, sits at 0.9).
 //  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
-//    FlashAttention-2 on Hopper, forward and backward together. 1.3-2.0: FlashAttention-3 reports
-//    1.5-2.0x forward and 1.5-1.75x backward (Shah et al. 2024, sec. 4.1); the fit sits at the top.
+//    FlashAttention-2 on Hopper, forward and backward together. Measured, 1.7-1.8: PyTorch 2.11's cuDNN
+//    attention ran 1.73-1.76x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
+//    1.5-2.0x forward and 1.5-1.75x backward; Shah et al. 2024, sec. 4.1). Fitted in 1.3-2.0 before, at
+//    the top.
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
-//    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's); the fit: 0.91.
+//    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
+//    large shapes on an H200 (speed_validation.cpp); the fit sits at the top.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
-//    optimizer) stream at this fraction of the HBM peak. 0.5-0.95.
+//    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels less: the fit, 0.72.
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth. 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
@@ -58,14 +66,20 @@ namespace {
 //    that estimate, and charges 3.8 ms per layer where those rows add 3.0: it also carries each
 //    micro-batch's fixed launches (embedding, loss), not modelled apart.
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 61 us (at the top,
+//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 64 us (at the top,
 //    100 us, until fp32 gradient reductions were modelled; the link efficiency at its top, 0.95): vTrain's TP 8 runs slow down at micro-batch 2 by more
 //    than their bytes explain, a per-collective cost that in eager Megatron includes the host's work
 //    around each all-reduce (autograd function, stream synchronisation). A clue, not yet modelled apart.
 constexpr double default_matmul_efficiency = 0.75;
-// FlashAttention reaches half its rate at a head width of this many elements (the 64-wide heads of
-// small models run markedly slower per FLOP than the 128-wide of large ones; Dao 2023, fig. 4).
-constexpr double flash_half_rate_head_dim = 64;
+// FlashAttention's rate grows with the head width and the sequence, each as d / (d + half): measured on
+// an H200 with PyTorch 2.11's SDPA kernels, causal bf16, forward + backward at 16,384 tokens a batch
+// (tests/data/device/h200-2026-12-01.json, section attention; docs/validation.md). FlashAttention-2 at head
+// width 128 ran 186, 233, 267 and 290 TFLOP/s at sequences of 1,024-8,192, which s / (s + 712) fits
+// within 1%; head width 64 ran 0.90-0.91 of width 128 at every sequence (half rate at ~14 elements);
+// cuDNN's kernel grew the same way (328 to 501). High confidence for Hopper; A100's FlashAttention-2
+// grows alike in Dao 2023, fig. 4 (medium).
+constexpr double flash_half_rate_head_dim = 14;
+constexpr double flash_half_rate_sequence = 712;
 // ZeRO-Offload: PCIe 4.0 x16 (~25 GB/s per direction) to the host and DeepSpeed's CPU Adam, about
 // 1e9 parameters per second per GPU's share of the host (the order Ren et al. 2021 report for it).
 // Assumptions, stated in a warning.
@@ -285,7 +299,9 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     // FlashAttention (and memory-efficient SDPA, tiled the same way) skips the masked half of a causal score matrix and recomputes the scores in its
     // backward pass (2.5x the forward FLOPs; Dao 2023, sec. 4.1).
     const double efficiency = kernels.attention == AttentionKernel::flash3 ? m.flash3_efficiency : m.flash_efficiency;
-    const double rate = m.attention_peak * efficiency * qk_dim / (qk_dim + flash_half_rate_head_dim);
+    const double kv_seq = seq / layout.cp;
+    const double rate = m.attention_peak * efficiency * qk_dim / (qk_dim + flash_half_rate_head_dim) *
+                        kv_seq / (kv_seq + flash_half_rate_sequence);
     const double work = attention_flops * (causal ? 0.5 : 1.0);
     forward.attention = work / rate;
     attention_backward = 2.5 * work / rate;
@@ -326,20 +342,48 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     else
       forward.elementwise += weight_elements * 3 / m.memory_bytes_per_second;
   }
+  // PyTorch AMP (fp32 weights under torch.autocast, 16-bit matmuls): the residual stream stays in fp32
+  // (the embedding and every residual sum are fp32; the norms compute in fp32), and autocast casts each
+  // matmul's input as the op runs (read 4 bytes, write 2, per linear: Hugging Face's separate q, k and v
+  // projections each cast the same input) and each weight once a forward pass (autocast's cast cache,
+  // torch/amp/autocast_mode.py), whose gradient is cast back to fp32 in the backward pass. The inputs'
+  // casts count with the element-wise work (their gradients are cast in the backward pass too).
+  double amp_weight_casts = 0;  // per micro-batch
+  if (kernels.regime == Regime::amp && sixteen) {
+    forward.elementwise += (blocks * tokens * replicated / (sp ? tp : 1.0) * (4 - e) + matmul_inputs * (4 + e)) /
+                           m.memory_bytes_per_second;
+    amp_weight_casts = (frozen ? 1.0 : 2.0) * weight_elements * (4 + e) / m.memory_bytes_per_second;
+  }
   // bitsandbytes dequantises each 4-bit weight to 16 bits before its matmul (~0.5 + 2 bytes), in the
   // forward pass and again in the backward (and in a recomputed forward).
   const double dequantise = t.method == FinetuneMethod::qlora ? weight_elements * 2.5 / m.memory_bytes_per_second : 0.0;
-  // LoRA adapters: two thin matmuls (rank r) per targeted matrix.
+  // LoRA adapters: two thin matmuls (rank r) per targeted matrix, and the adapter path's element-wise
+  // work. PEFT computes result + lora_B(lora_A(dropout(x.to(adapter dtype)))) * scaling, then casts the
+  // sum back (peft/tuners/lora/layer.py @5d602fd, Linear.forward), each op a pass through memory. Per
+  // token, in bytes, with adapter elements of `ad` bytes: on the input side (width k) the cast (read e,
+  // write ad; none when the adapters are in the compute precision) and the dropout (read ad, write ad and
+  // a 1-byte mask); on the output side (width n) the scaling (read and write ad), the sum with the base
+  // output (read e and ad, write the wider) and the cast back (read ad, write e; none without a cast).
+  // Counted with the layer's element-wise work, so the backward pass moves twice as much (each op's
+  // gradient reads the incoming and the saved tensor and writes the outgoing) and recomputation repeats
+  // it. Fused element-wise kernels (Unsloth's LoRA kernels, torch.compile) fold it into the matmuls.
   double lora_forward = 0;
   if (frozen) {
     const double r = t.lora_rank;
+    const double ad = kernels.adapter_precision == AdapterPrecision::fp32 ? 4.0 : e;
+    const double cast = ad != e ? 1.0 : 0.0;
+    const double input_bytes = cast * (e + ad) + (kernels.lora_dropout > 0 ? 2 * ad + 1 : 0.0);
+    const double output_bytes = 2 * ad + (e + ad + std::max(ad, e)) + cast * (ad + e);
+    double lora_bytes = 0;
     for_each_linear(a, [&](const LinearGroup& g) {
       const double share = lora_share(g, t.lora_targets);
       if (share == 0) return;
       double k = g.in, n = g.out;
       (g.in == h ? n : k) /= tp;
       lora_forward += share * g.active_copies * (gemm_seconds(tokens, tokens, k, r, false) + gemm_seconds(tokens, tokens, r, n, false));
+      lora_bytes += share * g.active_copies * tokens * (k * input_bytes + n * output_bytes);
     });
+    if (!kernels.fused_elementwise) forward.elementwise += lora_bytes / m.memory_bytes_per_second;
   }
   // --- The logits and the loss, on the last stage ------------------------------------------------
   double logits_forward = 0, logits_backward = 0, logits_elementwise = 0;
@@ -401,7 +445,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   per_mb.matmul =
       stage * forward.matmul * (1 + weight_backward) + stage * lora_forward * 3 + logits_forward + logits_backward;
   per_mb.attention = stage * (forward.attention + attention_backward);
-  per_mb.elementwise = stage * (forward.elementwise * 3 + 2 * dequantise) + logits_elementwise;
+  per_mb.elementwise = stage * (forward.elementwise * 3 + 2 * dequantise + amp_weight_casts) + logits_elementwise;
   per_mb.recompute = stage * recompute_all;
   const double recompute_flops = stage * recompute_all_flops;
   const double compute_mb = per_mb.matmul + per_mb.attention + per_mb.elementwise + per_mb.recompute;
@@ -626,14 +670,14 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // Likely ranges of a predicted step, by basis: the 10th and 90th percentiles of measured / predicted
 // step time over the validation rows of that basis, each row predicted with the constants fitted
 // without its source and each source weighing the same; widened to contain 1. The launch-bound rows
-// come from one source (vTrain's one-node runs), whose launch cost no other source measures: they are
-// held out by model width within it instead (speed_validation.cpp). `traincalc validate --speed`
+// come from vTrain's one-node runs and, since 2026-12-01, our H200's small Hugging Face runs (a kind
+// of step only one source measures is held out by model width within it; speed_validation.cpp). `traincalc validate --speed`
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8703, 1.151, 886, 1},
-      {"launch_near", 0.8107, 1.478, 441, 6},
-      {"compute_bound", 0.85, 1.177, 364, 8},
+      {"launch_bound", 0.713, 1.423, 901, 2},
+      {"launch_near", 0.8591, 1.498, 437, 7},
+      {"compute_bound", 0.9023, 1.203, 393, 9},
   };
   return table;
 }

@@ -158,8 +158,8 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);
   const json j = json::parse(as_json.out);
-  CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 45);
-  CHECK(j["sources"].size() >= 8);
+  CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 40 + 45);
+  CHECK(j["sources"].size() >= 9);
   CHECK(j["fits"].size() == j["sources"].size() + 1);
   // The headline, each source weighing the same, beside the all-rows median.
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() > 0);

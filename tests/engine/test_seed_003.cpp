@@ -93,8 +93,8 @@ TEST_CASE("Seed 003: GPT-2 small on 100 GB of text, on one V100 and on one A100"
   // fine-tuning runs eager attention, writing the scores through memory: slower still.
   CHECK(v100["memory"]["assumptions"]["attention"] == "eager");
   // A V100 is outside the measured GPU families: its matmul rate is its measured best times the
-  // sustained fraction fitted across the validation sources (docs/validation.md), about 11 days.
-  CHECK(v100["time"]["wall_clock_days"].get<double>() < 12);
+  // sustained fraction fitted across the validation sources (docs/validation.md), about 12 days.
+  CHECK(v100["time"]["wall_clock_days"].get<double>() < 13);
 
   // "Within a day on one A100" holds for about half of that data: the engine's 100 GB takes 1.2-2.5 days
   // (312 dense BF16/FP16 TFLOPS, A100 datasheet).

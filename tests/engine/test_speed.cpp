@@ -383,6 +383,85 @@ TEST_CASE("fp8 as Transformer Engine runs it: the output head in 16 bits, the we
   CHECK(sharded_one > one);  // a cast per micro-batch costs more than one a step
 }
 
+// Llama 3.2 1B's shape fine-tuned with Hugging Face on one H200 (as scripts/device/measure_h200.py ran it).
+json hf_llama_1b() {
+  return {{"model",
+           {{"layers", 16}, {"hidden", 2048}, {"heads", 32}, {"kv_heads", 8}, {"ffn_hidden", 8192}, {"vocab", 128256},
+            {"gated_mlp", true}, {"tied_embeddings", true}, {"norm", "rmsnorm"}}},
+          {"training", {{"type", "finetune"}, {"tokens", 1e9}, {"seq_len", 2048}, {"global_batch_sequences", 4}}},
+          {"hardware", {{"gpu", "h200-sxm"}, {"count", 1}}},
+          {"strategy",
+           {{"framework", "hf"}, {"precision", "bf16"}, {"regime", "pure"}, {"tp", 1}, {"pp", 1}, {"cp", 1},
+            {"micro_batch", 4}, {"recompute", "none"}, {"attention", "flash"}, {"mfu", "auto"}}}};
+}
+
+TEST_CASE("LoRA as PEFT runs it: each adapted matrix adds casts, a dropout, a scaling and a sum", "[speed]") {
+  json s = hf_llama_1b();
+  s["training"]["method"] = "lora";
+  s["training"]["lora_rank"] = 16;
+  s["training"]["lora_targets"] = "all_linear";
+  s["training"]["adapter_precision"] = "fp32";
+  s["training"]["lora_dropout"] = 0.05;
+  const double with_dropout = run(s).time.step->seconds.elementwise;
+  s["training"]["lora_dropout"] = 0;
+  const double without = run(s).time.step->seconds.elementwise;
+  // The dropout reads and writes the fp32 input and writes a 1-byte mask: 9 bytes per input element of
+  // every adapted matrix (q, k, v, o, gate and up take 2,048 wide inputs, down 8,192: 20,480 per layer),
+  // forward and twice in the backward pass, at the fitted share of the H200's 4.8 TB/s.
+  const double bandwidth = 4.8e12 * traincalc::detail::SpeedParams{}.memory_efficiency;
+  const double tokens = 4 * 2048;
+  CHECK_THAT(with_dropout - without, WithinRel(3 * 16 * tokens * 20480 * 9 / bandwidth, 1e-6));
+  // Adapters in the compute precision skip the casts: less element-wise time.
+  s["training"]["adapter_precision"] = "compute";
+  CHECK(run(s).time.step->seconds.elementwise < without);
+  // The LoRA path's element-wise work is most of why PEFT's LoRA was not faster than full fine-tuning
+  // on the H200 (238 ms against 166; tests/data/device/h200-2026-12-01.json).
+  s["training"]["adapter_precision"] = "fp32";
+  s["training"]["lora_dropout"] = 0.05;
+  const double lora_step = run(s).time.step->step_seconds;
+  json full = hf_llama_1b();
+  CHECK(lora_step > run(full).time.step->step_seconds);
+  // Unsloth's fused kernels fold it into the matmuls: LoRA adds no element-wise time there.
+  s["strategy"]["framework"] = "unsloth";
+  full["strategy"]["framework"] = "unsloth";
+  CHECK_THAT(run(s).time.step->seconds.elementwise, WithinRel(run(full).time.step->seconds.elementwise, 1e-12));
+}
+
+TEST_CASE("PyTorch AMP casts every matmul input and weight, each micro-batch, and keeps an fp32 residual", "[speed]") {
+  json s = hf_llama_1b();
+  auto amp_extra = [&](double batch) {
+    json at = s;
+    at["training"]["global_batch_sequences"] = batch;
+    const double pure = run(at).time.step->seconds.elementwise;
+    at["strategy"]["regime"] = "amp";
+    return run(at).time.step->seconds.elementwise - pure;
+  };
+  const double one = amp_extra(4), two = amp_extra(8);
+  CHECK(one > 0);
+  // Nothing of it is once a step: twice the micro-batches, twice the casts.
+  CHECK_THAT(two, WithinRel(2 * one, 1e-9));
+}
+
+TEST_CASE("FlashAttention's rate grows with the sequence and barely with the head width (measured on an H200)",
+          "[speed]") {
+  // s / (s + 712) and d / (d + 14): FlashAttention-2 forward + backward at 1,024-8,192 tokens and head widths
+  // 64 and 128 (tests/data/device/h200-2026-12-01.json, section attention).
+  json s = hf_llama_1b();
+  const double at_2048 = run(s).time.step->seconds.attention;
+  s["training"]["seq_len"] = 8192;
+  s["training"]["global_batch_sequences"] = 1;
+  s["strategy"]["micro_batch"] = 1;
+  const double at_8192 = run(s).time.step->seconds.attention;
+  // The same tokens: 4x the FLOPs, at a rate (8192 / 8904) / (2048 / 2760) = 1.24x higher.
+  const double rate = (8192.0 / (8192 + 712)) / (2048.0 / (2048 + 712));
+  CHECK_THAT(at_8192 / at_2048, WithinRel(4 / rate, 1e-6));
+  // 16 heads of 128 against 32 of 64: the same FLOPs, 1.10x the rate (0.90-0.91 measured for 64-wide).
+  s = hf_llama_1b();
+  s["model"]["heads"] = 16;
+  const double wide = run(s).time.step->seconds.attention;
+  CHECK_THAT(at_2048 / wide, WithinRel((128.0 / 142) / (64.0 / 78), 1e-6));
+}
+
 TEST_CASE("A given utilisation fixes the time; the prediction is reported beside it", "[speed]") {
   json s = mpt7b();
   s["strategy"]["mfu"] = 0.4;

@@ -237,15 +237,15 @@ describe('the articles\' claims, as the page checks them (web/js/examples.js)', 
     assert.ok(1 / bert.time.step_seconds < 50);
     assert.ok(bert.time.wall_clock_days < 1);
     // GPT-2 small: 124M parameters; 100 GB of English is 25B tokens; 3-4 days on a V100 would need
-    // about half its peak, more than predicted; on an A100 more than a day, and half the data would
-    // take about one.
+    // about half its peak, more than predicted; on an A100 about 2.4 days, so a day covers about 40% of
+    // the data (the page's note says so).
     const gpt2 = r('seed003-gpt2-v100');
     assert.ok(Math.abs(gpt2.model.params / 124.44e6 - 1) < 0.001);
     assert.equal(gpt2.compute.tokens, 25e9);
     const needed = gpt2.compute.total_flops / (125e12 * 86400 * 3.5);
     assert.ok(needed > 0.45 && needed < 0.65 && gpt2.time.mfu < needed, `${needed} vs ${gpt2.time.mfu}`);
     const a100 = r('seed003-gpt2-a100').time.wall_clock_days;
-    assert.ok(a100 > 1 && a100 / 2 < 1, String(a100));  // linear in the data at a fixed batch
+    assert.ok(a100 > 2 && a100 < 2.9, String(a100));  // 1 / 2.4 days: 35-50% of the data in a day
     // GPT-3 175B: full fine-tuning does not fit on 8 A100-80GB; QLoRA does, with ~100 GB of 4-bit weights
     // (NF4 with an fp32 constant per 64 weights, 4.5 bits, bitsandbytes' default).
     assert.equal(r('seed003-gpt3-full').memory.fits, false);

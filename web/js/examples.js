@@ -57,8 +57,8 @@ export const EXAMPLES = [
       en: 'GPT-2 small on one A100: fine-tuned within a day.',
     },
     note: {
-      zh: '文章没有给出数据量；这里用它在后文举例的 100 GB。一天之内只适用于大约一半的数据量。',
-      en: 'No data size is given; here the article\'s own 100 GB from its later example. Within a day holds for about half of that.',
+      zh: '文章没有给出数据量；这里用它在后文举例的 100 GB。一天之内只适用于约 40% 的数据量。',
+      en: 'No data size is given; here the article\'s own 100 GB from its later example. Within a day holds for about 40% of it.',
     },
   },
   {
