@@ -42,7 +42,7 @@ const std::vector<Knob>& knobs() {
       {"gemm_half_rate_dimension", &SpeedParams::gemm_half_rate_dimension, 16, 512},
       {"ampere_flash_efficiency", &SpeedParams::ampere_flash_efficiency, 0.15, 0.75},
       {"hopper_flash_efficiency", &SpeedParams::hopper_flash_efficiency, 0.15, 0.75},
-      // Measured, not fitted: PyTorch 2.11's cuDNN attention (cuDNN 9.19) ran 1.73-1.76x its
+      // Measured, not fitted: PyTorch 2.11's cuDNN attention (cuDNN 9.19) ran 1.73-1.77x its
       // FlashAttention-2 forward + backward at head width 128 on an H200, sequences 1,024-8,192
       // (1.54-1.62x at width 64; tests/data/device/h200-2026-12-01.json). FlashAttention-3's paper
       // reports 1.5-2.0x forward and 1.5-1.75x backward on H100 (Shah et al. 2024, sec. 4.1). Before
@@ -51,7 +51,7 @@ const std::vector<Knob>& knobs() {
       {"flash_relative_rate", &SpeedParams::flash_relative_rate, 0.3, 0.9},
       // Measured: cuBLAS fp8 (torch._scaled_mm, e4m3, tensor-wise scales) ran 0.87-0.96 of twice bf16's
       // rate on the same H200 at the 20 shapes with every dimension >= 4,096 (median 0.885, 10th-90th
-      // percentile 0.80-0.93, over the 39 with every dimension >= 2,048; same file, section gemm).
+      // percentile 0.83-0.92, over the 39 with every dimension >= 2,048; same file, section gemm).
       // Before the measurement the fit ranged over 0.6-1.0 and sat at 0.91-1.0.
       {"fp8_matmul_relative_rate", &SpeedParams::fp8_matmul_relative_rate, 0.85, 0.96},
       {"memory_efficiency", &SpeedParams::memory_efficiency, 0.5, 0.95},

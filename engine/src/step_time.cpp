@@ -43,11 +43,11 @@ namespace {
 //    flash_half_rate_head_dim). FlashAttention-2's microbenchmarks give 50-73% of the A100's peak
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks); PyTorch's
-//    FlashAttention-2 on an H200 extrapolates to 315 TFLOPS forward + backward at width 128 (0.32 of the
-//    peak; the fit inside whole steps: 0.29). Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the fit, on the B200 alone, sits at 0.9).
+//    FlashAttention-2 on an H200 ran 290 TFLOPS forward + backward at width 128 and 8,192 tokens, which
+//    this formula gives with 0.354; the fit inside whole steps, 0.287, runs it about 19% slower. Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the fit, on the B200 alone, sits at 0.9).
 //  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
 //    FlashAttention-2 on Hopper, forward and backward together. Measured, 1.7-1.8: PyTorch 2.11's cuDNN
-//    attention ran 1.73-1.76x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
+//    attention ran 1.73-1.77x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
 //    1.5-2.0x forward and 1.5-1.75x backward; Shah et al. 2024, sec. 4.1). Fitted in 1.3-2.0 before, at
 //    the top.
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
@@ -86,7 +86,7 @@ constexpr double flash_half_rate_sequence = 712;
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
 // How far a GPU outside the calibrated families may be off, in points of utilisation: the measured
-// GPUs sustain 0.95 (A100), 0.78 (H100) and 0.57 (B200) of their best matmul; a quarter either way of
+// GPUs sustain 0.91 (A100), 0.73 (H100) and 0.55 (B200) of their best matmul; a quarter either way of
 // a typical 40-50% MFU is about 10 points. An estimate, said in the warning.
 constexpr double extrapolation_points = 10;
 
@@ -352,7 +352,9 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (kernels.regime == Regime::amp && sixteen) {
     forward.elementwise += (blocks * tokens * replicated / (sp ? tp : 1.0) * (4 - e) + matmul_inputs * (4 + e)) /
                            m.memory_bytes_per_second;
-    amp_weight_casts = (frozen ? 1.0 : 2.0) * weight_elements * (4 + e) / m.memory_bytes_per_second;
+    // QLoRA's 4-bit weights bypass autocast (bitsandbytes dequantises them: `dequantise` below).
+    if (t.method != FinetuneMethod::qlora)
+      amp_weight_casts = (frozen ? 1.0 : 2.0) * weight_elements * (4 + e) / m.memory_bytes_per_second;
   }
   // bitsandbytes dequantises each 4-bit weight to 16 bits before its matmul (~0.5 + 2 bytes), in the
   // forward pass and again in the backward (and in a recomputed forward).

@@ -440,6 +440,13 @@ TEST_CASE("PyTorch AMP casts every matmul input and weight, each micro-batch, an
   CHECK(one > 0);
   // Nothing of it is once a step: twice the micro-batches, twice the casts.
   CHECK_THAT(two, WithinRel(2 * one, 1e-9));
+  // A frozen base: LoRA's fp32 weights are still cast forward; QLoRA's 4-bit weights bypass autocast.
+  s["training"]["method"] = "lora";
+  const double lora = amp_extra(4);
+  s["training"]["method"] = "qlora";
+  const double qlora = amp_extra(4);
+  CHECK(lora < one);  // no weight gradients to cast back
+  CHECK(qlora < lora);
 }
 
 TEST_CASE("FlashAttention's rate grows with the sequence and barely with the head width (measured on an H200)",
