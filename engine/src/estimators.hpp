@@ -189,27 +189,29 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.788;  // of the dense peak, a large matmul inside a step
-  double hopper_matmul_efficiency = 0.588;
-  double sustained_fraction = 0.550;        // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 104;    // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.276;   // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.287;
-  double flash3_speedup = 1.800;                // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
+  double ampere_matmul_efficiency = 0.781;  // of the dense peak, a large matmul inside a step
+  double hopper_matmul_efficiency = 0.600;
+  double sustained_fraction = 0.556;        // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 107;    // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.271;   // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.256;
+  double flash3_speedup = 1.717;                // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
   double flash_relative_rate = 0.900;       // other GPUs: of their matmul efficiency
-  double fp8_matmul_relative_rate = 0.960;    // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.720;          // of the HBM peak, memory-bound kernels
-  double link_efficiency = 0.950;           // of a link's per-direction bandwidth, NCCL bus bandwidth
+  double fp8_matmul_relative_rate = 0.951;    // an fp8 matmul's efficiency, of the 16-bit one's
+  double memory_efficiency = 0.846;          // of the HBM peak, memory-bound kernels
+  double link_efficiency = 0.941;           // of a link's per-direction bandwidth, NCCL bus bandwidth
   double layer_dispatch_seconds = 0.938e-3;  // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 64.4e-6;  // fixed cost of one collective or send
+  double collective_latency_seconds = 100.0e-6;  // fixed cost of one collective or send
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
   double matmul_peak = 0;     // FLOP/s in the compute precision
   double attention_peak = 0;  // FLOP/s in 16 bits (attention is not run in fp8)
+  double fp32_peak = 0;       // FLOP/s of fp32 matmuls without TF32 (fp32 LoRA adapters)
   double matmul_efficiency = 0;
   double flash_efficiency = 0;  // FlashAttention forward+backward, of the 16-bit peak
   double flash3_efficiency = 0;  // its Hopper generation (AttentionKernel::flash3)
+  double flash3_half_rate_head_dim = 14;  // elements: the head width at which it runs at half rate
   double fp8_matmul_relative_rate = 1;  // an fp8 matmul's efficiency, of the 16-bit one's
   double memory_bytes_per_second = 0;
   double intra_bytes_per_second = 0;  // per GPU, per direction, achieved

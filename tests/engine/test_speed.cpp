@@ -407,10 +407,20 @@ TEST_CASE("LoRA as PEFT runs it: each adapted matrix adds casts, a dropout, a sc
   const double without = run(s).time.step->seconds.elementwise;
   // The dropout reads and writes the fp32 input and writes a 1-byte mask: 9 bytes per input element of
   // every adapted matrix (q, k, v, o, gate and up take 2,048 wide inputs, down 8,192: 20,480 per layer),
-  // forward and twice in the backward pass, at the fitted share of the H200's 4.8 TB/s.
+  // forward, and as much again in the backward pass (read the gradient and the mask, write the
+  // gradient), at the fitted share of the H200's 4.8 TB/s.
   const double bandwidth = 4.8e12 * traincalc::detail::SpeedParams{}.memory_efficiency;
   const double tokens = 4 * 2048;
-  CHECK_THAT(with_dropout - without, WithinRel(3 * 16 * tokens * 20480 * 9 / bandwidth, 1e-6));
+  CHECK_THAT(with_dropout - without, WithinRel(2 * 16 * tokens * 20480 * 9 / bandwidth, 1e-6));
+  // Without dropout, fp32 adapters on bf16 activations move per element: forward 6 (cast in) on the input
+  // side and 24 on the output side (scale 8, sum 2 + 4 + 4, cast back 6); backward 6 + 6 (cast, and
+  // the adapter's share of the input gradient added to the base path's) and 20 (cast 6, the base
+  // output's gradient cast 6, scale 8). Inputs 20,480 and outputs 2,048 x 2 (q, o) + 512 x 2 (k and v:
+  // 8 of 32 heads) + 8,192 x 2 (gate, up) + 2,048 (down) = 23,552 wide per layer.
+  json plain = hf_llama_1b();
+  const double full_elementwise = run(plain).time.step->seconds.elementwise;
+  const double lora_bytes = 16 * tokens * (20480.0 * (6 + 12) + 23552.0 * (24 + 20));
+  CHECK_THAT(without - full_elementwise, WithinRel(lora_bytes / bandwidth, 1e-6));
   // Adapters in the compute precision skip the casts: less element-wise time.
   s["training"]["adapter_precision"] = "compute";
   CHECK(run(s).time.step->seconds.elementwise < without);
@@ -449,6 +459,30 @@ TEST_CASE("PyTorch AMP casts every matmul input and weight, each micro-batch, an
   CHECK(qlora < lora);
 }
 
+TEST_CASE("Under AMP only the matmul inputs read from a norm are cast, and a recomputed forward casts the weights again",
+          "[speed]") {
+  json s = hf_llama_1b();
+  const double bandwidth = 4.8e12 * traincalc::detail::SpeedParams{}.memory_efficiency;
+  const double tokens = 4 * 2048, layers = 16, h = 2048;
+  auto amp_extra = [&](const std::string& recompute) {
+    json at = s;
+    at["strategy"]["recompute"] = recompute;
+    const double pure = run(at).time.step->seconds.elementwise;
+    at["strategy"]["regime"] = "amp";
+    return run(at).time.step->seconds.elementwise - pure;
+  };
+  // Per token and layer: the fp32 residual stream's norms and adds (10 h elements, 2 more bytes each),
+  // and q, k, v, gate and up casting their fp32 input (5 h, read 4 bytes and write 2); o and down read
+  // 16-bit inputs. Forward, and the gradients' casts twice that in the backward pass. Each weight cast
+  // forward and its gradient cast back (6 bytes each way): 16 x (2 x 2,048^2 + 2 x 2,048 x 512 +
+  // 3 x 2,048 x 8,192) elements.
+  const double weights = layers * (2 * h * h + 2 * h * 512 + 3 * h * 8192);
+  const double expected = (3 * layers * tokens * (10 * h * 2 + 5 * h * 6) + 2 * weights * 6) / bandwidth;
+  CHECK_THAT(amp_extra("none"), WithinRel(expected, 1e-6));
+  // Gradient checkpointing re-enters autocast in the backward pass with an empty cast cache.
+  CHECK_THAT(amp_extra("full") - amp_extra("none"), WithinRel(weights * 6 / bandwidth, 1e-6));
+}
+
 TEST_CASE("FlashAttention's rate grows with the sequence and barely with the head width (measured on an H200)",
           "[speed]") {
   // s / (s + 712) and d / (d + 14): FlashAttention-2 forward + backward at 1,024-8,192 tokens and head widths
@@ -467,6 +501,27 @@ TEST_CASE("FlashAttention's rate grows with the sequence and barely with the hea
   s["model"]["heads"] = 16;
   const double wide = run(s).time.step->seconds.attention;
   CHECK_THAT(at_2048 / wide, WithinRel((128.0 / 142) / (64.0 / 78), 1e-6));
+}
+
+TEST_CASE("cuDNN's attention loses more at head width 64, and memory-efficient SDPA runs at about half "
+          "FlashAttention-2's rate (measured on an H200)", "[speed]") {
+  // tests/data/device/h200-2026-12-01.json, section attention: cuDNN at width 64 ran 0.81-0.83 of width
+  // 128 (d / (d + 37)); the memory-efficient kernel 0.40-0.58 of FlashAttention-2 (0.48, the median).
+  json s = hf_llama_1b();
+  s["strategy"]["attention"] = "flash3";
+  s["model"]["heads"] = 16;  // width 128
+  const double cudnn_128 = run(s).time.step->seconds.attention;
+  s["model"]["heads"] = 32;  // width 64: the same FLOPs
+  const double cudnn_64 = run(s).time.step->seconds.attention;
+  CHECK_THAT(cudnn_64 / cudnn_128, WithinRel((128.0 / 165) / (64.0 / 101), 1e-6));
+  // At width 128, where it was measured, cuDNN runs the speed-up over FlashAttention-2.
+  s["model"]["heads"] = 16;
+  s["strategy"]["attention"] = "flash";
+  CHECK_THAT(run(s).time.step->seconds.attention / cudnn_128,
+             WithinRel(traincalc::detail::SpeedParams{}.flash3_speedup, 1e-6));
+  const double flash = run(s).time.step->seconds.attention;
+  s["strategy"]["attention"] = "memory_efficient";
+  CHECK_THAT(run(s).time.step->seconds.attention / flash, WithinRel(1 / 0.48, 1e-6));
 }
 
 TEST_CASE("A given utilisation fixes the time; the prediction is reported beside it", "[speed]") {

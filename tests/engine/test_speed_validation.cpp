@@ -80,30 +80,35 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // Issue 15's held-out target, each source weighing the same as in the fit: the median over sources
   // of each source's held-out median at most 8%. Met since 2026-12-01 (second session): 7.1% over nine
   // sources, once FlashAttention's rate follows the sequence and head width measured on an H200 and
-  // cuDNN's speed-up and fp8's rate are bounded by measurements (8.3% over eight before).
-  CHECK(t.median_of_sources_abs_error_pct <= 8.0);
-  // Over all rows it is 15.8% (36.8% before): 1,440 of the 1,731 rows are vTrain's one-node runs, small
-  // models with 64-wide heads at 1,024 tokens, whose attention the old head-width factor made 1.8x
-  // too slow, which the fit then took from the launch cost. vTrain multi-node's MAPE is 9.1% (target 8%).
-  CHECK(t.median_abs_error_pct <= 16.5);
-  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.6);
+  // cuDNN's speed-up and fp8's rate are bounded by measurements (8.3% over eight before); 6.3% since
+  // 2026-12-01's third session (AMP's casts where autocast makes them, LoRA's backward bytes and fp32
+  // adapter matmuls, cuDNN's head-width curve, memory-efficient SDPA's rate).
+  CHECK(t.median_of_sources_abs_error_pct <= 7.5);
+  // Over all rows it is 16.3% (36.8% before 2026-12-01): 1,440 of the 1,731 rows are vTrain's one-node
+  // runs, small models with 64-wide heads at 1,024 tokens, whose attention the old head-width factor
+  // made 1.8x too slow, which the fit then took from the launch cost. vTrain multi-node's MAPE is 8.8%
+  // (target 8%; 9.1% before the third session).
+  CHECK(t.median_abs_error_pct <= 17.0);
+  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.5);
   CHECK(source("vtrain-single-node").median_abs_error_pct <= 20.0);
-  // SimuMax's B200 rows, the only Blackwell source: 18.4% today (16.0% before the H200 rows moved the
+  // SimuMax's B200 rows, the only Blackwell source: 18.3% today (16.0% before the H200 rows moved the
   // shared constants).
   CHECK(source("simumax-b200").median_abs_error_pct <= 19.0);
-  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 7.1% today (20.4% before), still too slow on
-  // average (+7%): its Llama 3.1 8B rows at TP 1, CP 2 are furthest off.
-  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 8.0);
-  // Our own H200 runs (Hugging Face, one GPU), 40 rows: 8.1% today. GPT-2 (composite GELU, AMP's host
-  // overhead) and eager attention are 30-43% too fast; docs/validation.md.
-  CHECK(source("h200-hf-2026").median_abs_error_pct <= 9.0);
-  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 7.1% today. Its Llama 2 70B row at micro-batch 1 is
+  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 6.0% today (20.4% before 2026-12-01), still
+  // too slow on average (+7%): its Llama 3.1 8B rows at TP 1, CP 2 are furthest off.
+  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 7.0);
+  // Our own H200 runs (Hugging Face, one GPU), 40 rows: 9.7% today, unbiased (-0.7%; 8.1% with a -7.3%
+  // bias before LoRA's fp32 adapter matmuls were priced as fp32). GPT-2 (composite GELU, AMP's host
+  // overhead) and eager attention are 30-43% too fast, LoRA at 4,096-8,192 tokens 17-31% too slow;
+  // docs/validation.md.
+  CHECK(source("h200-hf-2026").median_abs_error_pct <= 10.5);
+  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 6.3% today. Its Llama 2 70B row at micro-batch 1 is
   // 19% slower than predicted (the cluster's fabric is not stated; the catalog's 200 Gb/s per GPU
   // hides FSDP's gathers behind the compute).
   CHECK(source("torchtitan-a100-2024").median_abs_error_pct <= 7.5);
-  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 6.5);
-  CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.5);
-  CHECK(source("llm-foundry").median_abs_error_pct <= 9.0);
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 4.0);  // 2.6% today
+  CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.5);  // 5.9%
+  CHECK(source("llm-foundry").median_abs_error_pct <= 7.5);  // 6.3%
   // In sample (the engine's own constants): within 8% at the median, every source within 12%.
   CHECK(t.median_abs_error_in_sample_pct <= 8.0);
   for (const auto& s : t.sources) {
@@ -161,23 +166,24 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.back().basis == "compute_bound");
   CHECK(t.ranges.back().sources == 9);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.3%. The
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.4%. The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
   // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike (the large one-node source dominates): 85.4% today, just over 85: the
-  // launch-bound range now also holds our H200 GPT-2 rows (-43% to +40%), which widens it for the
-  // one-node rows. A guard at today's figure.
+  // All rows counted alike (the large one-node source dominates): 87.0% today, over 85: the
+  // launch-bound range also holds our H200 GPT-2 rows (-43% to +40%), each of its two sources weighing
+  // half, which widens it for the 860 one-node rows. A guard at today's figure.
   CHECK(t.range_coverage_rows_pct >= 75);
-  CHECK(t.range_coverage_rows_pct <= 86);
+  CHECK(t.range_coverage_rows_pct <= 88);
   // The launch-bound rows (vTrain's one node and the H200's small runs, held out by source): each
-  // source's fold learns the launch cost from the other, so their range stays within 1.5x (it was up
-  // to 4x when one source alone measured it).
+  // source's fold learns the launch cost from the other, so their range stays within 1.8x (it was up
+  // to 4x when one source alone measured it; 1.74x today, its top from the H200's GPT-2 under AMP,
+  // launch-bound since the element-wise rate was refitted to 0.85 of the HBM peak).
   CHECK(t.ranges.front().basis == "launch_bound");
-  CHECK(t.ranges.front().high < 1.5);
+  CHECK(t.ranges.front().high < 1.8);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 73.5% today
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 74.6% today
   // (75.5% over eight sources), documented in docs/validation.md; a guard that they do not get worse.
   CHECK(t.range_coverage_nested_pct >= 73);
 }
@@ -213,13 +219,13 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
   CHECK_FALSE(given.at("cost").contains("total_range"));
 
   // GPT-2 small on one A100 at micro-batch 1: layers so short the host's launches set the pace; the
-  // range is the one-node vTrain rows', each model width held out (step time 0.87x-1.15x).
+  // range is the launch-bound rows' (vTrain one-node, each model width held out, and the H200s'): 0.71x-1.74x.
   const json tiny = test::report_json(json::parse(R"({"model":{"preset":"gpt2"},
       "training":{"type":"pretrain","tokens":1e9,"global_batch_sequences":8},
       "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
   CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.713).epsilon(1e-3));
-  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.423).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.738).epsilon(1e-3));
 }
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",
