@@ -97,7 +97,7 @@ constexpr double memory_efficient_relative_rate = 0.48;
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
 // How far a GPU outside the calibrated families may be off, in points of utilisation: the measured
-// GPUs sustain 0.91 (A100), 0.73 (H100) and 0.55 (B200) of their best matmul; a quarter either way of
+// GPUs sustain 0.90 (A100), 0.75 (H100) and 0.56 (B200) of their best matmul; a quarter either way of
 // a typical 40-50% MFU is about 10 points. An estimate, said in the warning.
 constexpr double extrapolation_points = 10;
 
@@ -416,15 +416,50 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   double lora_elementwise_forward = 0, lora_elementwise_backward = 0;  // seconds per micro-batch, all layers
   if (frozen) {
     const double r = t.lora_rank;
-    const double ad = kernels.adapter_precision == AdapterPrecision::fp32 ? 4.0 : e;
-    const double cast = ad != e ? 1.0 : 0.0;
-    // fp32 adapters run fp32 matmuls, unless autocast (AMP) casts their inputs back to 16 bits.
-    const double adapter_fp32 = ad == 4.0 && kernels.regime != Regime::amp ? 4.0 : 0.0;
+    // The regimes that run a step in 16 bits whatever a parameter's own dtype (DeepSpeed's, Megatron's
+    // and FSDP2's mixed precision cast the parameters for compute) make fp32 adapters 16-bit ones.
+    const bool casts_params = kernels.regime == Regime::mixed || kernels.regime == Regime::megatron_mixed ||
+                              kernels.regime == Regime::fsdp_mixed;
+    const bool autocast = kernels.regime == Regime::amp && sixteen;  // every parameter fp32, adapters too
+    const double ad = autocast || (kernels.adapter_precision == AdapterPrecision::fp32 && !casts_params) ? 4.0 : e;
+    // fp32 adapters on a 16-bit base outside autocast run fp32 matmuls (the H200 runs' setting); under
+    // autocast (Hugging Face's Trainer with bf16=True) their inputs are cast back to 16 bits.
+    const double adapter_fp32 = sixteen && !autocast && ad == 4.0 ? 4.0 : 0.0;
     const double dropout_bytes = kernels.lora_dropout > 0 ? 2 * ad + 1 : 0.0;
-    const double input_bytes = cast * (e + ad) + dropout_bytes;
-    const double output_bytes = 2 * ad + (e + ad + std::max(ad, e)) + cast * (ad + e);
-    const double input_backward_bytes = cast * (ad + e) + dropout_bytes + 3 * e;
-    const double output_backward_bytes = cast * (e + ad) + cast * (std::max(ad, e) + e) + 2 * ad;
+    const double cast = ad != e ? 1.0 : 0.0;
+    // Bytes per element of one adapted matrix's input (width k) and output (width n), forward and
+    // backward. Under autocast the input is fp32 where a norm feeds the matmul (PEFT's cast does
+    // nothing) and 16-bit elsewhere (PEFT casts it up), the dropout runs in fp32, autocast casts its
+    // output down for lora_A, and lora_B's output, the scaling and the sum stay in 16 bits.
+    // bitsandbytes' 4-bit layers (QLoRA) cast the adapter's output to the base output's precision
+    // before the sum (peft/tuners/lora/bnb.py, Linear4bit.forward), so the sum is 16-bit and its
+    // gradient needs no cast.
+    struct Bytes {
+      double in = 0, out = 0, in_backward = 0, out_backward = 0;
+    };
+    auto adapter_bytes = [&](const LinearGroup& g) {
+      Bytes b;
+      if (autocast) {
+        const bool fp32_input = g.role == LinearRole::query || g.role == LinearRole::key_value ||
+                                g.role == LinearRole::mlp_up || g.kind == LinearKind::router;
+        const double up = fp32_input ? 0.0 : e + ad;
+        b.in = up + dropout_bytes + (ad + e);
+        b.in_backward = up + dropout_bytes + (ad + e) + 3 * (fp32_input ? ad : e);
+        b.out = 2 * e + 3 * e;
+        b.out_backward = 2 * e;
+        return b;
+      }
+      b.in = cast * (e + ad) + dropout_bytes;
+      b.in_backward = cast * (ad + e) + dropout_bytes + 3 * e;
+      if (t.method == FinetuneMethod::qlora) {
+        b.out = 2 * ad + cast * (ad + e) + 3 * e;
+        b.out_backward = 2 * ad + cast * (e + ad);
+      } else {
+        b.out = 2 * ad + (e + ad + std::max(ad, e)) + cast * (ad + e);
+        b.out_backward = cast * (e + ad) + cast * (std::max(ad, e) + e) + 2 * ad;
+      }
+      return b;
+    };
     double forward_bytes = 0, backward_bytes = 0;
     for_each_linear(a, [&](const LinearGroup& g) {
       const double share = lora_share(g, t.lora_targets);
@@ -433,8 +468,12 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       (g.in == h ? n : k) /= tp;
       lora_forward += share * g.active_copies *
                       (gemm_seconds(tokens, tokens, k, r, false, adapter_fp32) + gemm_seconds(tokens, tokens, r, n, false, adapter_fp32));
-      forward_bytes += share * g.active_copies * tokens * (k * input_bytes + n * output_bytes);
-      backward_bytes += share * g.active_copies * tokens * (k * input_backward_bytes + n * output_backward_bytes);
+      const Bytes b = adapter_bytes(g);
+      // LitGPT's fused QKV adapter takes its input once for q, k and v (one dropout, one gradient
+      // added back): counted with q.
+      const double input = kernels.fused_qkv_adapter && g.role == LinearRole::key_value ? 0.0 : 1.0;
+      forward_bytes += share * g.active_copies * tokens * (input * k * b.in + n * b.out);
+      backward_bytes += share * g.active_copies * tokens * (input * k * b.in_backward + n * b.out_backward);
     });
     if (!kernels.fused_elementwise) {
       lora_elementwise_forward = forward_bytes / m.memory_bytes_per_second;
