@@ -19,7 +19,7 @@ try {
       const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
       await page.goto(`${base}#${hash}&lang=${lang}`);
       await page.waitForSelector('[data-report="time.gpu_hours"]');
-      await page.locator('#results > .results-body > details.math').evaluate((d) => { d.open = true; });
+      await page.locator('#results > .results-body > details.math').first().evaluate((d) => { d.open = true; });
       const file = join(outDir, `screenshot-${lang}-${name}.png`);
       await page.screenshot({ path: file, fullPage: false });
       console.log(`screenshot: ${file}`);

@@ -4,6 +4,10 @@
 What it measures, each section guarded so that one failure leaves the others' numbers:
   gemm       cuBLAS bf16 and fp8 (torch._scaled_mm) matmul rates by shape: the matmul efficiency and its
              dependence on each dimension (the engine's d / (d + half-rate) factor);
+  thin       LoRA-shaped matmuls (rank 8-64) in fp32 without TF32 and in bf16, the adapter's forward
+             (x @ A, then @ B) and its backward (the weight gradient over all tokens, the input
+             gradient): how fast PEFT's fp32 adapters run outside autocast (the step model prices them
+             as the fp32 roofline times the thin-dimension factor, unmeasured until this section);
   attention  PyTorch SDPA's FlashAttention-2, cuDNN and memory-efficient kernels, causal, forward and
              forward+backward: FlashAttention's efficiency and cuDNN's speed-up over it;
   copy       device-to-device copy bandwidth;
@@ -90,6 +94,35 @@ def environment():
     except Exception as e:  # noqa: BLE001
         env["nvidia_smi"] = "failed: " + str(e)[:80]
     return env
+
+
+def section_thin():
+    rows = []
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False  # PyTorch's default: fp32 matmuls in full precision
+    for tokens in (2048, 8192, 32768):
+        for k in (2048, 4096, 8192):
+            for r in (8, 16, 64):
+                if left() < 120:
+                    RESULT["errors"].append("thin: stopped early for time")
+                    return rows
+                for dtype in (torch.float32, torch.bfloat16):
+                    x = torch.randn(tokens, k, device="cuda", dtype=dtype)
+                    a = torch.randn(k, r, device="cuda", dtype=dtype)
+                    b = torch.randn(r, k, device="cuda", dtype=dtype)
+                    xa = x @ a
+                    g = torch.randn(tokens, k, device="cuda", dtype=dtype)
+                    row = {"tokens": tokens, "k": k, "r": r, "dtype": str(dtype).replace("torch.", "")}
+                    for name, fn in (("x_at_a", lambda: x @ a), ("xa_at_b", lambda: xa @ b),
+                                     ("weight_grad", lambda: x.t() @ (g @ b.t())), ("input_grad", lambda: (g @ b.t()) @ a.t())):
+                        t = time_cuda(fn)
+                        row[name + "_s"] = t
+                    # Bytes of the forward's two matmuls at one pass each over x and the output.
+                    row["forward_bytes"] = 2 * tokens * k * x.element_size()
+                    rows.append(row)
+                    del x, a, b, xa, g
+    torch.cuda.empty_cache()
+    return rows
 
 
 def section_gemm():
@@ -399,7 +432,7 @@ def main():
     save()
     only = sys.argv[1:] or ["copy", "gemm", "attention", "train"]
     for name in only:
-        fn = {"copy": section_copy, "gemm": section_gemm, "attention": section_attention, "train": section_train,
+        fn = {"copy": section_copy, "gemm": section_gemm, "thin": section_thin, "attention": section_attention, "train": section_train,
               "train2": lambda: section_train(RUNS2, "train2")}[name]
         s0 = time.time()
         try:
