@@ -224,6 +224,13 @@ double per_op_recomputed_share(const Architecture& a, const LinearGroup& g) {
   return 0.5;
 }
 
+// Whether a linear group reads a norm's output (the attention's input projections, a gated MLP's gate
+// and up projections or a plain MLP's up projection, a router): under PyTorch AMP that input is fp32.
+bool reads_norm_output(const LinearGroup& g) {
+  return g.kind == LinearKind::router || g.role == LinearRole::query || g.role == LinearRole::key_value ||
+         g.role == LinearRole::mlp_up;
+}
+
 struct Pass {
   double matmul = 0, attention = 0, elementwise = 0, matmul_flops = 0, attention_flops = 0;
   double total() const { return matmul + attention + elementwise; }
@@ -307,9 +314,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     per_op_matmul_flops += again * flops;
     weight_elements += (routed ? g.copies / ep : g.copies) * k * n;
     matmul_inputs += per_token_copies * tokens * k;
-    if (g.kind == LinearKind::router || g.role == LinearRole::query || g.role == LinearRole::key_value ||
-        g.role == LinearRole::mlp_up)
-      norm_fed_inputs += per_token_copies * tokens * k;
+    if (reads_norm_output(g)) norm_fed_inputs += per_token_copies * tokens * k;
   });
   // --- Attention: QK^T and scores x V per attention block ----------------------------------------
   const double qk_dim = latent_attention(a) ? a.qk_nope_head_dim + a.qk_rope_head_dim : effective_head_dim(a);
@@ -440,8 +445,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     auto adapter_bytes = [&](const LinearGroup& g) {
       Bytes b;
       if (autocast) {
-        const bool fp32_input = g.role == LinearRole::query || g.role == LinearRole::key_value ||
-                                g.role == LinearRole::mlp_up || g.kind == LinearKind::router;
+        const bool fp32_input = reads_norm_output(g);
         const double up = fp32_input ? 0.0 : e + ad;
         b.in = up + dropout_bytes + (ad + e);
         b.in_backward = up + dropout_bytes + (ad + e) + 3 * (fp32_input ? ad : e);
