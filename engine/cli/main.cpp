@@ -2,7 +2,7 @@
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
-//   traincalc validate [--planner | --memory | --speed] [--json] [--pretty]
+//   traincalc validate [--planner | --memory | --speed | --runs] [--json] [--pretty]
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
@@ -28,7 +28,7 @@ constexpr const char* usage =
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
-    "       traincalc validate [--planner | --memory | --speed] [--json] [--pretty]\n"
+    "       traincalc validate [--planner | --memory | --speed | --runs] [--json] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
@@ -42,7 +42,8 @@ constexpr const char* usage =
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON);\n"
     "          --memory: every measured peak-memory run against the memory model, held out by source;\n"
-    "          --speed: every measured step time against the step model, held out by source.\n"
+    "          --speed: every measured step time against the step model, held out by source;\n"
+    "          --runs: every published whole run's GPU-hours against the expected run, each held out.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
     "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
     "          JavaScript module, all from the engine's field tables.\n"
@@ -156,6 +157,27 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
   }
 }
 
+// The whole-run validation: one published run per line, the expected run held out (its run efficiency
+// fitted on the other runs), the steady state and the rule of thumb beside it.
+void print_run_validation(const traincalc::RunValidationTable& table) {
+  std::printf("%-34s %-11s %6s %-14s %8s %11s %7s %8s %8s %8s %7s\n", "run", "confidence", "GPUs", "GPU", "MFU",
+              "published", "goodput", "held out", "steady", "6NT@40%", "in smp");
+  for (const auto& r : table.rows)
+    std::printf("%-34.34s %-11.11s %6.0f%s%-13.13s %7.1f%%%s %11.4g %6.1f%% %+7.1f%% %+7.1f%% %+7.1f%% %+6.1f%%\n",
+                r.name.c_str(), r.confidence.c_str(), r.gpus, r.count_assumed ? "*" : " ", r.gpu.c_str(),
+                100 * r.mfu, r.mfu_source == "predicted" ? " " : "a", r.published_gpu_hours, 100 * r.goodput,
+                signed_tenths(r.error_pct), signed_tenths(r.steady_error_pct), signed_tenths(r.rule_of_thumb_error_pct),
+                signed_tenths(r.error_in_sample_pct));
+  std::printf("* GPU count assumed (the source gives none); a: utilisation assumed (40%%), not predicted\n");
+  std::printf("median |error| of GPU-hours over %zu runs: expected run held out %.1f%% (bias %+.1f%%), in sample "
+              "%.1f%%; steady state %.1f%%; 6NT at 40%% %.1f%%\n",
+              table.rows.size(), table.median_abs_error_pct, signed_tenths(table.median_error_pct),
+              table.median_abs_error_in_sample_pct, table.median_abs_steady_error_pct,
+              table.median_abs_rule_of_thumb_error_pct);
+  std::printf("run efficiency (a real run's steady speed / the step model's), fitted on the %.0f predicted runs: %.3f\n",
+              table.runs_predicted, table.run_efficiency_in_sample);
+}
+
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
 // scenario fixed its own), GPU-hours, cost, memory fit.
 int print_comparison(const traincalc::Comparison& comparison, int indent) {
@@ -222,7 +244,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> catalogs;
   std::optional<std::string> input;
   int indent = -1;
-  bool planner = false, memory = false, speed = false, as_json = false, gpus = false;
+  bool planner = false, memory = false, speed = false, runs = false, as_json = false, gpus = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--pretty") {
       indent = 2;
@@ -232,6 +254,8 @@ int run(int argc, char** argv) {
       memory = true;
     } else if (command == "validate" && args[i] == "--speed") {
       speed = true;
+    } else if (command == "validate" && args[i] == "--runs") {
+      runs = true;
     } else if (command == "compare" && args[i] == "--gpus") {
       gpus = true;
     } else if ((command == "validate" || command == "compare") && args[i] == "--json") {
@@ -280,6 +304,14 @@ int run(int argc, char** argv) {
       std::cout << traincalc::speed_validation_to_json(table, indent) << '\n';
     else
       print_speed_validation(table);
+    return 0;
+  }
+  if (command == "validate" && runs) {
+    const traincalc::RunValidationTable table = traincalc::validate_runs(catalog);
+    if (as_json)
+      std::cout << traincalc::run_validation_to_json(table, indent) << '\n';
+    else
+      print_run_validation(table);
     return 0;
   }
   if (command == "validate" && memory) {

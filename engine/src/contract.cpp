@@ -60,6 +60,11 @@ constexpr NumberRule count_or_zero_range{0, false, 1e5, true};
 constexpr NumberRule zero_or_dimension_range{0, false, 1e8, true};
 constexpr NumberRule norms_range{0, false, 8, true};
 constexpr NumberRule version_range{1, false, 1, true};
+constexpr NumberRule interruption_rate_range{0, false, 1000, false};  // per 1000 GPU-days
+constexpr NumberRule restart_minutes_range{0, false, 1e5, false};
+constexpr NumberRule interval_hours_range{1e-3, false, 1e5, false};
+constexpr NumberRule overhead_fraction_range{0, false, 0.9, false};
+constexpr NumberRule run_efficiency_range{0.05, false, 1, false};
 constexpr NumberRule compare_gpus_range{0, true, 1e7, true};
 // What a report holds: finite and never negative.
 constexpr NumberRule amount{0, false, 1e300, false};
@@ -361,6 +366,26 @@ constexpr Field memory_options_fields[] = {
          "(July 2024); false for later versions."),
 };
 
+constexpr auto recovery_names = names_of(recoveries);
+constexpr Field operations_fields[] = {
+    pick("recovery", recovery_names, "automated",
+         "How an interruption is recovered from: \"automated\" (the scheduler relaunches from the last checkpoint), "
+         "\"manual\" (a person does, checkpoints written synchronously) or \"in_memory\" (snapshots to host memory, "
+         "persisted in the background, hot spares); sets the defaults below."),
+    num("interruptions_per_1000_gpu_days", "per 1000 GPU-days", interruption_rate_range, "0.47 (Llama 3's)",
+        "Unexpected job interruptions per 1,000 GPU-days; the job's rate grows with its GPUs."),
+    num("restart_minutes", "minutes", restart_minutes_range, "the recovery's",
+        "From an interruption to training again, lost work apart."),
+    num("checkpoint_interval_hours", "hours", interval_hours_range, "Daly's optimum",
+        "Training time between checkpoints."),
+    num("checkpoint_write_gb_per_s", "GB/s per GPU", bandwidth_range, "the recovery's",
+        "How fast each GPU's share of a checkpoint is written while training waits."),
+    num("overhead_fraction", "fraction", overhead_fraction_range, "0",
+        "Wall-clock time spent on evaluation, data stalls and scheduling."),
+    num("run_efficiency", "fraction", run_efficiency_range, "fitted on whole runs (predicted utilisation only)",
+        "A real run's steady speed as a fraction of the step model's tuned prediction."),
+};
+
 }  // namespace
 
 const Record model{"model", "The model: a preset, a parameter count, or an architecture.", model_fields,
@@ -372,6 +397,8 @@ const Record pricing{"pricing", "The price of a GPU: per hour, per month, or a c
 const Record budget{"budget", "A monthly or total budget, or a deadline.", budget_fields};
 const Record energy{"energy", "Energy and carbon assumptions.", energy_fields};
 const Record memory_options{"memory", "Overrides of the memory model's runtime allowances.", memory_options_fields};
+const Record operations{"operations", "How a long run is operated: failures, checkpoints, restarts (the expected run).",
+                        operations_fields};
 
 namespace {
 constexpr Field scenario_fields[] = {
@@ -386,6 +413,7 @@ constexpr Field scenario_fields[] = {
     holds("budget", Type::object, &budget, "A budget or deadline."),
     holds("energy", Type::object, &energy, "Energy and carbon assumptions."),
     holds("memory", Type::object, &memory_options, "Memory allowances."),
+    holds("operations", Type::object, &operations, "Failures, checkpoints and restarts: the expected run."),
 };
 
 // ---- Catalog ----
@@ -566,6 +594,42 @@ const Record likely{"report.time.range",
                     "validation's held-out rows (traincalc validate --speed).",
                     range_fields};
 
+constexpr Field lost_fields[] = {
+    required(out("slower_steps", "hours", "A real run's steady speed below the predicted one (run_efficiency).")),
+    required(out("checkpoints", "hours", "Training waiting for checkpoints to be written.")),
+    required(out("rework", "hours", "Work since the last checkpoint, lost at each interruption and done again.")),
+    required(out("restarts", "hours", "From each interruption to training again.")),
+    required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction).")),
+};
+const Record lost_hours{"report.time.expected.lost_hours", "Wall-clock hours lost beyond the steady state, by cause.",
+                        lost_fields};
+constexpr Field expected_fields[] = {
+    required(pick("recovery", recovery_names, {}, "How interruptions are recovered from.")),
+    required(out("goodput", "fraction", "Steady-state wall-clock / expected wall-clock.")),
+    required(out("run_efficiency", "fraction", "A real run's steady speed / the step model's (1 with a given one).")),
+    required(out("interruption_goodput", "fraction",
+                 "Of the interrupted run's wall-clock, the share spent on steps that count (Daly 2006).")),
+    required(out("wall_clock_hours", "hours", "The expected run's wall-clock time.")),
+    required(out("wall_clock_days", "days", "The expected run's wall-clock time.")),
+    required(out("gpu_hours", "GPU-hours", "GPUs x the expected wall-clock hours.")),
+    required(out("interruptions", "interruptions", "Expected unexpected interruptions over the run.")),
+    required(out("interruptions_per_1000_gpu_days", "per 1000 GPU-days", "The interruption rate used.")),
+    required(out("mean_hours_between_interruptions", "hours", "Of the whole job: 24,000 / (rate x GPUs).")),
+    required(out("checkpoint_bytes", "bytes", "Weights and optimizer state of the whole model.")),
+    required(out("checkpoint_seconds", "s", "Training waits this long per checkpoint.")),
+    required(out("checkpoint_write_gb_per_s", "GB/s per GPU", "The write speed used.")),
+    required(out("checkpoint_interval_hours", "hours", "Training time between checkpoints.")),
+    required(flag("checkpoint_interval_given", {}, "Whether the interval was given (else Daly's optimum).")),
+    required(out("checkpoints", "checkpoints", "Checkpoints written over the run.")),
+    required(out("restart_minutes", "minutes", "From an interruption to training again.")),
+    required(out("overhead_fraction", "fraction", "Evaluation, data stalls, scheduling.")),
+    required(holds("lost_hours", Type::object, &lost_hours, "Wall-clock hours lost, by cause.")),
+};
+const Record expected_run{"report.time.expected",
+                          "The run as it is likely to go: a real run's speed, interruptions, checkpoints, restarts "
+                          "and overheads (operations).",
+                          expected_fields};
+
 constexpr Field time_fields[] = {
     required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak.")),
     required(pick("mfu_source", mfu_source_names, {}, "Whether the utilisation was given, assumed or predicted.")),
@@ -587,6 +651,9 @@ constexpr Field time_fields[] = {
     holds("step_seconds_range", Type::object, &step_range, "With a predicted utilisation: one step's likely range."),
     holds("gpu_hours_range", Type::object, &gpu_hours_range, "With a predicted utilisation: GPU-hours' likely range."),
     holds("wall_clock_days_range", Type::object, &days_range, "With a predicted utilisation: days' likely range."),
+    out("goodput", "fraction", "With an expected run: steady-state wall-clock / expected wall-clock."),
+    holds("expected", Type::object, &expected_run,
+          "The expected run (always without a given utilisation; with one, when the scenario has operations)."),
 };
 
 constexpr Field memory_parts_fields[] = {
@@ -754,6 +821,7 @@ constexpr Field cost_fields[] = {
     required(out("months", "months", "Wall-clock time in billing months.")),
     text("offer", "The catalog offer priced."),
     holds("total_range", Type::object, &money_range_record, "With a predicted utilisation: the cost's likely range."),
+    out("expected_total", "money", "With an expected run: its cost."),
 };
 
 constexpr Field report_energy_fields[] = {

@@ -23,6 +23,7 @@ std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& tim
   c.per_month = gpus * c.per_gpu_month;
   c.months = time.wall_clock_hours / p.hours_per_month;
   c.offer = p.offer;
+  if (time.expected) c.expected_total = time.expected->gpu_hours * c.per_gpu_hour;
   return c;
 }
 

@@ -114,6 +114,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     return estimate_memory(v, r.model, layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
+  // The expected run: whenever the utilisation is the engine's, and on request (operations) beside a
+  // given one, which stays exact.
+  if (r.time.mfu_source != MfuSource::given || s.operations.given)
+    r.time.expected = expected_run(s, r.compute, r.time, gpus, r.warnings);
   r.cost = estimate_cost(s, r.time, gpus);
   r.energy = estimate_energy(s, r.time, gpus, r.warnings);
   r.scaling_law = estimate_scaling_law(s, r.compute, r.hardware, r.time);
@@ -288,6 +292,34 @@ json report_json_value(const Report& r) {
     time["gpu_hours_range"] = span(t.gpu_hours * lr.low, t.gpu_hours * lr.high);
     time["wall_clock_days_range"] = span(t.wall_clock_days * lr.low, t.wall_clock_days * lr.high);
   }
+  if (t.expected) {
+    const ExpectedRun& e = *t.expected;
+    time["goodput"] = e.goodput;
+    time["expected"] = {{"recovery", e.recovery},
+                        {"goodput", e.goodput},
+                        {"run_efficiency", e.run_efficiency},
+                        {"interruption_goodput", e.interruption_goodput},
+                        {"wall_clock_hours", e.wall_clock_hours},
+                        {"wall_clock_days", e.wall_clock_days},
+                        {"gpu_hours", e.gpu_hours},
+                        {"interruptions", e.interruptions},
+                        {"interruptions_per_1000_gpu_days", e.interruptions_per_1000_gpu_days},
+                        {"mean_hours_between_interruptions", e.mean_hours_between_interruptions},
+                        {"checkpoint_bytes", e.checkpoint_bytes},
+                        {"checkpoint_seconds", e.checkpoint_seconds},
+                        {"checkpoint_write_gb_per_s", e.checkpoint_write_gb_per_s},
+                        {"checkpoint_interval_hours", e.checkpoint_interval_hours},
+                        {"checkpoint_interval_given", e.checkpoint_interval_given},
+                        {"checkpoints", e.checkpoints},
+                        {"restart_minutes", e.restart_minutes},
+                        {"overhead_fraction", e.overhead_fraction},
+                        {"lost_hours",
+                         {{"slower_steps", e.lost_slower_steps},
+                          {"checkpoints", e.lost_checkpoints},
+                          {"rework", e.lost_rework},
+                          {"restarts", e.lost_restarts},
+                          {"overheads", e.lost_overheads}}}};
+  }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
   const MemoryOverhead& mo = r.memory.overhead_bytes;
   json phases = json::object();
@@ -404,6 +436,7 @@ json report_json_value(const Report& r) {
     if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;
     if (r.time.range)
       out["cost"]["total_range"] = {{"low", r.cost->total * r.time.range->low}, {"high", r.cost->total * r.time.range->high}};
+    if (r.cost->expected_total) out["cost"]["expected_total"] = *r.cost->expected_total;
   }
   if (r.energy) {
     const EnergyReport& e = *r.energy;

@@ -279,6 +279,35 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
 // Chinchilla's compute-optimal splits and fitted loss for a dense language model's pre-training.
 std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const ComputeReport& compute,
                                                      const HardwareReport& hardware, const TimeReport& time);
+// ---- The expected run (goodput.cpp) ----
+// Each recovery's sourced defaults (goodput.cpp says where each comes from).
+struct RecoveryDefaults {
+  double restart_minutes = 0;
+  double checkpoint_write_gb_per_s = 0;  // per GPU, while training waits
+};
+RecoveryDefaults recovery_defaults(Recovery recovery);
+// Unexpected job interruptions per 1,000 GPU-days: Llama 3's 419 in a 54-day snapshot of pre-training on
+// 16,384 H100s (Grattafiori et al., "The Llama 3 Herd of Models", arXiv 2407.21783, sec. 3.3.4; the GPU
+// count of that snapshot is the paper's "up to 16K", medium confidence). Meta's research clusters:
+// 0.81 (RSC-1) and 0.29 (RSC-2) from 6.50 and 2.34 failures per 1,000 node-days (Kokolis et al. 2024);
+// BLOOM's "1-2 GPU failures a week" on about 400 A100s: 0.54; OPT-175B's cloud A100s about 2.
+inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
+// A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
+// engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
+inline constexpr double default_run_efficiency = 0.753;
+// Daly (2006): the checkpoint interval (hours of work) that minimises the expected wall-clock, for a
+// checkpoint taking delta hours and a mean time between interruptions of m hours.
+double daly_optimal_interval(double delta_hours, double mtbf_hours);
+// Daly (2006): the expected wall-clock hours of solve_hours of work, checkpointed every tau hours
+// (delta hours each), restarting in r hours after each interruption, interruptions at mean m hours
+// (exponentially distributed). Capped at a million times the work (the run would not progress).
+double daly_wall_clock_hours(double solve_hours, double tau_hours, double delta_hours, double restart_hours,
+                             double mtbf_hours);
+// The whole model's checkpoint: its trainable parameters' weights and optimizer state.
+double checkpoint_bytes(const Scenario& s, const ComputeReport& compute);
+// The expected run of a report's steady state; warnings when interruptions dominate.
+ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
+                         Issues& warnings);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);
 std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);

@@ -322,6 +322,19 @@ void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
   f.reject_unknown();
 }
 
+void read_operations(const json& value, Operations& o, Issues& errors) {
+  Fields f(value, "operations", errors, &contract::operations);
+  o.given = true;
+  o.recovery = f.choice("recovery", contract::recoveries);
+  o.interruptions_per_1000_gpu_days = f.number("interruptions_per_1000_gpu_days");
+  o.restart_minutes = f.number("restart_minutes");
+  o.checkpoint_interval_hours = f.number("checkpoint_interval_hours");
+  o.checkpoint_write_gb_per_s = f.number("checkpoint_write_gb_per_s");
+  o.overhead_fraction = f.number("overhead_fraction");
+  o.run_efficiency = f.number("run_efficiency");
+  f.reject_unknown();
+}
+
 void read_energy(const json& value, Energy& e, Issues& errors) {
   Fields f(value, "energy", errors, &contract::energy);
   e.pue = f.number("pue");
@@ -552,6 +565,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   }
   if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors);
   if (const json* v = top.object("memory")) read_memory_options(*v, s.memory, errors);
+  if (const json* v = top.object("operations")) read_operations(*v, s.operations, errors);
   top.reject_unknown();
 
   check_combinations(root, s, errors, out.warnings);

@@ -372,6 +372,7 @@ const WARNING_PARAMS = {
   deadline_missed: ['days', 'deadline_days'],
   over_budget: ['cost', 'currency', 'budget'],
   deadline_at_risk: ['days', 'high_days', 'deadline_days'],
+  interruptions_dominate: ['minutes', 'gpus', 'percent'],
   budget_at_risk: ['cost', 'high_cost', 'currency', 'budget'],
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
   mfu_extrapolated: ['points'],

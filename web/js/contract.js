@@ -19,4 +19,5 @@ export const CHOICES = {
   "strategy.cross_entropy": ["eager","fused","chunked","fused_linear","compiled","megatron_native"],
   "strategy.grad_reduce_precision": ["fp32","bf16","fp16"],
   "energy.region": ["world","us","china","eu","germany","france","india","canada","brazil","australia"],
+  "operations.recovery": ["automated","manual","in_memory"],
 };

@@ -76,5 +76,6 @@ std::string_view builtin_calibration_json();
 std::string_view builtin_memory_validation_json();
 // engine/data/speed-validation.json: measured step times by source, for `traincalc validate --speed`.
 std::string_view builtin_speed_validation_json();
+std::string_view builtin_whole_runs_json();
 
 }  // namespace traincalc

@@ -177,6 +177,9 @@ inline constexpr Named<DataKind> data_amount_keys[] = {
     {"tokens", DataKind::tokens}, {"dataset_gb", DataKind::dataset_gb},   {"samples", DataKind::samples},
     {"steps", DataKind::steps},   {"total_flops", DataKind::total_flops}, {"images", DataKind::images}};
 
+inline constexpr Named<Recovery> recoveries[] = {
+    {"automated", Recovery::automated}, {"manual", Recovery::manual}, {"in_memory", Recovery::in_memory}};
+
 inline constexpr Named<MfuSource> mfu_sources[] = {
     {"given", MfuSource::given}, {"assumed", MfuSource::assumed}, {"predicted", MfuSource::predicted}};
 inline constexpr Named<CompareKind> compare_kinds[] = {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}};
@@ -185,7 +188,7 @@ inline constexpr Named<CompareKind> compare_kinds[] = {{"offers", CompareKind::o
 
 // Scenario: the top level and its sections.
 extern const Record scenario, model, architecture, training, hardware, gpu, strategy, pricing, budget, energy,
-    memory_options;
+    memory_options, operations;
 // Catalog: the file (or a scenario's inline "catalog") and its rows.
 extern const Record catalog, offer, model_preset;
 // The comparison request (`traincalc compare`, the module's compare()).

@@ -184,6 +184,36 @@ struct SpeedValidationTable {
 SpeedValidationTable validate_speed(const Catalog& catalog, bool fit = true);
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent = -1);
 
+// Whole published pre-training runs (engine/data/whole-runs.json) against the expected run's GPU-hours,
+// each held out: the one fitted term, a real run's steady speed as a fraction of the step model's
+// (operations.run_efficiency), is fitted on every other run whose utilisation the engine predicts (the
+// geometric median of expected / published GPU-hours), and on all of them for the in-sample figures.
+// Errors: predicted / published GPU-hours - 1.
+struct RunValidationRow {
+  std::string name, confidence, source, note, gpu, mfu_source;
+  bool count_assumed = false;  // the source gives no GPU count; the row assumes one
+  double gpus = 0, tokens = 0, mfu = 0, goodput = 1, interruptions = 0;
+  double published_gpu_hours = 0;
+  double steady_gpu_hours = 0;       // the steady state, as the report's time.gpu_hours
+  double rule_of_thumb_gpu_hours = 0;  // 6 N T at 40% of the dense peak
+  double run_efficiency = 1;         // fitted without this run (1 where the utilisation is not predicted)
+  double expected_gpu_hours = 0, expected_in_sample_gpu_hours = 0;
+  double error_pct = 0, error_in_sample_pct = 0, steady_error_pct = 0, rule_of_thumb_error_pct = 0;
+};
+struct RunValidationTable {
+  std::string description;
+  std::vector<RunValidationRow> rows;
+  double run_efficiency_in_sample = 1;
+  double runs_predicted = 0;  // rows whose utilisation the engine predicts (those the fit uses)
+  // Median absolute errors over all rows: the expected run held out and in sample, the steady state,
+  // and the rule of thumb.
+  double median_abs_error_pct = 0, median_abs_error_in_sample_pct = 0;
+  double median_abs_steady_error_pct = 0, median_abs_rule_of_thumb_error_pct = 0;
+  double median_error_pct = 0;  // signed, held out: the bias
+};
+RunValidationTable validate_runs(const Catalog& catalog);
+std::string run_validation_to_json(const RunValidationTable& table, int indent = -1);
+
 // The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
 // ranked: rows that run and fit first, then fewest days, then lowest cost. With a fixed

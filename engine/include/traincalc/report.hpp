@@ -97,6 +97,29 @@ struct LikelyRange {
   double rows = 0, sources = 0;  // the held-out rows behind the percentiles, and their sources
 };
 
+// The run as it is likely to go (goodput.cpp): the steady state slowed to a real run's speed, then
+// interrupted, checkpointed and restarted (Daly 2006), plus other overheads. Hours are wall-clock.
+struct ExpectedRun {
+  std::string recovery;            // "manual", "automated" or "in_memory"
+  double goodput = 1;              // steady-state wall-clock / expected wall-clock
+  double run_efficiency = 1;       // applied: a real run's steady speed / the predicted one
+  double interruption_goodput = 1; // the step time's share of the interrupted run (failures, checkpoints)
+  double wall_clock_hours = 0, wall_clock_days = 0, gpu_hours = 0;
+  double interruptions = 0;        // expected unexpected interruptions over the run
+  double interruptions_per_1000_gpu_days = 0;
+  double mean_hours_between_interruptions = 0;  // of the whole job: 24,000 / (rate x GPUs)
+  double checkpoint_bytes = 0;     // weights and optimizer state of the whole model
+  double checkpoint_seconds = 0;   // training waits this long per checkpoint
+  double checkpoint_write_gb_per_s = 0;
+  double checkpoint_interval_hours = 0;  // of training between checkpoints
+  bool checkpoint_interval_given = false;
+  double checkpoints = 0;
+  double restart_minutes = 0;
+  double overhead_fraction = 0;
+  // Wall-clock hours lost, by cause: sum with the steady-state hours to the expected hours.
+  double lost_slower_steps = 0, lost_checkpoints = 0, lost_rework = 0, lost_restarts = 0, lost_overheads = 0;
+};
+
 // Where the utilisation came from: the scenario, the assumed default, or the step model.
 enum class MfuSource { given, assumed, predicted };
 
@@ -105,6 +128,8 @@ struct TimeReport {
   MfuSource mfu_source = MfuSource::assumed;
   std::optional<StepPrediction> step;   // when the architecture allows a prediction
   std::optional<LikelyRange> range;     // with a predicted utilisation: how far off it is likely to be
+  // The expected run: without a given utilisation always, with one when the scenario asks (operations).
+  std::optional<ExpectedRun> expected;
   // One step at the reported speed (with a given utilisation this differs from step->step_seconds).
   std::optional<double> step_seconds;
   double cluster_flops_per_second = 0;  // achieved model FLOP/s of the whole cluster
@@ -257,6 +282,7 @@ struct CostReport {
   double per_month = 0;  // the whole cluster for one billing month
   double months = 0;     // wall-clock time in billing months
   std::string offer;
+  std::optional<double> expected_total;  // the expected run's cost (time.expected)
 };
 
 // Energy and carbon of the run: the GPUs' average draw plus the host's share, times the facility's

@@ -102,6 +102,26 @@ struct MemoryOptions {
   std::optional<bool> nf4_keeps_input;
 };
 
+// How a long run is operated, for the expected run beside the steady state (goodput.cpp): how an
+// interruption is recovered from, and the terms of the goodput model, each defaulting to the
+// recovery's sourced value.
+enum class Recovery {
+  manual,     // a person notices, fixes and relaunches; checkpoints written synchronously to storage
+  automated,  // the scheduler detects the failure and relaunches from the last checkpoint
+  in_memory,  // checkpoints snapshot to host memory and persist in the background; hot spares
+};
+
+struct Operations {
+  std::optional<Recovery> recovery;                     // nullopt: automated
+  std::optional<double> interruptions_per_1000_gpu_days;  // unexpected job interruptions
+  std::optional<double> restart_minutes;                // detection to training again (lost work apart)
+  std::optional<double> checkpoint_interval_hours;      // nullopt: Daly's optimum
+  std::optional<double> checkpoint_write_gb_per_s;      // per GPU, while training waits
+  std::optional<double> overhead_fraction;              // evaluation, data stalls, scheduling: of the wall-clock
+  std::optional<double> run_efficiency;                 // a real run's steady speed / the step model's
+  bool given = false;                                   // the scenario has an operations object
+};
+
 struct Scenario {
   ModelSpec model;
   Training training;
@@ -111,6 +131,7 @@ struct Scenario {
   std::optional<Budget> budget;
   Energy energy;
   MemoryOptions memory;
+  Operations operations;
 };
 
 // The precision the run computes in: the one given, else the GPU's default (bf16 where it has it).

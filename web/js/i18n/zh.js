@@ -554,5 +554,6 @@ export const WARNINGS = {
   deadline_missed: '按此预算租到的 GPU 需要 {days} 天，超过 {deadline_days} 天的截止时间。',
   over_budget: '费用 {cost} {currency} 超出 {budget} 的总预算。',
   deadline_at_risk: '预测的 {days} 天能赶上 {deadline_days} 天的截止时间，但可能范围可达 {high_days} 天：若日期不能推迟，请留出余量（更多 GPU 或更多时间）。',
+  interruptions_dominate: '{gpus} 张 GPU 平均每 {minutes} 分钟中断一次，只有 {percent}% 的时间在训练：请加快恢复（operations.recovery 选 "in_memory"，内存检查点）、加快检查点写入，或用更少的 GPU 训练更久。',
   budget_at_risk: '预测费用 {cost} {currency} 在 {budget} 的预算之内，但可能范围可达 {high_cost} {currency}。',
 };

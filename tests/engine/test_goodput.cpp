@@ -1,0 +1,208 @@
+// The expected run: a real run's speed, interruptions, checkpoints, restarts and overheads beside the
+// steady state (goodput.cpp), and its validation on whole published runs (run_validation.cpp).
+#include <algorithm>
+#include <cmath>
+
+#include "helpers.hpp"
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using test::json;
+using test::run;
+
+namespace {
+
+// 1,000 GPUs at a given utilisation: the steady state is exact, and the operations decide the rest.
+json thousand_gpus(json operations) {
+  json s = {{"model", {{"preset", "llama-3.1-70b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 2e12}, {"seq_len", 4096}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 1000}}},
+            {"strategy", {{"precision", "bf16"}, {"mfu", 0.4}}},
+            {"pricing", {{"per_gpu_hour", 2.0}, {"currency", "USD"}}}};
+  if (!operations.is_null()) s["operations"] = operations;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("A given utilisation stays exact: the expected run is beside it only when operations are given",
+          "[goodput]") {
+  const traincalc::Report plain = run(thousand_gpus(nullptr));
+  CHECK_FALSE(plain.time.expected);
+  const json plain_json = test::report_json(thousand_gpus(nullptr));
+  CHECK_FALSE(plain_json["time"].contains("expected"));
+  CHECK_FALSE(plain_json["cost"].contains("expected_total"));
+
+  const traincalc::Report asked = run(thousand_gpus(json::object()));
+  REQUIRE(asked.time.expected);
+  // The steady state is untouched; the expected run is longer, never shorter.
+  CHECK(asked.time.gpu_hours == plain.time.gpu_hours);
+  CHECK(asked.time.wall_clock_days == plain.time.wall_clock_days);
+  const traincalc::ExpectedRun& e = *asked.time.expected;
+  CHECK(e.run_efficiency == 1);  // the given utilisation is the user's own speed
+  CHECK(e.recovery == "automated");
+  CHECK(e.wall_clock_hours > plain.time.wall_clock_hours);
+  CHECK_THAT(e.goodput, WithinRel(plain.time.wall_clock_hours / e.wall_clock_hours, 1e-12));
+  CHECK_THAT(e.gpu_hours, WithinRel(e.wall_clock_hours * 1000, 1e-12));
+  REQUIRE(asked.cost);
+  REQUIRE(asked.cost->expected_total);
+  CHECK_THAT(*asked.cost->expected_total, WithinRel(e.gpu_hours * 2.0, 1e-12));
+  // The hours lost by cause add up to the difference.
+  CHECK_THAT(plain.time.wall_clock_hours + e.lost_slower_steps + e.lost_checkpoints + e.lost_rework + e.lost_restarts +
+                 e.lost_overheads,
+             WithinRel(e.wall_clock_hours, 1e-9));
+}
+
+TEST_CASE("Daly's optimum checkpoint interval reproduces his published examples", "[goodput]") {
+  // Daly 2006 (Future Generation Computer Systems 22(3)), abstract: "M=24 h, Ts=500 h, R=10 min, and
+  // delta=5 min. The new model predicts tau_opt=117 min", and 57 min at M = 6 h, 9.1 min at M = 15 min.
+  // M = 24,000 / (rate x GPUs) hours: 1,000 GPUs at 1, 4 and 96 interruptions per 1,000 GPU-days.
+  const traincalc::Report probe = run(thousand_gpus(json::object()));
+  // A 5-minute checkpoint: each GPU's share of the state over 300 s.
+  const double bandwidth = probe.time.expected->checkpoint_bytes / (1000 * 300 * 1e9);
+  struct Case {
+    double rate, minutes;
+  };
+  for (const Case c : {Case{1, 116.690}, Case{4, 56.713}, Case{96, 9.1409}}) {
+    const traincalc::Report r = run(thousand_gpus(
+        {{"interruptions_per_1000_gpu_days", c.rate}, {"checkpoint_write_gb_per_s", bandwidth}, {"restart_minutes", 10}}));
+    const traincalc::ExpectedRun& e = *r.time.expected;
+    CHECK_THAT(e.checkpoint_seconds, WithinRel(300.0, 1e-12));
+    CHECK_THAT(e.mean_hours_between_interruptions, WithinRel(24.0 / c.rate, 1e-12));
+    CHECK_THAT(e.checkpoint_interval_hours * 60, WithinRel(c.minutes, 1e-4));
+    CHECK_FALSE(e.checkpoint_interval_given);
+  }
+}
+
+TEST_CASE("The expected wall-clock is Daly's: T_w = M e^(R/M) (e^((tau+delta)/M) - 1) T_s / tau", "[goodput]") {
+  const traincalc::Report probe = run(thousand_gpus(json::object()));
+  const double bandwidth = probe.time.expected->checkpoint_bytes / (1000 * 300 * 1e9);
+  // M = 24 h, R = 10 min, delta = 5 min, tau = Daly's 116.69 min: by hand, T_w / T_s = 24 e^(1/144)
+  // (e^(122.69/1440) - 1) / (116.69/60) = 1.0957636 (the run's T_s is its steady wall-clock).
+  const traincalc::Report r = run(thousand_gpus(
+      {{"interruptions_per_1000_gpu_days", 1}, {"checkpoint_write_gb_per_s", bandwidth}, {"restart_minutes", 10}}));
+  const traincalc::ExpectedRun& e = *r.time.expected;
+  CHECK_THAT(e.wall_clock_hours / r.time.wall_clock_hours, WithinRel(1.0957636, 1e-6));
+  CHECK_THAT(e.interruptions, WithinRel(e.wall_clock_hours / 24, 1e-12));
+  CHECK_THAT(e.lost_restarts, WithinRel(e.interruptions * 10.0 / 60, 1e-12));
+  CHECK_THAT(e.checkpoints, WithinRel(r.time.wall_clock_hours / e.checkpoint_interval_hours, 1e-12));
+  // A longer interval, given: T_w / T_s = 24 e^(1/144) (e^((2 + 1/12)/24) - 1) / 2 = 1.0957984 (by hand).
+  const traincalc::Report given = run(thousand_gpus({{"interruptions_per_1000_gpu_days", 1},
+                                                      {"checkpoint_write_gb_per_s", bandwidth},
+                                                      {"restart_minutes", 10},
+                                                      {"checkpoint_interval_hours", 2}}));
+  CHECK(given.time.expected->checkpoint_interval_given);
+  CHECK_THAT(given.time.expected->wall_clock_hours / given.time.wall_clock_hours, WithinRel(1.0957984, 1e-6));
+  // Overheads take their fraction of the wall-clock.
+  const traincalc::Report eval = run(thousand_gpus({{"interruptions_per_1000_gpu_days", 1},
+                                                     {"checkpoint_write_gb_per_s", bandwidth},
+                                                     {"restart_minutes", 10},
+                                                     {"overhead_fraction", 0.05}}));
+  CHECK_THAT(eval.time.expected->wall_clock_hours, WithinRel(e.wall_clock_hours / 0.95, 1e-12));
+  CHECK_THAT(eval.time.expected->lost_overheads, WithinRel(e.wall_clock_hours / 0.95 * 0.05, 1e-9));
+}
+
+TEST_CASE("At Llama 3's scale the defaults give Llama 3's interruptions and a goodput near its 90%", "[goodput]") {
+  // Llama 3 (arXiv 2407.21783, sec. 3.3.4): 419 unexpected interruptions in 54 days on 16,384 H100s, a
+  // job interrupted every 1,296 / 419 = 3.09 hours; "higher than 90% effective training time".
+  json s = {{"model", {{"preset", "llama-3.1-405b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 15.6e12}, {"seq_len", 8192}, {"global_batch_sequences", 2048}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 16384}}},
+            {"strategy", {{"precision", "bf16"}, {"mfu", 0.4}}},
+            {"operations", json::object()}};
+  const traincalc::Report r = run(s);
+  const traincalc::ExpectedRun& e = *r.time.expected;
+  CHECK_THAT(e.mean_hours_between_interruptions, WithinRel(54.0 * 24 / 419, 1e-9));
+  CHECK_THAT(e.interruptions / e.wall_clock_days, WithinRel(419.0 / 54, 1e-9));
+  // The 405B checkpoint: bf16 weights, fp32 master copy and Adam's two fp32 moments, 14 bytes a parameter.
+  CHECK_THAT(e.checkpoint_bytes, WithinRel(14 * r.model.params, 1e-12));
+  // Automated recovery: 15-minute restarts, 1 GB/s-per-GPU asynchronous snapshots (goodput.cpp).
+  CHECK(e.restart_minutes == 15);
+  CHECK_THAT(e.checkpoint_seconds, WithinRel(14 * r.model.params / (16384 * 1e9), 1e-12));
+  CHECK(e.goodput > 0.88);
+  CHECK(e.goodput < 0.95);
+  // Restarts cost most; manual recovery costs far more, in-memory recovery less.
+  CHECK(e.lost_restarts > e.lost_rework + e.lost_checkpoints);
+  s["operations"] = {{"recovery", "manual"}};
+  const traincalc::ExpectedRun manual = *run(s).time.expected;
+  s["operations"] = {{"recovery", "in_memory"}};
+  const traincalc::ExpectedRun in_memory = *run(s).time.expected;
+  CHECK(manual.goodput < 0.6);
+  CHECK(in_memory.goodput > e.goodput);
+  CHECK(in_memory.goodput > 0.97);
+}
+
+TEST_CASE("Interruptions grow with the GPUs: adding GPUs stops paying", "[goodput]") {
+  // The same work on ten times the GPUs: the steady state is ten times shorter, the expected run less so.
+  auto at = [](double gpus) {
+    json s = thousand_gpus({{"recovery", "manual"}});
+    s["hardware"]["count"] = gpus;
+    return run(s).time;
+  };
+  const traincalc::TimeReport small = at(1000), large = at(10000);
+  CHECK_THAT(small.wall_clock_hours / large.wall_clock_hours, WithinRel(10.0, 1e-9));
+  CHECK(large.expected->goodput < small.expected->goodput);
+  CHECK(small.expected->wall_clock_hours / large.expected->wall_clock_hours < 9);
+}
+
+TEST_CASE("A cluster interrupted faster than it recovers gives finite numbers and says so", "[goodput]") {
+  const json report = test::report_json(thousand_gpus({{"interruptions_per_1000_gpu_days", 1000}, {"restart_minutes", 600}}));
+  REQUIRE(report["errors"].empty());
+  CHECK(test::finite_non_negative(report));
+  bool warned = false;
+  for (const auto& w : report["warnings"]) warned = warned || w["code"] == "interruptions_dominate";
+  CHECK(warned);
+  CHECK(report["time"]["expected"]["goodput"].get<double>() < 0.5);
+}
+
+TEST_CASE("Operations are checked field by field", "[goodput]") {
+  CHECK(test::has_error(test::report_json(thousand_gpus({{"run_efficiency", 0}})), "operations.run_efficiency",
+                        "not_positive"));
+  CHECK(test::has_error(test::report_json(thousand_gpus({{"run_efficiency", 1.5}})), "operations.run_efficiency",
+                        "out_of_range"));
+  CHECK(test::has_error(test::report_json(thousand_gpus({{"overhead_fraction", 0.95}})), "operations.overhead_fraction",
+                        "out_of_range"));
+  CHECK(test::has_error(test::report_json(thousand_gpus({{"recovery", "prayer"}})), "operations.recovery",
+                        "unknown_choice"));
+  CHECK(test::has_error(test::report_json(thousand_gpus({{"restart_minutes", "soon"}})), "operations.restart_minutes",
+                        "wrong_type"));
+  CHECK(test::has_error(test::report_json(thousand_gpus({{"checkpoint_every", 1}})), "operations.checkpoint_every",
+                        "unknown_key"));
+}
+
+TEST_CASE("A predicted utilisation's expected run is the headline: the fitted run efficiency applies", "[goodput]") {
+  json s = thousand_gpus(nullptr);
+  s["strategy"].erase("mfu");
+  const traincalc::Report r = run(s);
+  REQUIRE(r.time.mfu_source == traincalc::MfuSource::predicted);
+  REQUIRE(r.time.expected);
+  const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
+  // The engine's default is the in-sample fit of `traincalc validate --runs` (to its printed digits).
+  CHECK_THAT(r.time.expected->run_efficiency, WithinAbs(table.run_efficiency_in_sample, 5e-4));
+  CHECK_THAT(r.time.expected->lost_slower_steps,
+             WithinRel(r.time.wall_clock_hours * (1 / r.time.expected->run_efficiency - 1), 1e-9));
+}
+
+TEST_CASE("Whole published runs: at least 30, each cited, predicted held out better than the rule of thumb",
+          "[goodput][validation]") {
+  const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
+  // Every run of engine/data/whole-runs.json is estimated (none dropped for an invalid scenario).
+  const json data = json::parse(traincalc::builtin_whole_runs_json());
+  CHECK(table.rows.size() == data["runs"].size());
+  CHECK(table.rows.size() >= 30);
+  for (const auto& row : table.rows) {
+    INFO(row.name);
+    CHECK(row.source.size() > 20);
+    CHECK(!row.confidence.empty());
+    CHECK(std::isfinite(row.error_pct));
+  }
+  // Held out (each run's efficiency fitted on the others): today 20.5% median |error| over 51 runs,
+  // against 30.4% for 6NT at 40% and 29.8% for the steady state (`traincalc validate --runs`). The
+  // issue's target is 12% (docs/validation.md says what stands in the way); these guard today's.
+  CHECK(table.median_abs_error_pct <= 21.0);
+  CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
+  CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
+  // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
+  CHECK(table.run_efficiency_in_sample > 0.6);
+  CHECK(table.run_efficiency_in_sample < 0.95);
+}
