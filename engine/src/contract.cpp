@@ -614,7 +614,7 @@ constexpr Field expected_fields[] = {
     required(out("gpu_hours", "GPU-hours", "GPUs x the expected wall-clock hours.")),
     required(out("interruptions", "interruptions", "Expected unexpected interruptions over the run.")),
     required(out("interruptions_per_1000_gpu_days", "per 1000 GPU-days", "The interruption rate used.")),
-    required(out("mean_hours_between_interruptions", "hours", "Of the whole job: 24,000 / (rate x GPUs).")),
+    out("mean_hours_between_interruptions", "hours", "Of the whole job: 24,000 / (rate x GPUs); absent at rate 0."),
     required(out("checkpoint_bytes", "bytes", "Weights and optimizer state of the whole model.")),
     required(out("checkpoint_seconds", "s", "Training waits this long per checkpoint.")),
     required(out("checkpoint_write_gb_per_s", "GB/s per GPU", "The write speed used.")),

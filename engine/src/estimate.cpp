@@ -304,7 +304,6 @@ json report_json_value(const Report& r) {
                         {"gpu_hours", e.gpu_hours},
                         {"interruptions", e.interruptions},
                         {"interruptions_per_1000_gpu_days", e.interruptions_per_1000_gpu_days},
-                        {"mean_hours_between_interruptions", e.mean_hours_between_interruptions},
                         {"checkpoint_bytes", e.checkpoint_bytes},
                         {"checkpoint_seconds", e.checkpoint_seconds},
                         {"checkpoint_write_gb_per_s", e.checkpoint_write_gb_per_s},
@@ -319,6 +318,8 @@ json report_json_value(const Report& r) {
                           {"rework", e.lost_rework},
                           {"restarts", e.lost_restarts},
                           {"overheads", e.lost_overheads}}}};
+    if (e.mean_hours_between_interruptions)
+      time["expected"]["mean_hours_between_interruptions"] = *e.mean_hours_between_interruptions;
   }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
   const MemoryOverhead& mo = r.memory.overhead_bytes;

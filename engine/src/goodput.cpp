@@ -95,7 +95,9 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   const Recovery recovery = ops.recovery.value_or(Recovery::automated);
   const RecoveryDefaults defaults = recovery_defaults(recovery);
   e.recovery = std::string(contract::name_of(contract::recoveries, recovery));
-  e.run_efficiency = ops.run_efficiency.value_or(time.mfu_source == MfuSource::predicted ? default_run_efficiency : 1.0);
+  // Fitted on weeks-long pre-training runs of 16 to 16,384 GPUs: applied to predicted pre-training only.
+  const bool fitted_domain = time.mfu_source == MfuSource::predicted && s.training.type == TrainingType::pretrain;
+  e.run_efficiency = ops.run_efficiency.value_or(fitted_domain ? default_run_efficiency : 1.0);
   e.interruptions_per_1000_gpu_days =
       ops.interruptions_per_1000_gpu_days.value_or(default_interruptions_per_1000_gpu_days);
   e.restart_minutes = ops.restart_minutes.value_or(defaults.restart_minutes);
@@ -107,7 +109,7 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   // The job stops when any of its GPUs' nodes fails: its rate is the per-GPU rate times the GPUs.
   const double per_gpu_hour = e.interruptions_per_1000_gpu_days / (1000 * units::hours_per_day);
   const double mtbf = per_gpu_hour > 0 ? 1 / (per_gpu_hour * gpus) : std::numeric_limits<double>::infinity();
-  e.mean_hours_between_interruptions = std::isfinite(mtbf) ? mtbf : 0;
+  if (std::isfinite(mtbf)) e.mean_hours_between_interruptions = mtbf;
   // Every GPU writes its share at once (Megatron's and PyTorch DCP's parallel saves spread the state
   // over the data-parallel ranks too).
   e.checkpoint_bytes = checkpoint_bytes(s, compute);
@@ -116,7 +118,8 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   const double restart = e.restart_minutes / 60;
   e.checkpoint_interval_given = ops.checkpoint_interval_hours.has_value();
   double tau = ops.checkpoint_interval_hours.value_or(daly_optimal_interval(delta, mtbf));
-  // A run shorter than the interval checkpoints once, at its end.
+  // Never more often than once a step; a run shorter than the interval checkpoints once, at its end.
+  if (time.step_seconds) tau = std::max(tau, *time.step_seconds / units::seconds_per_hour);
   tau = std::min(tau, solve_hours);
   e.checkpoint_interval_hours = tau;
   const double interrupted = daly_wall_clock_hours(solve_hours, tau, delta, restart, mtbf);
@@ -129,10 +132,11 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   e.interruption_goodput = interrupted > 0 ? solve_hours / interrupted : 1;
   e.lost_slower_steps = solve_hours - steady_hours;
   e.lost_checkpoints = e.checkpoints * delta;
-  e.lost_restarts = e.interruptions * restart;
+  // An interruption can strike a restart too: each costs M (1 - e^(-R/M)) in expectation (Daly's model).
+  e.lost_restarts = std::isfinite(mtbf) ? -interrupted * std::expm1(-restart / mtbf) : 0.0;
   e.lost_rework = std::max(0.0, interrupted - solve_hours - e.lost_checkpoints - e.lost_restarts);
   e.lost_overheads = e.wall_clock_hours - interrupted;
-  if (e.interruption_goodput < 0.5)
+  if (interrupted > 0 && (e.lost_rework + e.lost_restarts) / interrupted > 0.5)
     warnings.push_back({"operations.interruptions_per_1000_gpu_days",
                         "interruptions_dominate",
                         "With an interruption every " + format_number(std::round(mtbf * 600) / 10) +

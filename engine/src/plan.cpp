@@ -240,6 +240,30 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
                          {"high_cost", detail::format_number(std::round(cost->total * time.range->high))},
                          {"currency", cost->currency},
                          {"budget", detail::format_number(*plan.budget_total)}}});
+  // The plan is made on the steady state; the expected run (interruptions, checkpoints, restarts, a real
+  // run's speed) is checked against it and said when it misses.
+  if (time.expected && plan.meets_deadline && *plan.meets_deadline &&
+      time.expected->wall_clock_days > *plan.deadline_days * (1 + 1e-12))
+    warnings.push_back({"budget.deadline_days",
+                        "deadline_missed_expected",
+                        "The steady state meets the " + detail::format_number(*plan.deadline_days) +
+                            "-day deadline, but the expected run (interruptions, checkpoints, restarts, a real run's "
+                            "speed) takes " + one_decimal(time.expected->wall_clock_days) +
+                            " days: plan for that, with more GPUs or more time.",
+                        {{"days", one_decimal(time.expected->wall_clock_days)},
+                         {"deadline_days", detail::format_number(*plan.deadline_days)}}});
+  if (cost && cost->expected_total && plan.within_budget && *plan.within_budget &&
+      *cost->expected_total > *plan.budget_total)
+    warnings.push_back({"budget.total",
+                        "over_budget_expected",
+                        "The steady state costs " + detail::format_number(std::round(cost->total)) + " " + cost->currency +
+                            ", within the " + detail::format_number(*plan.budget_total) +
+                            " budget, but the expected run costs " +
+                            detail::format_number(std::round(*cost->expected_total)) + ".",
+                        {{"cost", detail::format_number(std::round(cost->total))},
+                         {"expected_cost", detail::format_number(std::round(*cost->expected_total))},
+                         {"currency", cost->currency},
+                         {"budget", detail::format_number(*plan.budget_total)}}});
   if (plan.within_budget && !*plan.within_budget)
     warnings.push_back({"budget.total",
                         "over_budget",

@@ -378,6 +378,36 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('the expected run: interruptions, checkpoints and time lost beside the steady state, from the link, in both languages', async () => {
+    const scenario = {
+      model: { preset: 'llama-2-70b' }, training: { type: 'pretrain', tokens: 2e12 },
+      hardware: { gpu: 'a100-80gb-sxm', count: 1024 }, pricing: { per_gpu_hour: 1.8, currency: 'USD' },
+      operations: { recovery: 'manual' },
+    };
+    const expected = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8' }));
+    const hash = 'model.preset=llama-2-70b&training.tokens=2e12&hardware.gpu=a100-80gb-sxm&hardware.count=1024&pricing.per_gpu_hour=1.8&operations.recovery=manual';
+    const { context, page, problems } = await openPage(`${base}#${hash}&lang=en`);
+    for (const path of ['time.expected.gpu_hours', 'time.expected.interruptions', 'time.expected.checkpoint_interval_hours', 'time.goodput', 'cost.expected_total']) {
+      const value = path.split('.').reduce((node, key) => node[key], expected);
+      assert.equal(await reportValue(page, path), value, path);
+    }
+    // The steady state stays the headline's figure; the expected run is longer and said beside it.
+    assert.equal(await reportValue(page, 'time.wall_clock_days'), expected.time.wall_clock_days);
+    assert.ok(expected.time.expected.wall_clock_days > expected.time.wall_clock_days);
+    const section = page.locator('section.goodput');
+    assert.match(await section.innerText(), /The run as it is likely to go[\s\S]*Interruptions[\s\S]*restarting/);
+    await section.locator('.math summary').click();
+    assert.match(await section.locator('.math').innerText(), /Daly \(2006\)[\s\S]*manual recovery/);
+    assert.equal(await page.locator('#f-operations-recovery').inputValue(), 'manual');
+    assert.deepEqual(problems, []);
+    await context.close();
+    const zh = await openPage(`${base}#${hash}&lang=zh`);
+    await reportValue(zh.page, 'time.expected.gpu_hours');
+    assert.match(await zh.page.locator('section.goodput').innerText(), /实际训练的预期[\s\S]*中断次数[\s\S]*重启/);
+    assert.doesNotMatch(await zh.page.locator('section.goodput').innerText(), /Interruptions|restarting/);
+    await zh.context.close();
+  });
+
   test('the engine runs in a Web Worker, and newer input supersedes an older scaling search', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#scaling[data-state="ok"]').waitFor();

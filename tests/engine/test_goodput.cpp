@@ -68,7 +68,7 @@ TEST_CASE("Daly's optimum checkpoint interval reproduces his published examples"
         {{"interruptions_per_1000_gpu_days", c.rate}, {"checkpoint_write_gb_per_s", bandwidth}, {"restart_minutes", 10}}));
     const traincalc::ExpectedRun& e = *r.time.expected;
     CHECK_THAT(e.checkpoint_seconds, WithinRel(300.0, 1e-12));
-    CHECK_THAT(e.mean_hours_between_interruptions, WithinRel(24.0 / c.rate, 1e-12));
+    CHECK_THAT(*e.mean_hours_between_interruptions, WithinRel(24.0 / c.rate, 1e-12));
     CHECK_THAT(e.checkpoint_interval_hours * 60, WithinRel(c.minutes, 1e-4));
     CHECK_FALSE(e.checkpoint_interval_given);
   }
@@ -84,7 +84,7 @@ TEST_CASE("The expected wall-clock is Daly's: T_w = M e^(R/M) (e^((tau+delta)/M)
   const traincalc::ExpectedRun& e = *r.time.expected;
   CHECK_THAT(e.wall_clock_hours / r.time.wall_clock_hours, WithinRel(1.0957636, 1e-6));
   CHECK_THAT(e.interruptions, WithinRel(e.wall_clock_hours / 24, 1e-12));
-  CHECK_THAT(e.lost_restarts, WithinRel(e.interruptions * 10.0 / 60, 1e-12));
+  CHECK_THAT(e.lost_restarts, WithinRel(e.wall_clock_hours * -std::expm1(-10.0 / 60 / 24), 1e-12));
   CHECK_THAT(e.checkpoints, WithinRel(r.time.wall_clock_hours / e.checkpoint_interval_hours, 1e-12));
   // A longer interval, given: T_w / T_s = 24 e^(1/144) (e^((2 + 1/12)/24) - 1) / 2 = 1.0957984 (by hand).
   const traincalc::Report given = run(thousand_gpus({{"interruptions_per_1000_gpu_days", 1},
@@ -112,7 +112,7 @@ TEST_CASE("At Llama 3's scale the defaults give Llama 3's interruptions and a go
             {"operations", json::object()}};
   const traincalc::Report r = run(s);
   const traincalc::ExpectedRun& e = *r.time.expected;
-  CHECK_THAT(e.mean_hours_between_interruptions, WithinRel(54.0 * 24 / 419, 1e-9));
+  CHECK_THAT(*e.mean_hours_between_interruptions, WithinRel(54.0 * 24 / 419, 1e-9));
   CHECK_THAT(e.interruptions / e.wall_clock_days, WithinRel(419.0 / 54, 1e-9));
   // The 405B checkpoint: bf16 weights, fp32 master copy and Adam's two fp32 moments, 14 bytes a parameter.
   CHECK_THAT(e.checkpoint_bytes, WithinRel(14 * r.model.params, 1e-12));
@@ -124,7 +124,15 @@ TEST_CASE("At Llama 3's scale the defaults give Llama 3's interruptions and a go
   // Restarts cost most; manual recovery costs far more, in-memory recovery less.
   CHECK(e.lost_restarts > e.lost_rework + e.lost_checkpoints);
   s["operations"] = {{"recovery", "manual"}};
-  const traincalc::ExpectedRun manual = *run(s).time.expected;
+  const traincalc::Report manual_report = run(s);
+  const traincalc::ExpectedRun manual = *manual_report.time.expected;
+  // Where restarts are long, an interruption can strike a restart too: each costs M (1 - e^(-R/M)),
+  // and the causes still add up to the expected run.
+  const double m = *manual.mean_hours_between_interruptions;
+  CHECK_THAT(manual.lost_restarts, WithinRel(manual.wall_clock_hours * (1 - std::exp(-3.0 / m)), 1e-9));
+  CHECK(manual.lost_rework > 0);
+  CHECK_THAT(manual_report.time.wall_clock_hours + manual.lost_checkpoints + manual.lost_rework + manual.lost_restarts,
+             WithinRel(manual.wall_clock_hours, 1e-9));
   s["operations"] = {{"recovery", "in_memory"}};
   const traincalc::ExpectedRun in_memory = *run(s).time.expected;
   CHECK(manual.goodput < 0.6);
@@ -181,6 +189,31 @@ TEST_CASE("A predicted utilisation's expected run is the headline: the fitted ru
   CHECK_THAT(r.time.expected->run_efficiency, WithinAbs(table.run_efficiency_in_sample, 5e-4));
   CHECK_THAT(r.time.expected->lost_slower_steps,
              WithinRel(r.time.wall_clock_hours * (1 / r.time.expected->run_efficiency - 1), 1e-9));
+}
+
+TEST_CASE("The plan is made on the steady state; a deadline or budget the expected run misses is said",
+          "[goodput]") {
+  json s = thousand_gpus(nullptr);
+  s["strategy"].erase("mfu");
+  s["hardware"].erase("count");
+  s["budget"] = {{"deadline_days", 30}};
+  const traincalc::Report r = run(s);
+  REQUIRE(r.plan.meets_deadline);
+  CHECK(*r.plan.meets_deadline);
+  REQUIRE(r.time.expected);
+  CHECK(r.time.expected->wall_clock_days > 30);
+  CHECK(test::has_warning(r, "deadline_missed_expected"));
+}
+
+TEST_CASE("Fine-tuning keeps its predicted speed: the run efficiency was fitted on pre-training runs", "[goodput]") {
+  const traincalc::Report r = run({{"model", {{"preset", "llama-3.1-8b"}}},
+                                   {"training", {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"seq_len", 2048}}},
+                                   {"hardware", {{"gpu", "h100-sxm"}, {"count", 1}}}});
+  REQUIRE(r.time.mfu_source == traincalc::MfuSource::predicted);
+  REQUIRE(r.time.expected);
+  CHECK(r.time.expected->run_efficiency == 1);
+  CHECK(r.time.expected->goodput > 0.99);
+  CHECK_FALSE(test::has_warning(r, "interruptions_dominate"));
 }
 
 TEST_CASE("Whole published runs: at least 30, each cited, predicted held out better than the rule of thumb",

@@ -373,6 +373,8 @@ const WARNING_PARAMS = {
   over_budget: ['cost', 'currency', 'budget'],
   deadline_at_risk: ['days', 'high_days', 'deadline_days'],
   interruptions_dominate: ['minutes', 'gpus', 'percent'],
+  deadline_missed_expected: ['days', 'deadline_days'],
+  over_budget_expected: ['cost', 'expected_cost', 'currency', 'budget'],
   budget_at_risk: ['cost', 'high_cost', 'currency', 'budget'],
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
   mfu_extrapolated: ['points'],

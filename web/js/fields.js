@@ -165,6 +165,19 @@ export const SECTIONS = [
       { path: 'energy.pue', kind: 'number', default: '', hint: 'hint_pue', active: always },
     ],
   },
+  // The expected run's terms (engine goodput.cpp); empty: the recovery's sourced defaults.
+  {
+    key: 'section_operations',
+    fields: [
+      {
+        path: 'operations.recovery', kind: 'select', options: ['', ...CHOICES['operations.recovery']],
+        optionPrefix: 'recovery_', optionLabels: { '': 'recovery_default' }, default: '', active: always,
+      },
+      { path: 'operations.interruptions_per_1000_gpu_days', kind: 'number', default: '', hint: 'hint_interruptions', active: always },
+      { path: 'operations.restart_minutes', kind: 'number', default: '', hint: 'hint_restart', active: always },
+      { path: 'operations.checkpoint_interval_hours', kind: 'number', default: '', hint: 'hint_checkpoint_interval', active: always },
+    ],
+  },
 ];
 
 export const FIELDS = SECTIONS.flatMap((section) => section.fields);

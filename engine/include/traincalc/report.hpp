@@ -107,7 +107,7 @@ struct ExpectedRun {
   double wall_clock_hours = 0, wall_clock_days = 0, gpu_hours = 0;
   double interruptions = 0;        // expected unexpected interruptions over the run
   double interruptions_per_1000_gpu_days = 0;
-  double mean_hours_between_interruptions = 0;  // of the whole job: 24,000 / (rate x GPUs)
+  std::optional<double> mean_hours_between_interruptions;  // of the whole job: 24,000 / (rate x GPUs); none at rate 0
   double checkpoint_bytes = 0;     // weights and optimizer state of the whole model
   double checkpoint_seconds = 0;   // training waits this long per checkpoint
   double checkpoint_write_gb_per_s = 0;

@@ -6,6 +6,7 @@ import * as format from '../format.js';
 import { t, warningText } from '../i18n.js';
 import { memorySection } from './memory.js';
 import { likelySpan, speedSection } from './speed.js';
+import { goodputSection } from './goodput.js';
 
 function get(report, path) {
   return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), report);
@@ -23,6 +24,16 @@ function card(lang, key, valueNode, detail) {
     valueNode,
     detail ? el('div', { class: 'card-detail' }, detail) : null,
   ]);
+}
+
+// Under the steady-state days: the expected run (interruptions, checkpoints, restarts, a real run's
+// speed), when the engine gives one.
+function expectedLine(report, lang) {
+  const e = report.time.expected;
+  if (!e) return null;
+  return el('span', { class: 'expected-line' }, [el('br'), t(lang, 'card_expected'), ' ',
+    el('span', { 'data-report': 'time.expected.wall_clock_days', 'data-value': e.wall_clock_days, text: format.days(e.wall_clock_days, lang) }),
+    ` ${t(lang, 'unit_days')} · ${t(lang, 'card_goodput', { gp: format.percent(report.time.goodput, lang) })}`]);
 }
 
 export class Results {
@@ -73,6 +84,7 @@ export class Results {
     const cards = el('div', { class: 'cards' }, [
       card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', durationText(days, lang)), [
         daysRange ? likely(lang, 'time.wall_clock_days_range', daysRange, (x) => durationIn(x, days, lang), ` ${t(lang, format.duration(days, lang)[1])}`) : null,
+        expectedLine(report, lang),
         daysRange && days >= 365 ? el('br') : null,
         days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null,
       ]),
@@ -121,7 +133,7 @@ export class Results {
       cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {

@@ -1,0 +1,83 @@
+// The run as it is likely to go (report time.expected): a real run's speed, interruptions, checkpoints,
+// restarts and overheads beside the steady state, with the hours lost by cause and the math.
+import { el } from '../dom.js';
+import * as format from '../format.js';
+import { t } from '../i18n.js';
+
+export const LOST_PARTS = ['slower_steps', 'checkpoints', 'rework', 'restarts', 'overheads'];
+
+function hours(x, lang) {
+  if (x >= 48) return `${format.plain(x / 24, lang, 1)} ${t(lang, 'unit_days')}`;
+  if (x >= 1) return `${format.plain(x, lang, 1)} h`;
+  return `${format.plain(x * 60, lang, 1)} min`;
+}
+
+function figure(lang, key, path, value, text) {
+  return [el('dt', { text: t(lang, key) }),
+    el('dd', {}, el('span', { class: 'value', 'data-report': path, 'data-value': value, text }))];
+}
+
+export function goodputSection(report, lang) {
+  const e = report.time.expected;
+  if (!e) return null;
+  const steadyHours = report.time.wall_clock_hours;
+  const cost = report.cost;
+  const facts = el('dl', { class: 'figures goodput-figures' }, [
+    ...figure(lang, 'goodput_days', 'time.expected.wall_clock_days', e.wall_clock_days,
+      `${format.days(e.wall_clock_days, lang)} ${t(lang, 'unit_days')}`),
+    ...figure(lang, 'goodput_gpu_hours', 'time.expected.gpu_hours', e.gpu_hours, format.count(e.gpu_hours, lang)),
+    ...(cost?.expected_total !== undefined
+      ? figure(lang, 'goodput_cost', 'cost.expected_total', cost.expected_total, format.money(cost.expected_total, cost.currency, lang))
+      : []),
+    ...figure(lang, 'goodput_fraction', 'time.goodput', report.time.goodput, format.percent(report.time.goodput, lang)),
+    ...figure(lang, 'goodput_interruptions', 'time.expected.interruptions', e.interruptions,
+      t(lang, 'goodput_interruptions_value', {
+        n: format.plain(e.interruptions, lang, 0),
+        every: hours(e.mean_hours_between_interruptions, lang),
+      })),
+    ...figure(lang, 'goodput_interval', 'time.expected.checkpoint_interval_hours', e.checkpoint_interval_hours,
+      t(lang, e.checkpoint_interval_given ? 'goodput_interval_given' : 'goodput_interval_daly', {
+        tau: hours(e.checkpoint_interval_hours, lang),
+        pause: `${format.plain(e.checkpoint_seconds, lang, e.checkpoint_seconds < 10 ? 2 : 0)} s`,
+      })),
+  ]);
+  const lost = el('ul', { class: 'goodput-lost' }, LOST_PARTS.filter((key) => e.lost_hours[key] > 0).map((key) => el('li', {}, [
+    `${t(lang, `lost_${key}`)}: `,
+    el('span', { 'data-report': `time.expected.lost_hours.${key}`, 'data-value': e.lost_hours[key], text: hours(e.lost_hours[key], lang) }),
+  ])));
+  const lostTotal = LOST_PARTS.reduce((sum, key) => sum + e.lost_hours[key], 0);
+  const math = el('details', { class: 'math' }, [
+    el('summary', { text: t(lang, 'math_goodput_title') }),
+    el('ol', {}, [
+      el('li', { text: t(lang, 'math_goodput_speed', {
+        steady: hours(steadyHours, lang), eff: format.percent(e.run_efficiency, lang),
+        work: hours(steadyHours / e.run_efficiency, lang),
+      }) }),
+      el('li', { text: t(lang, 'math_goodput_mtbf', {
+        rate: format.plain(e.interruptions_per_1000_gpu_days, lang, 2), g: format.plain(report.plan.gpus, lang, 0),
+        m: hours(e.mean_hours_between_interruptions, lang),
+      }) }),
+      el('li', { text: t(lang, 'math_goodput_checkpoint', {
+        bytes: format.bytes(e.checkpoint_bytes, lang), g: format.plain(report.plan.gpus, lang, 0),
+        bw: format.plain(e.checkpoint_write_gb_per_s, lang, 3), pause: format.plain(e.checkpoint_seconds, lang, 2),
+        tau: hours(e.checkpoint_interval_hours, lang),
+      }) }),
+      el('li', { text: t(lang, 'math_goodput_daly', {
+        r: format.plain(e.restart_minutes, lang, 1), recovery: t(lang, `recovery_${e.recovery}`),
+        n: format.plain(e.interruptions, lang, 0), ig: format.percent(e.interruption_goodput, lang),
+      }) }),
+      el('li', { text: t(lang, 'math_goodput_total', {
+        steady: hours(steadyHours, lang), lost: hours(lostTotal, lang), total: hours(e.wall_clock_hours, lang),
+        gp: format.percent(e.goodput, lang),
+      }) }),
+    ]),
+  ]);
+  return el('section', { class: 'goodput', 'aria-label': t(lang, 'goodput') }, [
+    el('h3', { text: t(lang, 'goodput') }),
+    el('p', { class: 'muted', text: t(lang, report.time.mfu_source === 'given' ? 'goodput_intro_given' : 'goodput_intro') }),
+    facts,
+    el('p', { class: 'step-title', text: t(lang, 'goodput_lost_title') }),
+    lost,
+    math,
+  ]);
+}
