@@ -53,9 +53,16 @@ struct StageLayers {
 // the first and last stages lighter (Llama 3's 126 layers on 16 stages: 7, 8 x 14, 7; Llama Team
 // 2024, "The Llama 3 Herd of Models", sec. 3.3.2: the last stage also runs the output head and the
 // loss, the first the embedding), floor(L/pp) layers on the ends and L/pp rounded up between.
-StageLayers pipeline_stage_layers(double blocks, double pp, double first_given = 0, double last_given = 0);
-// The same for a layout of a model (its given counts from the strategy). Interleaved stages (v > 1)
-// are modelled as even chunks only: no split then (valid false), and each caller keeps its even path.
+//
+// Interleaved (v > 1 chunks a stage): a full stage holds v chunks of c layers; the first stage's first
+// chunk and the last stage's last chunk may hold fewer, at most c fewer each (Llama 3 interleaves its
+// 126 layers on 16 stages with one layer fewer on the first and the last stage, sec. 3.3.2; Megatron-
+// Core places any layers per virtual stage with --pipeline-model-parallel-layout). Without given
+// counts: even where L divides pp v, else chunks of ceil(L/(pp v)) layers with the missing ones taken
+// from the last chunk and the first, half each (the last the odd one), at most a chunk each. valid is false where no such split exists.
+StageLayers pipeline_stage_layers(double blocks, double pp, double first_given = 0, double last_given = 0,
+                                  double virtual_stages = 1);
+// The same for a layout of a model (its given counts from the strategy).
 StageLayers pipeline_stage_layers(const Scenario& s, double pp, double virtual_stages = 1);
 TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& hardware, double gpus, double mfu);
 // The predicted step, and one step's seconds at the time's reported speed.

@@ -438,11 +438,12 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       // schedules.py, forward_backward_pipelining_with_interleaving; microbatch_group_size_per_vp_stage
       // defaults to pp): the first stage L(1 + (pp-1)/(pp v)), as Korthikanti et al. 2022, sec. 4.2.3,
       // count; the last L((v-1) pp + 1)/(pp v).
-      // With uneven stages (v = 1), rank r holds min(pp - r, m) micro-batches of its own layers.
+      // With uneven stages, rank r holds min(pp - r, m) micro-batches of its own layers; interleaved,
+      // its chunk-forwards in flight of its own layers over v (a lighter end chunk taken as the average).
       const double v = layout.virtual_stages;
       const double m = std::max(1.0, micro_batches.value_or(1e9));
       const auto share_in_flight = [&](double rank, double layers_here) {
-        if (v > 1) return std::min((pp - rank - 1) * 2 + (v - 1) * pp + 1, m * v) / (pp * v);
+        if (v > 1) return std::min((pp - rank - 1) * 2 + (v - 1) * pp + 1, m * v) * layers_here / v / blocks;
         return std::min(pp - rank, m) * layers_here / blocks;
       };
       const double first_share = share_in_flight(0, layers_on.first);

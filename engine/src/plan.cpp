@@ -79,7 +79,34 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
   return plan;
 }
 
-StageLayers pipeline_stage_layers(double blocks, double pp, double first_given, double last_given) {
+StageLayers pipeline_stage_layers(double blocks, double pp, double first_given, double last_given,
+                                  double virtual_stages) {
+  const double v = virtual_stages;
+  if (v > 1 && pp > 1) {
+    StageLayers out;
+    const auto whole = [](double x) { return x >= 0 && std::floor(x) == x; };
+    if (first_given > 0 || last_given > 0) {
+      out = pipeline_stage_layers(blocks, pp, first_given, last_given);  // the stages' totals as without chunks
+      if (!out.valid) return out;
+    } else if (whole(blocks / (pp * v))) {
+      out.first = out.last = blocks / pp;
+      out.middle = pp > 2 ? blocks / pp : 0.0;
+    } else {
+      const double chunk = std::ceil(blocks / (pp * v));
+      const double missing = pp * v * chunk - blocks;
+      const double from_last = std::min(std::ceil(missing / 2), chunk);  // as Llama 3: both ends lighter
+      out.first = v * chunk - (missing - from_last);
+      out.last = v * chunk - from_last;
+      out.middle = pp > 2 ? v * chunk : 0.0;
+    }
+    // A full stage: the stages between, or with two stages the heavier end.
+    const double full = pp > 2 ? out.middle : std::max(out.first, out.last);
+    const double chunk = full / v;
+    out.valid = whole(chunk) && chunk >= 1 && out.first >= 1 && out.last >= 1 && out.first <= full &&
+                out.last <= full && full - out.first <= chunk && full - out.last <= chunk &&
+                out.first + out.last + (pp - 2) * out.middle == blocks;
+    return out;
+  }
   StageLayers out;
   const auto whole_at_least_one = [](double x) { return x >= 1 && std::floor(x) == x; };
   if (pp <= 1) {
@@ -115,9 +142,9 @@ StageLayers pipeline_stage_layers(double blocks, double pp, double first_given, 
 
 StageLayers pipeline_stage_layers(const Scenario& s, double pp, double virtual_stages) {
   const std::optional<Architecture>& a = s.model.architecture;
-  if (!a || virtual_stages > 1) return {};
+  if (!a) return {};
   return pipeline_stage_layers(a->layers + a->decoder_layers, pp, s.strategy.pp_first_stage_layers.value_or(0),
-                               s.strategy.pp_last_stage_layers.value_or(0));
+                               s.strategy.pp_last_stage_layers.value_or(0), virtual_stages);
 }
 
 ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warnings) {

@@ -152,16 +152,16 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
         // Interleaved 1F1B: v chunks of layers per stage cut the bubble v-fold for v times the sends
         // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
         std::vector<double> vs = {1};
-        // A given number of chunks applies where they split the stages evenly (else plain 1F1B is the
-        // only interleaving-free choice there: skip that stage count).
+        // A given number of chunks applies where they split the stages (pipeline_stage_layers: equal
+        // chunks, the ends at most a chunk lighter; else skip that stage count).
         if (pp > 1 && st.pp_virtual_stages) {
-          if (*st.pp_virtual_stages > 1 && !st.pp && !whole(blocks / (pp * *st.pp_virtual_stages))) continue;
+          if (*st.pp_virtual_stages > 1 && !st.pp && !pipeline_stage_layers(s, pp, *st.pp_virtual_stages).valid)
+            continue;
           vs = {*st.pp_virtual_stages};
         }
-        // (Interleaving is modelled on even stages only.)
-        if (pp > 1 && !st.pp_virtual_stages && !st.pp_first_stage_layers && !st.pp_last_stage_layers)
+        if (pp > 1 && !st.pp_virtual_stages)
           for (double v = 2; v <= std::min(8.0, blocks / pp); ++v)
-            if (whole(blocks / pp / v)) vs.push_back(v);
+            if (pipeline_stage_layers(s, pp, v).valid) vs.push_back(v);
         for (double v : vs)
           for (double ep : eps)
             for (double zero : zeros)

@@ -722,6 +722,27 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                                                                                      "pre-training")) +
                             "); set training.global_batch_sequences to yours.",
                         {{"batch", format_number(batch)}}});
+  // Whole micro-batches per data-parallel rank: a batch they do not divide runs padded slots whose
+  // work counts toward no token (step_time's ceil above), which lowers the utilisation without a word.
+  if (const double per_step = layout.dp * layout.micro_batch; per_step > 0 && batch > 0) {
+    const double slots = std::ceil(batch / per_step - 1e-9) * per_step;
+    if (slots > batch * (1 + 1e-9)) {
+      const double share = std::round((slots - batch) / slots * 1000) / 10;
+      warnings.push_back({"training.global_batch_sequences", "batch_padded",
+                          "A global batch of " + format_number(batch) + " sequences does not split into whole "
+                              "micro-batches of " + format_number(layout.micro_batch) + " on " +
+                              format_number(layout.dp) + " data-parallel ranks: each step runs " +
+                              format_number(slots) + " sequence slots, and " + format_number(share) +
+                              "% of its work is padding that trains no token. Choose a multiple of " +
+                              format_number(per_step) + " sequences.",
+                          {{"batch", format_number(batch)},
+                           {"micro_batch", format_number(layout.micro_batch)},
+                           {"dp", format_number(layout.dp)},
+                           {"slots", format_number(slots)},
+                           {"share", format_number(share)},
+                           {"multiple", format_number(per_step)}}});
+    }
+  }
   if (!calibrated_gpu(s.hardware.gpu)) {
     const std::string how =
         calibrated_family(s.hardware.gpu)

@@ -463,19 +463,25 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                               " stages, these first and last stage layers leave a share that is not a whole number "
                               "of at least one layer; change them (or leave them \"auto\")."});
       else if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 &&
-               (given.first != given.last || (*s.strategy.pp > 2 && given.middle != given.first)))
+               !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
         errors.push_back({stages_field, "inconsistent",
-                          "Interleaved stages (strategy.pp_virtual_stages > 1) are modelled with even stages only; set "
-                          "pp_virtual_stages to 1 or leave the first and last stage layers \"auto\"."});
+                          "Interleaved, a full stage holds strategy.pp_virtual_stages equal chunks of whole layers "
+                          "and the first and last stages at most one chunk fewer: with " +
+                              format_number(given.first) + ", " +
+                              (*s.strategy.pp > 2 ? format_number(given.middle) + " (between), " : std::string()) +
+                              format_number(given.last) + " layers on stages of " +
+                              format_number(*s.strategy.pp_virtual_stages) +
+                              " chunks there is no such split; change the chunks per stage or the stage layers."});
     }
     if (s.strategy.pp && s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 && !stages_given &&
-        std::fmod(blocks, *s.strategy.pp * *s.strategy.pp_virtual_stages) != 0)
+        *s.strategy.pp <= blocks &&
+        !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
       warnings.push_back({"strategy.pp_virtual_stages", "approximated",
                           "The " + format_number(blocks) + " layers do not split into " +
                               format_number(*s.strategy.pp) + " stages of " +
                               format_number(*s.strategy.pp_virtual_stages) +
-                              " equal chunks: the step is timed with each chunk rounded up to whole layers, the "
-                              "memory with an even share."});
+                              " chunks of whole layers, not even with the first and last stages one chunk lighter: the step "
+                              "is timed with each chunk rounded up to whole layers, the memory with an even share."});
     if (stages_given && s.strategy.pp && *s.strategy.pp == 1)
       warnings.push_back(
           {stages_field, "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored."});

@@ -117,7 +117,7 @@ TEST_CASE("The worst pipeline rank: the first stage's activations or the last st
   json s = {{"model", {{"preset", "llama-3.1-8b"}}},
             {"training", {{"type", "pretrain"}, {"steps", 10}, {"seq_len", 4096}, {"global_batch_sequences", 64}}},
             {"hardware", {{"gpu", "h100-sxm"}, {"count", 4}}},
-            {"strategy", {{"framework", "megatron"}, {"tp", 1}, {"pp", 4}, {"micro_batch", 1}, {"recompute", "none"}, {"mfu", 0.4}}}};
+            {"strategy", {{"framework", "megatron"}, {"tp", 1}, {"pp", 4}, {"pp_virtual_stages", 1}, {"micro_batch", 1}, {"recompute", "none"}, {"mfu", 0.4}}}};
   const json r = report_json(s);
   CHECK(r["memory"]["worst_stage"] == "first");
   CHECK(r["memory"]["worst_pipeline_rank"] == 0);

@@ -125,9 +125,14 @@ TEST_CASE("Pipeline stages: the fill and drain run on the heavier stages between
 TEST_CASE("Pipeline stages: counts that do not split, or that interleaving cannot take, are refused") {
   const json bad = report_json(llama405b(10, 10));
   CHECK(has_error(bad, "strategy.pp_first_stage_layers", "inconsistent"));
+  // Interleaved, a full stage is v equal chunks: 8 layers do not make 3 chunks.
   json interleaved = llama405b(7, 7);
-  interleaved["strategy"]["pp_virtual_stages"] = 2;
+  interleaved["strategy"]["pp_virtual_stages"] = 3;
   CHECK(has_error(report_json(interleaved), "strategy.pp_first_stage_layers", "inconsistent"));
+  // Nor may an end be more than a chunk lighter: 8 = 4 x 2, and 5 is two layers short of it.
+  json too_light = llama405b(5, 9);
+  too_light["strategy"]["pp_virtual_stages"] = 4;
+  CHECK(has_error(report_json(too_light), "strategy.pp_first_stage_layers", "inconsistent"));
   // One stage: the counts have nothing to split, and the report says they were ignored.
   json one = llama405b(7, 7);
   one["strategy"]["pp"] = 1;
@@ -144,12 +149,13 @@ TEST_CASE("Pipeline stages: counts that do not split, or that interleaving canno
                                  {"strategy", {{"tp", 1}, {"pp", 2}, {"pp_first_stage_layers", 3}}}});
   CHECK(bare["errors"].empty());
   CHECK(bare["warnings"].dump().find("pp_first_stage_layers") != std::string::npos);
-  // Interleaved chunks that do not split the layers evenly: timed with chunks rounded up to whole
-  // layers, and the report says it is an approximation (no uneven split reported).
+  // Interleaved chunks that split the layers neither evenly nor with ends a chunk lighter (126 on 16
+  // stages of 5 chunks: 80 chunks of 2 layers would need 34 fewer): timed with chunks rounded up to
+  // whole layers, and the report says it is an approximation (no uneven split reported).
   json chunks = llama405b();
   chunks["strategy"].erase("pp_first_stage_layers");
   chunks["strategy"].erase("pp_last_stage_layers");
-  chunks["strategy"]["pp_virtual_stages"] = 2;
+  chunks["strategy"]["pp_virtual_stages"] = 5;
   const json approximated = report_json(chunks);
   CHECK(approximated["errors"].empty());
   CHECK(approximated["warnings"].dump().find("approximated") != std::string::npos);
@@ -182,4 +188,77 @@ TEST_CASE("Pipeline stages: a mixture of experts' routed experts are counted onc
            {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}}},
            {"strategy", {{"tp", 1}, {"pp", 2}, {"ep", 1}, {"cp", 1}, {"micro_batch", 1}, {"zero", 1}, {"recompute", "full"}}}});
   CHECK_THAT(r.memory.explain.params_per_gpu, WithinRel(r.model.params / 2, 0.01));
+}
+
+TEST_CASE("Pipeline stages: interleaved chunks with lighter first and last stages") {
+  // Llama 3 interleaves its 126 layers on 16 stages with one layer fewer on the first and the last
+  // stage (Llama Team 2024, sec. 3.3.2): a full stage is v chunks of 8/v layers, the first stage's
+  // first chunk and the last stage's last chunk one layer short.
+  for (double v : {2.0, 4.0, 8.0}) {
+    const auto on = pipeline_stage_layers(126, 16, 0, 0, v);
+    CHECK(on.valid);
+    CHECK((on.first == 7 && on.middle == 8 && on.last == 7));
+    CHECK(pipeline_stage_layers(126, 16, 7, 7, v).valid);
+  }
+  // 32 layers on 4 stages of 3 chunks: chunks of 3 layers would hold 36, the 4 missing taken two from
+  // each end (7, 9, 9, 7).
+  const auto three = pipeline_stage_layers(32, 4, 0, 0, 3);
+  CHECK(three.valid);
+  CHECK((three.first == 7 && three.middle == 9 && three.last == 7));
+  // No split: 8 layers are not 3 equal chunks; 126 on 16 x 5 chunks of 2 would miss 34 layers.
+  CHECK_FALSE(pipeline_stage_layers(126, 16, 7, 7, 3).valid);
+  CHECK_FALSE(pipeline_stage_layers(126, 16, 0, 0, 5).valid);
+  // An end at most one chunk lighter: 8 = 4 chunks of 2, and 5 is three layers short.
+  CHECK_FALSE(pipeline_stage_layers(126, 16, 5, 9, 4).valid);
+
+  // The step: the bubble is (pp - 1)/v slots of a full stage's micro-batch (Narayanan et al. 2021,
+  // sec. 2.2), so v chunks cut it v-fold against plain 1F1B on the same split.
+  const auto bubble = [](double v) {
+    json s = llama405b(7, 7);
+    s["strategy"]["pp_virtual_stages"] = v;
+    const json r = report_json(s);
+    REQUIRE(r["errors"].empty());
+    CHECK(r["parallelism"]["first_stage_layers"] == 7);
+    CHECK(r["parallelism"]["middle_stage_layers"] == 8);
+    return r["time"]["breakdown_seconds"]["bubble"].get<double>();
+  };
+  // (Within 3%: a chunk's sends between stages, v times as many, lengthen each slot a little.)
+  const double plain = bubble(1);
+  CHECK_THAT(bubble(2), WithinRel(plain / 2, 0.03));
+  CHECK_THAT(bubble(8), WithinRel(plain / 8, 0.03));
+  CHECK(bubble(8) > plain / 8);
+
+  // Memory: with 32 micro-batches of one sequence per pipeline (4,096 sequences on 128 pipelines)
+  // the peak is on rank 1, the first stage of 8 layers: under 1F1B it holds 15 micro-batches of them
+  // (the first stage 16 of 7); interleaved with v = 2 it warms up with 2 x 14 + 16 + 1 = 45
+  // chunk-forwards of 4 layers, 1.5 times as much (Megatron-LM's interleaved warm-up; for rank 0
+  // Korthikanti et al. 2022, sec. 4.2.3: 1 + (p-1)/(p v)).
+  const auto worst_activations = [](double v) {
+    json s = llama405b(7, 7);
+    s["strategy"]["recompute"] = "none";
+    s["strategy"]["pp_virtual_stages"] = v;
+    s["training"]["global_batch_sequences"] = 4096;
+    const json r = report_json(s);
+    REQUIRE(r["errors"].empty());
+    REQUIRE(r["memory"]["worst_stage"] == "middle");
+    return r["memory"]["per_gpu_bytes"]["activations"].get<double>();
+  };
+  CHECK_THAT(worst_activations(2), WithinRel(worst_activations(1) * 1.5, 1e-9));
+}
+
+TEST_CASE("Pipeline stages: the planner interleaves stages whose ends are lighter") {
+  // Llama 3.1 405B on Meta's layout with full recomputation, the chunks per stage left to the planner:
+  // with 16 micro-batches per pipeline plain 1F1B idles 15 of 31 slots; 126 layers split into no
+  // equal chunks on 16 stages, but with the ends one layer lighter they do, and interleaving is chosen.
+  // (The micro-batch left to it too: a layout given whole is taken as given, chunks included.)
+  json s = llama405b();
+  s["strategy"]["pp_virtual_stages"] = "auto";
+  s["strategy"].erase("micro_batch");
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["parallelism"]["virtual_stages"].get<double>() > 1);
+  CHECK(r["parallelism"]["first_stage_layers"] == 7);
+  CHECK(r["parallelism"]["middle_stage_layers"] == 8);
+  CHECK(r["parallelism"]["last_stage_layers"] == 7);
+  CHECK(r["memory"]["fits"] == true);
 }

@@ -698,3 +698,27 @@ TEST_CASE("The planner interleaves a deep pipeline: a smaller bubble for more se
   CHECK(planned.time.step->seconds.pipeline_p2p > plain.time.step->seconds.pipeline_p2p);
   CHECK(planned.time.step->step_seconds < plain.time.step->step_seconds);
 }
+
+TEST_CASE("A batch that does not split into whole micro-batches is padded, and said so", "[speed][warnings]") {
+  // OPT-175B's "2M tokens" (1,024 sequences of 2,048) on 992 GPUs at tp 8 (124 data-parallel ranks,
+  // micro-batch 1): each rank runs ceil(1024/124) = 9 micro-batches, 1,116 sequence slots a step, and
+  // 92 of them (8.2%) train nothing.
+  json s = {{"model", {{"preset", "opt-175b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1.8e11}, {"seq_len", 2048}, {"global_batch_sequences", 1024}}},
+            {"hardware", {{"gpu", "a100-80gb-sxm"}, {"count", 992}}},
+            {"strategy", {{"tp", 8}, {"pp", 1}, {"cp", 1}, {"ep", 1}, {"micro_batch", 1}, {"zero", 1}, {"recompute", "full"}}}};
+  const json padded = test::report_json(s);
+  REQUIRE(padded["errors"].empty());
+  const json* w = nullptr;
+  for (const json& x : padded["warnings"])
+    if (x["code"] == "batch_padded") w = &x;
+  REQUIRE(w != nullptr);
+  CHECK((*w)["field"] == "training.global_batch_sequences");
+  CHECK((*w)["params"]["slots"] == "1116");
+  CHECK((*w)["params"]["share"] == "8.2");
+  CHECK((*w)["params"]["multiple"] == "124");
+  CHECK(padded["time"]["micro_batches_per_step"] == 9);
+  // 992 sequences (8 per rank): whole micro-batches, no warning.
+  s["training"]["global_batch_sequences"] = 992;
+  CHECK_FALSE(test::has_warning(run(s), "batch_padded"));
+}

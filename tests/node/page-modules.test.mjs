@@ -373,6 +373,7 @@ const WARNING_PARAMS = {
   over_budget: ['cost', 'currency', 'budget'],
   deadline_at_risk: ['days', 'high_days', 'deadline_days'],
   interruptions_dominate: ['minutes', 'gpus', 'percent'],
+  batch_padded: ['batch', 'dp', 'micro_batch', 'multiple', 'share', 'slots'],
   deadline_missed_expected: ['days', 'deadline_days'],
   over_budget_expected: ['cost', 'expected_cost', 'currency', 'budget'],
   budget_at_risk: ['cost', 'high_cost', 'currency', 'budget'],

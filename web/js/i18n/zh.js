@@ -593,6 +593,7 @@ export const WARNINGS = {
   over_budget: '费用 {cost} {currency} 超出 {budget} 的总预算。',
   deadline_at_risk: '预测的 {days} 天能赶上 {deadline_days} 天的截止时间，但可能范围可达 {high_days} 天：若日期不能推迟，请留出余量（更多 GPU 或更多时间）。',
   interruptions_dominate: '{gpus} 张 GPU 平均每 {minutes} 分钟中断一次，只有 {percent}% 的时间在训练：请加快恢复（operations.recovery 选 "in_memory"，内存检查点）、加快检查点写入，或用更少的 GPU 训练更久。',
+  batch_padded: '{batch} 条序列的全局批次无法在 {dp} 个数据并行副本上分成整数个 {micro_batch} 条的微批次：每步实际运行 {slots} 个序列位，其中 {share}% 的计算是不训练任何词元的填充。请选用 {multiple} 的整数倍。',
   deadline_missed_expected: '稳态能赶上 {deadline_days} 天的截止时间，但计入中断、检查点、重启和真实训练速度后预期需要 {days} 天：请按此规划，增加 GPU 或放宽时间。',
   over_budget_expected: '稳态费用 {cost} {currency} 在 {budget} 的预算之内，但预期训练的费用为 {expected_cost} {currency}。',
   budget_at_risk: '预测费用 {cost} {currency} 在 {budget} 的预算之内，但可能范围可达 {high_cost} {currency}。',
