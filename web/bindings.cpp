@@ -65,6 +65,11 @@ std::string speed_validation() {
   return traincalc::speed_validation_to_json(traincalc::validate_speed(traincalc::builtin_catalog()));
 }
 
+// Published whole runs against the expected run, each held out (see traincalc validate --runs).
+std::string run_validation() {
+  return traincalc::run_validation_to_json(traincalc::validate_runs(traincalc::builtin_catalog()));
+}
+
 // The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
 std::string schema(const std::string& which) {
   return traincalc::contract::json_schema(which);
@@ -84,6 +89,7 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("validation", &validation);
   emscripten::function("memory_validation", &memory_validation);
   emscripten::function("speed_validation", &speed_validation);
+  emscripten::function("run_validation", &run_validation);
   emscripten::function("schema", &schema);
   emscripten::function("version", &version);
 }

@@ -176,6 +176,8 @@ void print_run_validation(const traincalc::RunValidationTable& table) {
               table.median_abs_rule_of_thumb_error_pct);
   std::printf("run efficiency (a real run's steady speed / the step model's), fitted on the %.0f predicted runs: %.3f\n",
               table.runs_predicted, table.run_efficiency_in_sample);
+  std::printf("likely range of the expected run (published / expected, held out, 10th-90th percentile): %.3f-%.3f\n",
+              table.range_low, table.range_high);
 }
 
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the

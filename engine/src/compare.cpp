@@ -88,18 +88,22 @@ json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
 }
 
 // Rows that can run come first, those that fit before those that do not; then fewer days, then
-// less money within one currency (currencies in alphabetical order; never converted), then the ID.
+// less money (the headline's: the expected run's with a predicted utilisation) within one currency (currencies in alphabetical order; never converted), then the ID.
 // Written into each row as "rank_key", so that rows ranked in separate requests merge in this order
 // without the page knowing the rule (compare the keys element by element).
 using RankKey = std::tuple<int, int, double, std::string, double, std::string>;
 RankKey rank_key(const ComparisonRow& row) {
   const Report& r = row.report;
   const bool runs = r.valid();
+  // The headline figures: the expected run's where the utilisation is predicted.
+  const bool expected = runs && r.time.expected && r.time.expected->headline;
+  const double days = expected ? r.time.expected->wall_clock_days : r.time.wall_clock_days;
+  const double cost = r.cost ? (expected && r.cost->expected_total ? *r.cost->expected_total : r.cost->total) : 1e308;
   return {runs ? 0 : 1,
           runs && r.memory.fits ? 0 : 1,
-          runs ? r.time.wall_clock_days : 1e308,
+          runs ? days : 1e308,
           runs && r.cost ? r.cost->currency : "",
-          runs && r.cost ? r.cost->total : 1e308,
+          runs ? cost : 1e308,
           row.id};
 }
 

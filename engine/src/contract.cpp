@@ -601,6 +601,24 @@ constexpr Field lost_fields[] = {
     required(out("restarts", "hours", "From each interruption to training again.")),
     required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction).")),
 };
+constexpr Field expected_range_fields[] = {
+    required(text("basis", "Where the percentiles come from: \"whole_runs\" (published whole pre-training runs, each "
+                           "held out: traincalc validate --runs) for predicted pre-training, else the step's own kinds "
+                           "(report.time.range).")),
+    required(out("low", "ratio", "10th percentile of published / expected on held-out rows of that kind.")),
+    required(out("high", "ratio", "90th percentile of published / expected on held-out rows of that kind.")),
+    required(out("rows", "rows", "Held-out rows of that kind.")),
+    required(out("sources", "sources", "Sources they come from (each whole run its own).")),
+};
+const Record expected_likely{"report.time.expected.range",
+                             "How far the expected run is likely to be off: the held-out percentiles of its kind.",
+                             expected_range_fields};
+const Record expected_hours_range{"report.time.expected.gpu_hours_range",
+                                  "The expected run's GPU-hours: the likely range (10th-90th percentile).",
+                                  gpu_hours_range_fields};
+const Record expected_days_range{"report.time.expected.wall_clock_days_range",
+                                 "The expected run's wall-clock days: the likely range (10th-90th percentile).",
+                                 days_range_fields};
 const Record lost_hours{"report.time.expected.lost_hours", "Wall-clock hours lost beyond the steady state, by cause.",
                         lost_fields};
 constexpr Field expected_fields[] = {
@@ -624,6 +642,12 @@ constexpr Field expected_fields[] = {
     required(out("restart_minutes", "minutes", "From an interruption to training again.")),
     required(out("overhead_fraction", "fraction", "Evaluation, data stalls, scheduling.")),
     required(holds("lost_hours", Type::object, &lost_hours, "Wall-clock hours lost, by cause.")),
+    required(flag("headline", {},
+                  "Whether the expected run is the estimate's headline: with a predicted utilisation (the deadline "
+                  "planner then plans on it); else the steady state is, and this is shown beside it.")),
+    holds("range", Type::object, &expected_likely, "Where a likely range is known: its basis and multipliers."),
+    holds("gpu_hours_range", Type::object, &expected_hours_range, "With a range: the expected GPU-hours' likely range."),
+    holds("wall_clock_days_range", Type::object, &expected_days_range, "With a range: the expected days' likely range."),
 };
 const Record expected_run{"report.time.expected",
                           "The run as it is likely to go: a real run's speed, interruptions, checkpoints, restarts "
@@ -812,6 +836,10 @@ constexpr auto money_range_fields = percentile_span("money");
 const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (10th-90th percentile).",
                                 money_range_fields};
 
+const Record expected_money_range{"report.cost.expected_total_range",
+                                  "The expected run's cost: the likely range (10th-90th percentile).",
+                                  money_range_fields};
+
 constexpr Field cost_fields[] = {
     required(text("currency", "ISO code.")),
     required(out("total", "money", "The run's cost.")),
@@ -822,6 +850,8 @@ constexpr Field cost_fields[] = {
     text("offer", "The catalog offer priced."),
     holds("total_range", Type::object, &money_range_record, "With a predicted utilisation: the cost's likely range."),
     out("expected_total", "money", "With an expected run: its cost."),
+    holds("expected_total_range", Type::object, &expected_money_range,
+          "With an expected run's range: its cost's likely range."),
 };
 
 constexpr Field report_energy_fields[] = {

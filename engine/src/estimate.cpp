@@ -84,7 +84,16 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   std::optional<StepPrediction> step = step_at(r.parallelism);
   const bool predicted = !s.strategy.mfu && step;
   if (predicted && s.budget && s.budget->deadline_days && !s.hardware.count && !s.budget->per_month) {
-    DeadlinePlan plan = plan_for_deadline(s, r.compute, r.hardware, *step, layout_at, step_at);
+    // Planned on the expected run, the headline of a predicted utilisation: interruptions grow with the
+    // GPUs, so the count that meets the deadline is found on it, not on the steady state.
+    const RunSeconds expected_seconds = [&](double g, const StepPrediction& at) {
+      TimeReport t = estimate_time(r.compute, r.hardware, g, at.mfu);
+      t.mfu_source = MfuSource::predicted;
+      attach_step(t, at, r.compute.seq_len);
+      Issues ignored;
+      return expected_run(s, r.compute, t, g, ignored).wall_clock_hours * units::seconds_per_hour;
+    };
+    DeadlinePlan plan = plan_for_deadline(s, r.compute, r.hardware, *step, layout_at, step_at, expected_seconds);
     r.plan.gpus = plan.gpus;
     r.plan.nodes = std::ceil(plan.gpus / r.hardware.gpus_per_node);
     r.parallelism = std::move(plan.layout);
@@ -320,6 +329,15 @@ json report_json_value(const Report& r) {
                           {"overheads", e.lost_overheads}}}};
     if (e.mean_hours_between_interruptions)
       time["expected"]["mean_hours_between_interruptions"] = *e.mean_hours_between_interruptions;
+    time["expected"]["headline"] = e.headline;
+    if (e.range) {
+      const LikelyRange& lr = *e.range;
+      auto span = [](double low, double high) { return json{{"low", low}, {"high", high}}; };
+      time["expected"]["range"] = {
+          {"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
+      time["expected"]["gpu_hours_range"] = span(e.gpu_hours * lr.low, e.gpu_hours * lr.high);
+      time["expected"]["wall_clock_days_range"] = span(e.wall_clock_days * lr.low, e.wall_clock_days * lr.high);
+    }
   }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
   const MemoryOverhead& mo = r.memory.overhead_bytes;
@@ -438,6 +456,9 @@ json report_json_value(const Report& r) {
     if (r.time.range)
       out["cost"]["total_range"] = {{"low", r.cost->total * r.time.range->low}, {"high", r.cost->total * r.time.range->high}};
     if (r.cost->expected_total) out["cost"]["expected_total"] = *r.cost->expected_total;
+    if (r.cost->expected_total && r.time.expected && r.time.expected->range)
+      out["cost"]["expected_total_range"] = {{"low", *r.cost->expected_total * r.time.expected->range->low},
+                                             {"high", *r.cost->expected_total * r.time.expected->range->high}};
   }
   if (r.energy) {
     const EnergyReport& e = *r.energy;

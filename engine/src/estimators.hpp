@@ -276,8 +276,11 @@ struct DeadlinePlan {
 };
 using LayoutAt = std::function<ParallelismReport(double gpus, Issues& warnings)>;
 using StepAt = std::function<std::optional<StepPrediction>(const ParallelismReport& layout)>;
+// The wall-clock seconds of the run as the plan judges it (the expected run's) at a GPU count and step.
+using RunSeconds = std::function<double(double gpus, const StepPrediction& step)>;
 DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware,
-                               const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at);
+                               const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at,
+                               const RunSeconds& run_seconds);
 // The built-in grids' carbon intensity (kg CO2 per kWh) by region ID, and their IDs for messages.
 std::optional<double> grid_intensity(std::string_view region);
 std::string grid_region_list();
@@ -302,6 +305,10 @@ inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
 inline constexpr double default_run_efficiency = 0.753;
+// The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
+// 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
+// validate --runs` prints them; test_goodput.cpp keeps these equal to it).
+LikelyRange whole_run_range();
 // Daly (2006): the checkpoint interval (hours of work) that minimises the expected wall-clock, for a
 // checkpoint taking delta hours and a mean time between interruptions of m hours.
 double daly_optimal_interval(double delta_hours, double mtbf_hours);

@@ -88,6 +88,8 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
   return compute.trainable_params * (bytes.weight + bytes.optimizer);
 }
 
+LikelyRange whole_run_range() { return {"whole_runs", 0.6331, 2.033, 47, 47}; }
+
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          Issues& warnings) {
   const Operations& ops = s.operations;
@@ -136,6 +138,11 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   e.lost_restarts = std::isfinite(mtbf) ? -interrupted * std::expm1(-restart / mtbf) : 0.0;
   e.lost_rework = std::max(0.0, interrupted - solve_hours - e.lost_checkpoints - e.lost_restarts);
   e.lost_overheads = e.wall_clock_hours - interrupted;
+  e.headline = time.mfu_source == MfuSource::predicted;
+  if (fitted_domain && !ops.run_efficiency)
+    e.range = whole_run_range();
+  else if (time.range)
+    e.range = time.range;
   if (interrupted > 0 && (e.lost_rework + e.lost_restarts) / interrupted > 0.5)
     warnings.push_back({"operations.interruptions_per_1000_gpu_days",
                         "interruptions_dominate",

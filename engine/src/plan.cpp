@@ -177,7 +177,8 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
 // node, whole nodes beyond; grown until the predicted time meets the deadline, then bisected down to
 // the fewest that do.
 DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware,
-                               const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at) {
+                               const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at,
+                               const RunSeconds& run_seconds) {
   const double group = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
   const double per_node = hardware.gpus_per_node;
   const double unit = static_cast<double>(std::lcm(static_cast<long long>(group), static_cast<long long>(per_node)));
@@ -206,7 +207,7 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
     p.step = step_at(p.layout);
     p.possible = p.step && std::none_of(p.warnings.begin(), p.warnings.end(),
                                         [](const Issue& w) { return w.code == "no_layout"; });
-    p.meets = p.possible && compute.total_flops / (g * peak * p.step->mfu) <= deadline_seconds * (1 + 1e-12);
+    p.meets = p.possible && run_seconds(g, *p.step) <= deadline_seconds * (1 + 1e-12);
     return p;
   };
   Issues ignored;
@@ -214,7 +215,7 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
   double low = 0;  // a count known to miss (0: none tried)
   for (int round = 0; round < 60 && !high.meets && high.possible && high.gpus < 1e7; ++round) {
     low = high.gpus;
-    const double seconds = compute.total_flops / (high.gpus * peak * high.step->mfu);
+    const double seconds = run_seconds(high.gpus, *high.step);
     high = probe(round_up(std::min(1e7, high.gpus * std::max(1.05, seconds / deadline_seconds))));
   }
   if (high.meets) {
@@ -233,43 +234,49 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
 }
 
 void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings) {
-  if (plan.deadline_days) plan.meets_deadline = time.wall_clock_days <= *plan.deadline_days * (1 + 1e-12);
-  if (plan.budget_total && cost) plan.within_budget = cost->total <= *plan.budget_total;
+  // The plan is judged on the headline: the expected run where the utilisation is predicted (it is
+  // then what the deadline planner planned on), else the steady state.
+  const bool expected_headline = time.expected && time.expected->headline;
+  const double days = expected_headline ? time.expected->wall_clock_days : time.wall_clock_days;
+  const std::optional<LikelyRange>& range = expected_headline ? time.expected->range : time.range;
+  const std::optional<double> total =
+      !cost ? std::nullopt : expected_headline && cost->expected_total ? cost->expected_total : std::optional(cost->total);
+  if (plan.deadline_days) plan.meets_deadline = days <= *plan.deadline_days * (1 + 1e-12);
+  if (plan.budget_total && total) plan.within_budget = *total <= *plan.budget_total;
   if (plan.meets_deadline && !*plan.meets_deadline)
     warnings.push_back({"budget.deadline_days",
                         "deadline_missed",
-                        "The GPUs this budget rents need " + detail::format_number(std::ceil(time.wall_clock_days)) +
+                        "The GPUs this budget rents need " + detail::format_number(std::ceil(days)) +
                             " days, more than the " + detail::format_number(*plan.deadline_days) + "-day deadline.",
-                        {{"days", detail::format_number(std::ceil(time.wall_clock_days))},
+                        {{"days", detail::format_number(std::ceil(days))},
                          {"deadline_days", detail::format_number(*plan.deadline_days)}}});
-  // Met at the prediction but not across its likely range (the step model's held-out error, 90th
-  // percentile): said, so a plan is not made on the optimistic figure alone.
+  // Met at the prediction but not across its likely range (the held-out errors' 90th percentile):
+  // said, so a plan is not made on the optimistic figure alone.
   const auto one_decimal = [](double x) { return detail::format_number(std::round(x * 10) / 10); };
-  if (time.range && plan.meets_deadline && *plan.meets_deadline &&
-      time.wall_clock_days * time.range->high > *plan.deadline_days * (1 + 1e-12))
+  if (range && plan.meets_deadline && *plan.meets_deadline && days * range->high > *plan.deadline_days * (1 + 1e-12))
     warnings.push_back({"budget.deadline_days",
                         "deadline_at_risk",
-                        "The predicted " + one_decimal(time.wall_clock_days) + " days meet the " +
+                        "The predicted " + one_decimal(days) + " days meet the " +
                             detail::format_number(*plan.deadline_days) + "-day deadline, but the likely range reaches " +
-                            one_decimal(time.wall_clock_days * time.range->high) +
+                            one_decimal(days * range->high) +
                             " days: leave room (more GPUs or more time) if the date is firm.",
-                        {{"days", one_decimal(time.wall_clock_days)},
-                         {"high_days", one_decimal(time.wall_clock_days * time.range->high)},
+                        {{"days", one_decimal(days)},
+                         {"high_days", one_decimal(days * range->high)},
                          {"deadline_days", detail::format_number(*plan.deadline_days)}}});
-  if (time.range && plan.within_budget && *plan.within_budget && cost->total * time.range->high > *plan.budget_total)
+  if (range && plan.within_budget && *plan.within_budget && *total * range->high > *plan.budget_total)
     warnings.push_back({"budget.total",
                         "budget_at_risk",
-                        "The predicted cost, " + detail::format_number(std::round(cost->total)) + " " + cost->currency +
+                        "The predicted cost, " + detail::format_number(std::round(*total)) + " " + cost->currency +
                             ", is within the " + detail::format_number(*plan.budget_total) +
                             " budget, but the likely range reaches " +
-                            detail::format_number(std::round(cost->total * time.range->high)) + ".",
-                        {{"cost", detail::format_number(std::round(cost->total))},
-                         {"high_cost", detail::format_number(std::round(cost->total * time.range->high))},
+                            detail::format_number(std::round(*total * range->high)) + ".",
+                        {{"cost", detail::format_number(std::round(*total))},
+                         {"high_cost", detail::format_number(std::round(*total * range->high))},
                          {"currency", cost->currency},
                          {"budget", detail::format_number(*plan.budget_total)}}});
-  // The plan is made on the steady state; the expected run (interruptions, checkpoints, restarts, a real
-  // run's speed) is checked against it and said when it misses.
-  if (time.expected && plan.meets_deadline && *plan.meets_deadline &&
+  // With the steady state as the headline (a given utilisation), the expected run shown beside it is
+  // checked against the plan and said when it misses.
+  if (time.expected && !expected_headline && plan.meets_deadline && *plan.meets_deadline &&
       time.expected->wall_clock_days > *plan.deadline_days * (1 + 1e-12))
     warnings.push_back({"budget.deadline_days",
                         "deadline_missed_expected",
@@ -279,7 +286,7 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
                             " days: plan for that, with more GPUs or more time.",
                         {{"days", one_decimal(time.expected->wall_clock_days)},
                          {"deadline_days", detail::format_number(*plan.deadline_days)}}});
-  if (cost && cost->expected_total && plan.within_budget && *plan.within_budget &&
+  if (cost && cost->expected_total && !expected_headline && plan.within_budget && *plan.within_budget &&
       *cost->expected_total > *plan.budget_total)
     warnings.push_back({"budget.total",
                         "over_budget_expected",
@@ -294,9 +301,9 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
   if (plan.within_budget && !*plan.within_budget)
     warnings.push_back({"budget.total",
                         "over_budget",
-                        "The run costs " + detail::format_number(cost->total) + " " + cost->currency +
+                        "The run costs " + detail::format_number(*total) + " " + cost->currency +
                             ", more than the " + detail::format_number(*plan.budget_total) + " budget.",
-                        {{"cost", detail::format_number(cost->total)},
+                        {{"cost", detail::format_number(*total)},
                          {"currency", cost->currency},
                          {"budget", detail::format_number(*plan.budget_total)}}});
 }

@@ -22,6 +22,8 @@ namespace {
 
 using detail::json;
 
+constexpr double rule_of_thumb_mfu = 0.4;  // the rule of thumb's utilisation (6 N T at 40%)
+
 // The run efficiency that makes the median run exact: the geometric median of expected (at efficiency
 // 1) over published GPU-hours, over the predicted rows but `skip`.
 double fit_run_efficiency(const std::vector<RunValidationRow>& rows, const std::vector<double>& at_one,
@@ -64,7 +66,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     row.steady_gpu_hours = t.gpu_hours;
     // The rule of thumb: 6 x parameters (active) x tokens at 40% of the dense peak.
     row.rule_of_thumb_gpu_hours =
-        report.compute.total_flops_6n / (0.4 * units::tflops_to_flops(report.hardware.peak_tflops)) /
+        report.compute.total_flops_6n / (rule_of_thumb_mfu * units::tflops_to_flops(report.hardware.peak_tflops)) /
         units::seconds_per_hour;
     at_one.push_back(t.expected->gpu_hours);
     table.rows.push_back(std::move(row));
@@ -72,6 +74,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   std::vector<RunValidationRow>& rows = table.rows;
   table.run_efficiency_in_sample = fit_run_efficiency(rows, at_one, rows.size());
   std::vector<double> held_out, in_sample, steady, rule, signed_held_out;
+  std::vector<std::pair<double, double>> ratios;  // log(published / expected), held out; predicted runs
   for (std::size_t i = 0; i < rows.size(); ++i) {
     RunValidationRow& row = rows[i];
     const bool predicted = row.mfu_source == "predicted";
@@ -84,6 +87,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     row.error_in_sample_pct = 100 * (row.expected_in_sample_gpu_hours / published - 1);
     row.steady_error_pct = 100 * (row.steady_gpu_hours / published - 1);
     row.rule_of_thumb_error_pct = 100 * (row.rule_of_thumb_gpu_hours / published - 1);
+    if (predicted) ratios.emplace_back(std::log(published / row.expected_gpu_hours), 1.0);
     held_out.push_back(std::abs(row.error_pct));
     signed_held_out.push_back(row.error_pct);
     in_sample.push_back(std::abs(row.error_in_sample_pct));
@@ -95,6 +99,8 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_abs_steady_error_pct = detail::median(steady);
   table.median_abs_rule_of_thumb_error_pct = detail::median(rule);
   table.median_error_pct = detail::median(signed_held_out);
+  table.range_low = std::min(1.0, std::exp(detail::weighted_quantile(ratios, 0.1)));
+  table.range_high = std::max(1.0, std::exp(detail::weighted_quantile(ratios, 0.9)));
   return table;
 }
 
@@ -133,7 +139,10 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                        {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
                        {"median_abs_steady_error_pct", table.median_abs_steady_error_pct},
                        {"median_abs_rule_of_thumb_error_pct", table.median_abs_rule_of_thumb_error_pct},
-                       {"median_error_pct", table.median_error_pct}};
+                       {"median_error_pct", table.median_error_pct},
+                       {"rule_of_thumb_mfu", rule_of_thumb_mfu},
+                       {"range_low", table.range_low},
+                       {"range_high", table.range_high}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

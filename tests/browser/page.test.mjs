@@ -341,9 +341,11 @@ describe('the served page', () => {
     for (const [path, low, high] of [
       ['time.mfu_range', expected.time.mfu_range.low, expected.time.mfu_range.high],
       ['time.step_seconds_range', expected.time.step_seconds_range.low, expected.time.step_seconds_range.high],
-      ['time.wall_clock_days_range', expected.time.wall_clock_days_range.low, expected.time.wall_clock_days_range.high],
-      ['time.gpu_hours_range', expected.time.gpu_hours_range.low, expected.time.gpu_hours_range.high],
-      ['cost.total_range', expected.cost.total_range.low, expected.cost.total_range.high],
+      // The cards show the expected run, the headline of a predicted utilisation, with the held-out
+      // whole runs' range.
+      ['time.expected.wall_clock_days_range', expected.time.expected.wall_clock_days_range.low, expected.time.expected.wall_clock_days_range.high],
+      ['time.expected.gpu_hours_range', expected.time.expected.gpu_hours_range.low, expected.time.expected.gpu_hours_range.high],
+      ['cost.expected_total_range', expected.cost.expected_total_range.low, expected.cost.expected_total_range.high],
     ]) {
       const [lo, hi, text] = await range(path);
       assert.equal(lo, low, path);
@@ -352,7 +354,16 @@ describe('the served page', () => {
       assert.doesNotMatch(text, /NaN|Infinity|undefined/, path);
     }
     assert.match((await range('time.mfu_range'))[2], /^ \(\d+–\d+%\)$/);
-    assert.match((await range('time.wall_clock_days_range'))[2], /^likely [\d.,]+–[\d.,]+ days$/);
+    assert.match((await range('time.expected.wall_clock_days_range'))[2], /^likely [\d.,]+–[\d.,]+ days$/);
+    // The headline is the expected run, said so, with the steady state under it.
+    assert.equal(await reportValue(page, 'time.expected.wall_clock_days'), expected.time.expected.wall_clock_days);
+    const daysCard = page.locator('.card').first();
+    assert.equal(await daysCard.locator('.value').getAttribute('data-report'), 'time.expected.wall_clock_days');
+    assert.match(await daysCard.innerText(), /as runs go[\s\S]*steady state: [\d.,]+ days · goodput [\d.]+%/);
+    assert.equal(Number(await daysCard.locator('.steady-line [data-report="time.wall_clock_days"]').getAttribute('data-value')), expected.time.wall_clock_days);
+    // The phone's summary bar shows the headline too (66.5 expected days here, not 49.7 steady).
+    const headlineDays = expected.time.expected.wall_clock_days;
+    assert.ok((await page.locator('.summary-bar').textContent()).startsWith(`${headlineDays.toFixed(headlineDays < 10 ? 2 : 1)} days`));
     assert.equal(await page.locator('[data-range-basis]').getAttribute('data-range-basis'), expected.time.range.basis);
     assert.match(await page.locator('[data-range-basis]').textContent(), /Likely range: on \d+ measured steps/);
     assert.equal(await page.locator('.step-bar rect').count(), Object.values(expected.time.breakdown_seconds).filter((x) => x > 0).length);
@@ -367,11 +378,16 @@ describe('the served page', () => {
     assert.equal(await page.locator('#scaling .days-dot.current').count(), 1);
     assert.match(await page.locator('#scaling h3').innerText(), /Scaling/);
     assert.match(await page.locator('#scaling .scaling-note').innerText(), /GPUs/);
+    // The chart's points are expected runs (interruptions grow with the GPUs), and the note says so.
+    assert.equal(await page.locator('#scaling .scaling-note').getAttribute('data-expected'), 'true');
+    assert.match(await page.locator('#scaling .scaling-note').innerText(), /as runs go/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     await page.locator('#scaling[data-state="ok"]').waitFor();
     assert.match(await page.locator('.speed').innerText(), /速度[\s\S]*算力利用率[\s\S]*由规划器选出/);
-    assert.match(await page.locator('.likely[data-report="time.wall_clock_days_range"]').innerText(), /^可能 [\d.,]+–[\d.,]+ 天$/);
+    assert.match(await page.locator('.likely[data-report="time.expected.wall_clock_days_range"]').innerText(), /^可能 [\d.,]+–[\d.,]+ 天$/);
+    assert.match(await page.locator('.card').first().innerText(), /按实际训练估算[\s\S]*稳态：[\d.,]+ 天/);
+    assert.match(await page.locator('#scaling .scaling-note').innerText(), /每个点都按实际训练估算/);
     assert.match(await page.locator('[data-range-basis]').textContent(), /可能范围：在 \d+ 个来源的 \d+ 个同类实测步/);
     assert.match(await page.locator('#scaling h3').innerText(), /扩展性/);
     assert.deepEqual(problems, []);
@@ -391,7 +407,9 @@ describe('the served page', () => {
       const value = path.split('.').reduce((node, key) => node[key], expected);
       assert.equal(await reportValue(page, path), value, path);
     }
-    // The steady state stays the headline's figure; the expected run is longer and said beside it.
+    // With a predicted utilisation the expected run is the headline; the steady state, shorter, is
+    // said under it.
+    assert.equal(await reportValue(page, 'time.expected.wall_clock_days'), expected.time.expected.wall_clock_days);
     assert.equal(await reportValue(page, 'time.wall_clock_days'), expected.time.wall_clock_days);
     assert.ok(expected.time.expected.wall_clock_days > expected.time.wall_clock_days);
     const section = page.locator('section.goodput');
@@ -404,7 +422,7 @@ describe('the served page', () => {
     const zh = await openPage(`${base}#${hash}&lang=zh`);
     await reportValue(zh.page, 'time.expected.gpu_hours');
     assert.match(await zh.page.locator('section.goodput').innerText(), /实际训练的预期[\s\S]*中断次数[\s\S]*重启/);
-    assert.doesNotMatch(await zh.page.locator('section.goodput').innerText(), /Interruptions|restarting/);
+    assert.doesNotMatch(await zh.page.locator('section.goodput').innerText(), /Interruptions|restarting|\d h\b|\d min\b|\d s\b/);
     await zh.context.close();
   });
 
@@ -449,6 +467,16 @@ describe('the served page', () => {
     assert.equal(await page.locator('.memory-validation tbody tr').count(), memory.rows.length);
     assert.equal(Number(await page.locator('.memory-validation [data-median]').getAttribute('data-median')), memory.median_abs_error_pct);
     assert.match(await page.locator('.memory-validation').innerText(), /显存：真实训练的实测峰值[\s\S]*误差中位数/);
+    // The whole runs: every published run with its held-out error, the median as `traincalc validate
+    // --runs` prints it.
+    const runs = JSON.parse(execFileSync(CLI, ['validate', '--runs', '--json'], { encoding: 'utf8' }));
+    const runTable = page.locator('.runs-validation');
+    assert.equal(await runTable.locator('tbody tr').count(), runs.rows.length);
+    assert.equal(Number(await runTable.locator('[data-median]').getAttribute('data-median')), runs.median_abs_error_pct);
+    const llama = runs.rows.find((r) => r.name === 'LLaMA-65B');
+    assert.equal(Number(await runTable.locator('tr[data-run="LLaMA-65B"] [data-error]').getAttribute('data-error')), llama.error_pct);
+    assert.match(await runTable.innerText(), /完整训练：公开的 GPU 时与预期训练对比[\s\S]*误差中位数为 [\d.]+%[\s\S]*可信度/);
+    assert.doesNotMatch(await runTable.innerText(), /NaN|undefined|\t(high|medium|low|medium-low|low-medium)\t/);
     // The measured step times: every source with its held-out error and range coverage as `traincalc
     // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
     // their likely range.

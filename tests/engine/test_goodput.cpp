@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../../engine/src/estimators.hpp"
 #include "helpers.hpp"
 
 using Catch::Matchers::WithinAbs;
@@ -238,4 +239,49 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
   CHECK(table.run_efficiency_in_sample > 0.6);
   CHECK(table.run_efficiency_in_sample < 0.95);
+}
+
+TEST_CASE("With a predicted utilisation the expected run is the headline, with the whole runs' likely range",
+          "[goodput][range]") {
+  // Llama-2-7B pre-training on 64 H100s: the engine predicts the utilisation, so the expected run is
+  // what the page shows first and what a plan is judged on.
+  json s = {{"model", {{"preset", "llama-2-7b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 512}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}},
+            {"pricing", {{"per_gpu_hour", 2}}}};
+  const json r = test::report_json(s);
+  REQUIRE(r["errors"].empty());
+  const json& e = r["time"]["expected"];
+  CHECK(e["headline"] == true);
+  // The range is the held-out whole runs' (published / expected, 10th-90th percentile), times the
+  // expected figures.
+  const traincalc::LikelyRange whole = traincalc::detail::whole_run_range();
+  CHECK(e["range"]["basis"] == "whole_runs");
+  CHECK(e["range"]["low"] == whole.low);
+  CHECK_THAT(e["wall_clock_days_range"]["high"].get<double>(), WithinRel(e["wall_clock_days"].get<double>() * whole.high, 1e-12));
+  CHECK_THAT(e["gpu_hours_range"]["low"].get<double>(), WithinRel(e["gpu_hours"].get<double>() * whole.low, 1e-12));
+  CHECK_THAT(r["cost"]["expected_total_range"]["high"].get<double>(),
+             WithinRel(r["cost"]["expected_total"].get<double>() * whole.high, 1e-12));
+  // A given utilisation stays the headline; the expected run beside it (on request) is not.
+  s["strategy"] = {{"mfu", 0.4}};
+  s["operations"] = {{"recovery", "automated"}};
+  const json given = test::report_json(s);
+  CHECK(given["time"]["expected"]["headline"] == false);
+  CHECK_FALSE(given["time"]["expected"].contains("range"));
+  // Fine-tuning (outside the whole runs' domain): the step's own range.
+  json tune = {{"model", {{"preset", "llama-2-7b"}}},
+               {"training", {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"seq_len", 2048}}},
+               {"hardware", {{"gpu", "h100-sxm"}, {"count", 1}}}};
+  const json lora = test::report_json(tune);
+  REQUIRE(lora["errors"].empty());
+  CHECK(lora["time"]["expected"]["range"]["basis"] == lora["time"]["range"]["basis"]);
+}
+
+TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goodput][range][validation]") {
+  // Held out, 39 of the 47 predicted runs lie within it (83%).
+  const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
+  const traincalc::LikelyRange whole = traincalc::detail::whole_run_range();
+  CHECK_THAT(whole.low, WithinAbs(table.range_low, 1e-4));
+  CHECK_THAT(whole.high, WithinAbs(table.range_high, 1e-3));
+  CHECK(whole.rows == table.runs_predicted);
 }

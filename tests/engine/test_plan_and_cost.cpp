@@ -125,34 +125,37 @@ TEST_CASE("A monthly budget for some months: the GPUs it rents, the time and the
 
 TEST_CASE("A deadline or budget met by the prediction but not across its likely range is said", "[plan][range]") {
   // Llama-2-7B, 1T tokens on H100s with a 30-day deadline: the planner takes the fewest GPUs whose
-  // predicted time meets it, so the likely range's slow end (the step model's held-out 90th
-  // percentile) passes it.
+  // expected run meets it, so the likely range's slow end (the held-out whole runs' 90th percentile)
+  // passes it.
   const test::json deadline = {{"model", {{"preset", "llama-2-7b"}}},
                                {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
                                {"hardware", {{"gpu", "h100-sxm"}}},
                                {"budget", {{"deadline_days", 30}}}};
   const traincalc::Report r = test::run(deadline);
-  REQUIRE(r.time.range);
+  REQUIRE(r.time.expected);
+  REQUIRE(r.time.expected->range);
   CHECK(*r.plan.meets_deadline);
-  CHECK(r.time.wall_clock_days * r.time.range->high > 30);
+  CHECK(r.time.expected->wall_clock_days <= 30);
+  CHECK(r.time.expected->wall_clock_days * r.time.expected->range->high > 30);
   CHECK(test::has_warning(r, "deadline_at_risk"));
   // With the utilisation given there is no range, and nothing to warn of.
   test::json given = deadline;
   given["strategy"] = {{"mfu", 0.4}};
   CHECK_FALSE(test::has_warning(test::run(given), "deadline_at_risk"));
 
-  // A total budget 5% above the predicted cost: within it, but not within the likely range (whose
-  // high end is 1.19x for a compute-bound step).
+  // A total budget 5% above the expected run's cost: within it, but not within the likely range
+  // (whose high end is the whole runs' 2.03x).
   test::json priced = {{"model", {{"preset", "llama-2-7b"}}},
                        {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
                        {"hardware", {{"gpu", "h100-sxm"}, {"count", 256}}},
                        {"pricing", {{"per_gpu_hour", 2}}}};
   const traincalc::Report base = test::run(priced);
   REQUIRE(base.cost);
-  priced["budget"] = {{"total", base.cost->total * 1.05}};
+  REQUIRE(base.cost->expected_total);
+  priced["budget"] = {{"total", *base.cost->expected_total * 1.05}};
   const traincalc::Report tight = test::run(priced);
   CHECK(*tight.plan.within_budget);
   CHECK(test::has_warning(tight, "budget_at_risk"));
-  priced["budget"] = {{"total", base.cost->total * 1.25}};
+  priced["budget"] = {{"total", *base.cost->expected_total * 2.1}};
   CHECK_FALSE(test::has_warning(test::run(priced), "budget_at_risk"));
 }

@@ -3,7 +3,7 @@
 import { el } from './dom.js';
 import { Catalogs } from './catalogs.js';
 import { applyEmbed, EmbedProtocol } from './embed.js';
-import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, memoryValidation, scaling, speedValidation, validation } from './engine.js';
+import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
@@ -111,7 +111,7 @@ const validationView = new Validation(document.getElementById('validation-view')
     validationView.loading(state.lang);
     try {
       const speed = await validation(true);
-      validationView.render(speed, state.lang, await memoryValidation(), await speedValidation());
+      validationView.render(speed, state.lang, await memoryValidation(), await speedValidation(), await runValidation());
     } catch (error) {
       console.error(error);
     }

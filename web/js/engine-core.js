@@ -1,6 +1,7 @@
 // What the engine does for the page, as plain functions of the loaded module: the same code runs in
 // the Web Worker (worker.js) and, where no worker can start, on the page's thread (engine.js).
 import createTraincalcEngine from './traincalc_engine.mjs';
+import { headline } from './headline.js';
 
 export function createModule(wasmBinary) {
   return createTraincalcEngine(wasmBinary ? { wasmBinary } : {});
@@ -15,6 +16,7 @@ export const METHODS = {
   validation: (module, { planner }) => parse(module.validation(Boolean(planner))),
   memoryValidation: (module) => parse(module.memory_validation()),
   speedValidation: (module) => parse(module.speed_validation()),
+  runValidation: (module) => parse(module.run_validation()),
 };
 
 const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });
@@ -81,12 +83,16 @@ export async function scaling(module, { scenario, catalog, counts }, control) {
     // A count no layout suits (the batch does not divide among its GPUs) is not a point of the curve.
     const noLayout = r.warnings?.filter((w) => w.code === 'no_layout') ?? [];
     if (r.errors.length || noLayout.length) return { gpus, errors: r.errors.length ? r.errors : noLayout };
+    // The headline's figures: the expected run's with a predicted utilisation, so the curve shows
+    // where interruptions, growing with the GPUs, stop more GPUs from paying.
+    const h = headline(r);
     return {
       gpus,
-      days: r.time.wall_clock_days,
-      gpu_hours: r.time.gpu_hours,
+      days: h.days,
+      gpu_hours: h.gpuHours,
+      expected: h.expected,
       mfu: r.time.mfu,
-      cost: r.cost?.total,
+      cost: h.cost,
       currency: r.cost?.currency,
       fits: r.memory.fits,
       layout: r.parallelism,

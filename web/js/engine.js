@@ -132,6 +132,11 @@ export async function scaling(scenario, catalogJson, counts, onProgress) {
   return (await loadEngine()).call('scaling', { scenario, catalog: catalogJson, counts }, onProgress);
 }
 
+// Published whole runs' GPU-hours against the expected run, each run held out.
+export async function runValidation() {
+  return (await loadEngine()).call('runValidation', {});
+}
+
 // The step model against measured step times, each source held out, with the likely ranges' coverage.
 export async function speedValidation() {
   return (await loadEngine()).call('speedValidation', {});

@@ -1,5 +1,6 @@
 // Keeping and sharing a result: the report as a JSON file, the comparison as CSV, text as a download.
 // Pure functions (tested in node) plus one that hands a file to the browser.
+import { headline } from './headline.js';
 
 // A CSV cell: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is escaped so
 // that a spreadsheet never runs a catalog's text as a formula (OWASP, "CSV injection").
@@ -11,22 +12,30 @@ export function csvCell(value) {
 }
 
 export const CSV_COLUMNS = ['provider', 'offer', 'date', 'gpu', 'price_per_gpu_hour', 'currency', 'gpus', 'days',
-  'gpu_hours', 'cost', 'memory_per_gpu_gb', 'fits', 'error', 'days_at_engine_utilisation', 'engine_mfu'];
+  'gpu_hours', 'cost', 'memory_per_gpu_gb', 'fits', 'error', 'days_at_engine_utilisation', 'engine_mfu', 'basis',
+  'steady_days', 'steady_gpu_hours', 'steady_cost'];
 
-// One line per compared row ({offer, gpuName, report}), raw numbers (not formatted), UTF-8.
+// One line per compared row ({offer, gpuName, report}), raw numbers (not formatted), UTF-8. Days,
+// GPU-hours and cost are the headline's (basis "expected_run" with a predicted utilisation, else
+// "steady_state"), the steady state's beside them.
 export function comparisonCsv(rows) {
   const lines = [CSV_COLUMNS.join(',')];
   for (const { offer, gpuName, report, predicted } of rows) {
     const ok = !report.errors.length;
+    const h = ok ? headline(report) : null;
+    const engine = predicted && !predicted.errors.length ? headline(predicted) : null;
     const cells = [
       offer.provider, offer.name, offer.date, gpuName,
       ok ? report.cost?.per_gpu_hour : undefined, ok ? report.cost?.currency : undefined,
-      ok ? report.plan.gpus : undefined, ok ? report.time.wall_clock_days : undefined,
-      ok ? report.time.gpu_hours : undefined, ok ? report.cost?.total : undefined,
+      ok ? report.plan.gpus : undefined, h?.days,
+      h?.gpuHours, h?.cost,
       ok ? report.memory.per_gpu_bytes.total / 1e9 : undefined, ok ? report.memory.fits : undefined,
       ok ? undefined : report.errors.map((e) => `${e.field}: ${e.message}`).join('; '),
-      predicted && !predicted.errors.length ? predicted.time.wall_clock_days : undefined,
-      predicted && !predicted.errors.length ? predicted.time.mfu : undefined,
+      engine?.days,
+      engine ? predicted.time.mfu : undefined,
+      h ? (h.expected ? 'expected_run' : 'steady_state') : undefined,
+      ok ? report.time.wall_clock_days : undefined, ok ? report.time.gpu_hours : undefined,
+      ok ? report.cost?.total : undefined,
     ];
     lines.push(cells.map(csvCell).join(','));
   }

@@ -210,6 +210,9 @@ struct RunValidationTable {
   double median_abs_error_pct = 0, median_abs_error_in_sample_pct = 0;
   double median_abs_steady_error_pct = 0, median_abs_rule_of_thumb_error_pct = 0;
   double median_error_pct = 0;  // signed, held out: the bias
+  // The likely range of the expected run: 10th and 90th percentile of published / expected (held
+  // out) over the predicted runs, widened to contain 1 (goodput.cpp keeps the same numbers).
+  double range_low = 1, range_high = 1;
 };
 RunValidationTable validate_runs(const Catalog& catalog);
 std::string run_validation_to_json(const RunValidationTable& table, int indent = -1);

@@ -116,6 +116,12 @@ struct ExpectedRun {
   double checkpoints = 0;
   double restart_minutes = 0;
   double overhead_fraction = 0;
+  // The expected run is the report's headline when the engine predicts the utilisation (the deadline
+  // planner then plans on it); beside a given or assumed one it is shown on request.
+  bool headline = false;
+  // How far off the expected run is likely to be (published / expected, 10th and 90th percentile):
+  // for predicted pre-training the held-out whole runs' ("whole_runs"), else the step's own range.
+  std::optional<LikelyRange> range;
   // Wall-clock hours lost, by cause: sum with the steady-state hours to the expected hours.
   double lost_slower_steps = 0, lost_checkpoints = 0, lost_rework = 0, lost_restarts = 0, lost_overheads = 0;
 };

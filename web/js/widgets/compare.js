@@ -5,6 +5,10 @@ import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
 import { errorText, t } from '../i18n.js';
+import { headline } from '../headline.js';
+
+// The headline figures of a row's report (the expected run's with a predicted utilisation).
+const hl = (report) => (report && !report.errors?.length ? headline(report) : null);
 
 // The first column is the engine's rank (traincalc::compare_json: rows that run and fit first, then
 // fewest days, then cost), the order the page shows until the user sorts by another column.
@@ -14,10 +18,10 @@ const COLUMNS = [
   { key: 'gpu', sort: (r) => r.gpuName },
   { key: 'price', sort: (r) => r.report?.cost?.per_gpu_hour ?? Infinity, numeric: true, money: true },
   { key: 'gpus', sort: (r) => r.report?.plan?.gpus ?? Infinity, numeric: true },
-  { key: 'days', sort: (r) => r.report?.time?.wall_clock_days ?? Infinity, numeric: true },
-  { key: 'days_engine', sort: (r) => r.predicted?.time?.wall_clock_days ?? Infinity, numeric: true, withEngine: true },
-  { key: 'gpu_hours', sort: (r) => r.report?.time?.gpu_hours ?? Infinity, numeric: true },
-  { key: 'cost', sort: (r) => r.report?.cost?.total ?? Infinity, numeric: true, money: true },
+  { key: 'days', sort: (r) => hl(r.report)?.days ?? Infinity, numeric: true },
+  { key: 'days_engine', sort: (r) => hl(r.predicted)?.days ?? Infinity, numeric: true, withEngine: true },
+  { key: 'gpu_hours', sort: (r) => hl(r.report)?.gpuHours ?? Infinity, numeric: true },
+  { key: 'cost', sort: (r) => hl(r.report)?.cost ?? Infinity, numeric: true, money: true },
   { key: 'memory', sort: (r) => r.report?.memory?.per_gpu_bytes.total ?? Infinity, numeric: true },
 ];
 
@@ -134,19 +138,20 @@ export class Compare {
       cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
     } else {
       const cost = report.cost;
+      const h = headline(report);
       const value = (path, text) => el('td', { 'data-report': path, 'data-value': path.split('.').reduce((n, k) => n[k], report), text });
       cells.push(
         el('td', { text: cost ? `${format.money(cost.per_gpu_hour, cost.currency, lang)}/h` : '—' }),
         value('plan.gpus', format.plain(report.plan.gpus, lang, 0)),
-        value('time.wall_clock_days', format.days(report.time.wall_clock_days, lang)),
+        value(h.daysPath, format.days(h.days, lang)),
         ...(this.columns.some((c) => c.withEngine) ? [predicted && !predicted.errors.length
-          ? el('td', { 'data-engine-days': predicted.time.wall_clock_days }, [
-            format.days(predicted.time.wall_clock_days, lang),
+          ? el('td', { 'data-engine-days': headline(predicted).days }, [
+            format.days(headline(predicted).days, lang),
             el('span', { class: 'sub', text: `${t(lang, `mfu_${predicted.time.mfu_source}`)} ${format.percent(predicted.time.mfu, lang)}` }),
           ])
           : el('td', { text: '—' })] : []),
-        value('time.gpu_hours', format.count(report.time.gpu_hours, lang)),
-        cost ? value('cost.total', format.money(cost.total, cost.currency, lang)) : el('td', { text: '—' }),
+        value(h.gpuHoursPath, format.count(h.gpuHours, lang)),
+        cost ? value(h.costPath, format.money(h.cost, cost.currency, lang)) : el('td', { text: '—' }),
         el('td', { class: report.memory.fits ? 'ok' : 'bad', text: `${format.bytes(report.memory.per_gpu_bytes.total, lang)} ${report.memory.fits ? '✓' : '✗'}` }),
       );
     }
@@ -163,8 +168,8 @@ function costTimeChart(rows, lang) {
   const points = priced.filter((r) => r.report.cost.currency === currency);
   const chart = svg('svg', { viewBox: '0 0 480 240', class: 'chart-svg' });
   if (points.length < 2) return chart;
-  const xs = points.map((r) => Math.log10(r.report.time.wall_clock_days));
-  const ys = points.map((r) => Math.log10(r.report.cost.total));
+  const xs = points.map((r) => Math.log10(headline(r.report).days));
+  const ys = points.map((r) => Math.log10(headline(r.report).cost));
   const range = (v) => { const lo = Math.floor(Math.min(...v)), hi = Math.ceil(Math.max(...v)); return [lo, hi === lo ? lo + 1 : hi]; };
   const [x0, x1] = range(xs), [y0, y1] = range(ys);
   const left = 64, right = 470, top = 10, bottom = 200;
@@ -177,7 +182,8 @@ function costTimeChart(rows, lang) {
     `${t(lang, 'compare_days')} · ${t(lang, 'compare_cost')} (${currency})`));
   points.forEach((r, i) => {
     const dot = svg('circle', { cx: sx(xs[i]), cy: sy(ys[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
-    dot.append(svg('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(r.report.time.wall_clock_days, lang)} ${t(lang, 'unit_days')}, ${format.money(r.report.cost.total, currency, lang)}`));
+    const h = headline(r.report);
+    dot.append(svg('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(h.days, lang)} ${t(lang, 'unit_days')}, ${format.money(h.cost, currency, lang)}`));
     chart.append(dot);
   });
   return chart;

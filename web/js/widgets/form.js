@@ -6,6 +6,14 @@ import { count } from '../format.js';
 import { errorText, t } from '../i18n.js';
 import { displayValue } from '../state.js';
 
+// A catalog's confidence (high, medium, low, or a span such as medium-low) in the reader's words; an
+// unknown word as written.
+function confidenceWord(lang, word) {
+  const key = `confidence_${word}`;
+  const text = t(lang, key);
+  return text === key || !text ? word : text;
+}
+
 export class Form {
   constructor(container, { onInput, onMode }) {
     this.container = container;
@@ -144,7 +152,7 @@ export class Form {
         if (g) {
           const peaks = ['bf16', 'fp16', 'fp8', 'tf32', 'fp32'].filter((p) => g[`${p}_tflops`] !== undefined)
             .map((p) => `${p.toUpperCase()} ${g[`${p}_tflops`]}`).join(' · ');
-          text = `${peaks} TFLOPS (${t(lang, 'dense')}) · ${g.memory_gb} GB${g.memory_bandwidth_tbs ? ` · ${g.memory_bandwidth_tbs} TB/s` : ''}${g.tdp_w ? ` · ${g.tdp_w} W` : ''}${g.confidence ? ` · ${t(lang, 'confidence')} ${g.confidence}` : ''}`;
+          text = `${peaks} TFLOPS (${t(lang, 'dense')}) · ${g.memory_gb} GB${g.memory_bandwidth_tbs ? ` · ${g.memory_bandwidth_tbs} TB/s` : ''}${g.tdp_w ? ` · ${g.tdp_w} W` : ''}${g.confidence ? ` · ${t(lang, 'confidence')} ${confidenceWord(lang, g.confidence)}` : ''}`;
           source = g.source;
         }
       }

@@ -6,10 +6,12 @@ import { t } from '../i18n.js';
 
 export const LOST_PARTS = ['slower_steps', 'checkpoints', 'rework', 'restarts', 'overheads'];
 
+// A span of hours in the reader's words: days from two days on, else hours, else minutes (中文: 小时, 分钟).
 function hours(x, lang) {
+  if (!Number.isFinite(x)) return '—';
   if (x >= 48) return `${format.plain(x / 24, lang, 1)} ${t(lang, 'unit_days')}`;
-  if (x >= 1) return `${format.plain(x, lang, 1)} h`;
-  return `${format.plain(x * 60, lang, 1)} min`;
+  if (x >= 1) return `${format.plain(x, lang, 1)} ${t(lang, 'unit_hours')}`;
+  return `${format.plain(x * 60, lang, 1)} ${t(lang, 'unit_minutes')}`;
 }
 
 function figure(lang, key, path, value, text) {
@@ -38,11 +40,11 @@ export function goodputSection(report, lang) {
     ...figure(lang, 'goodput_interval', 'time.expected.checkpoint_interval_hours', e.checkpoint_interval_hours,
       t(lang, e.checkpoint_interval_given ? 'goodput_interval_given' : 'goodput_interval_daly', {
         tau: hours(e.checkpoint_interval_hours, lang),
-        pause: `${format.plain(e.checkpoint_seconds, lang, e.checkpoint_seconds < 10 ? 2 : 0)} s`,
+        pause: `${format.plain(e.checkpoint_seconds, lang, e.checkpoint_seconds < 10 ? 2 : 0)} ${t(lang, 'unit_seconds')}`,
       })),
   ]);
   const lost = el('ul', { class: 'goodput-lost' }, LOST_PARTS.filter((key) => e.lost_hours[key] > 0).map((key) => el('li', {}, [
-    `${t(lang, `lost_${key}`)}: `,
+    t(lang, 'goodput_lost_item', { cause: t(lang, `lost_${key}`) }),
     el('span', { 'data-report': `time.expected.lost_hours.${key}`, 'data-value': e.lost_hours[key], text: hours(e.lost_hours[key], lang) }),
   ])));
   const lostTotal = LOST_PARTS.reduce((sum, key) => sum + e.lost_hours[key], 0);

@@ -7,6 +7,7 @@ import { t, warningText } from '../i18n.js';
 import { memorySection } from './memory.js';
 import { likelySpan, speedSection } from './speed.js';
 import { goodputSection } from './goodput.js';
+import { headline } from '../headline.js';
 
 function get(report, path) {
   return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), report);
@@ -26,14 +27,19 @@ function card(lang, key, valueNode, detail) {
   ]);
 }
 
-// Under the steady-state days: the expected run (interruptions, checkpoints, restarts, a real run's
-// speed), when the engine gives one.
-function expectedLine(report, lang) {
+// Under the headline figure, the other answer: the steady state under an expected run (a predicted
+// utilisation), or the expected run (interruptions, checkpoints, restarts) beside a given one when
+// the scenario asks for it.
+function otherLine(report, lang, h, steadyPath, steadyText, expectedPath, expectedText, withGoodput = true) {
   const e = report.time.expected;
   if (!e) return null;
-  return el('span', { class: 'expected-line' }, [el('br'), t(lang, 'card_expected'), ' ',
-    el('span', { 'data-report': 'time.expected.wall_clock_days', 'data-value': e.wall_clock_days, text: format.days(e.wall_clock_days, lang) }),
-    ` ${t(lang, 'unit_days')} · ${t(lang, 'card_goodput', { gp: format.percent(report.time.goodput, lang) })}`]);
+  const goodput = withGoodput ? ` · ${t(lang, 'card_goodput', { gp: format.percent(report.time.goodput, lang) })}` : '';
+  if (h.expected) {
+    return el('span', { class: 'steady-line' }, [el('br'), t(lang, 'card_steady'),
+      el('span', { 'data-report': steadyPath, 'data-value': get(report, steadyPath), text: steadyText }), goodput]);
+  }
+  return el('span', { class: 'expected-line' }, [el('br'), t(lang, 'card_expected'),
+    el('span', { 'data-report': expectedPath, 'data-value': get(report, expectedPath), text: expectedText }), goodput]);
 }
 
 export class Results {
@@ -77,25 +83,34 @@ export class Results {
     this.status.textContent = '';
     this.setState('ok');
     const cost = report.cost;
-    const days = report.time.wall_clock_days;
-    const daysRange = report.time.wall_clock_days_range;
-    const hoursRange = report.time.gpu_hours_range;
-    const costRange = cost?.total_range;
-    const cards = el('div', { class: 'cards' }, [
-      card(lang, 'time.wall_clock_days', number(report, 'time.wall_clock_days', durationText(days, lang)), [
-        daysRange ? likely(lang, 'time.wall_clock_days_range', daysRange, (x) => durationIn(x, days, lang), ` ${t(lang, format.duration(days, lang)[1])}`) : null,
-        expectedLine(report, lang),
-        daysRange && days >= 365 ? el('br') : null,
+    // The headline: the expected run where the utilisation is predicted, else the steady state.
+    const h = headline(report);
+    const days = h.days;
+    const daysRange = h.daysRange;
+    const hoursRange = h.gpuHoursRange;
+    const costRange = h.costRange;
+    const e = report.time.expected;
+    const cards = el('div', { class: `cards${h.expected ? ' expected-headline' : ''}` }, [
+      card(lang, 'time.wall_clock_days', number(report, h.daysPath, durationText(days, lang)), [
+        h.expected ? el('span', { class: 'card-basis', text: t(lang, 'card_basis_expected') }) : null,
+        h.expected && daysRange ? el('br') : null,
+        daysRange ? likely(lang, h.daysRangePath, daysRange, (x) => durationIn(x, days, lang), ` ${t(lang, format.duration(days, lang)[1])}`) : null,
+        otherLine(report, lang, h, 'time.wall_clock_days', durationText(report.time.wall_clock_days, lang),
+          'time.expected.wall_clock_days', e ? durationText(e.wall_clock_days, lang) : ''),
+        days >= 365 ? el('br') : null,
         days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null,
       ]),
-      card(lang, 'time.gpu_hours', number(report, 'time.gpu_hours', format.count(report.time.gpu_hours, lang)),
-        hoursRange ? likely(lang, 'time.gpu_hours_range', hoursRange, (x) => format.count(roundSig(x), lang)) : null),
+      card(lang, 'time.gpu_hours', number(report, h.gpuHoursPath, format.count(h.gpuHours, lang)), [
+        hoursRange ? likely(lang, h.gpuHoursRangePath, hoursRange, (x) => format.count(roundSig(x), lang)) : null,
+        h.expected ? otherLine(report, lang, h, 'time.gpu_hours', format.count(report.time.gpu_hours, lang), '', '', false) : null,
+      ]),
       card(lang, 'cost.total', cost
-        ? number(report, 'cost.total', format.money(cost.total, cost.currency, lang))
+        ? number(report, h.costPath, format.money(h.cost, cost.currency, lang))
         : el('span', { class: 'value muted', text: t(lang, 'no_price') }),
       cost ? [
-        costRange ? likely(lang, 'cost.total_range', costRange, (x) => format.money(roundSig(x), cost.currency, lang)) : null,
-        costRange ? el('br') : null,
+        costRange ? likely(lang, h.costRangePath, costRange, (x) => format.money(roundSig(x), cost.currency, lang)) : null,
+        h.expected ? otherLine(report, lang, h, 'cost.total', format.money(cost.total, cost.currency, lang), '', '', false) : null,
+        el('br'),
         t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang)),
       ] : null),
       card(lang, 'plan.gpus', number(report, 'plan.gpus', format.plain(report.plan.gpus, lang, 0)),
@@ -129,8 +144,8 @@ export class Results {
     // On a phone the results sit below the form; a bar keeps the headline in view while typing.
     const bar = el('div', { class: 'summary-bar', 'aria-hidden': 'true' }, [
       el('span', { text: durationText(days, lang) }),
-      el('span', { text: `${format.count(report.time.gpu_hours, lang)} ${t(lang, 'unit_gpu_hours')}` }),
-      cost ? el('span', { text: format.money(cost.total, cost.currency, lang) }) : null,
+      el('span', { text: `${format.count(h.gpuHours, lang)} ${t(lang, 'unit_gpu_hours')}` }),
+      cost ? el('span', { text: format.money(h.cost, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
     this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
@@ -191,6 +206,21 @@ export class Results {
         gh: format.plain(time.gpu_hours, lang, 0), p: format.money(report.cost.per_gpu_hour, report.cost.currency, lang),
         c: format.money(report.cost.total, report.cost.currency, lang),
       }));
+    }
+    // The headline of a predicted utilisation: the steady state over the goodput, with the whole runs'
+    // range (the expected run's own section shows how).
+    const e = time.expected;
+    if (e?.headline) {
+      lines.push(t(lang, 'math_expected_headline', {
+        d: format.days(time.wall_clock_days, lang), gp: format.percent(time.goodput, lang),
+        ed: format.days(e.wall_clock_days, lang), gh: format.plain(e.gpu_hours, lang, 0),
+      }));
+      if (e.wall_clock_days_range) {
+        lines.push(t(lang, e.range.basis === 'whole_runs' ? 'math_expected_range_runs' : 'math_expected_range_step', {
+          lo: format.days(e.wall_clock_days_range.low, lang), hi: format.days(e.wall_clock_days_range.high, lang),
+          n: format.plain(e.range.rows, lang, 0),
+        }));
+      }
     }
     lines.push(t(lang, 'math_assumption'));
     // Where the catalog numbers come from (the model preset, the GPU, the price snapshot).

@@ -143,5 +143,10 @@ export class Scaling {
     } else {
       this.note.textContent = t(lang, 'scaling_all_efficient');
     }
+    // With a predicted utilisation the points are expected runs: said, since interruptions grow with
+    // the GPUs and bend the curve.
+    const expected = points.some((p) => !p.errors && p.expected);
+    this.note.dataset.expected = String(expected);
+    if (expected && !fixedMfu) this.note.textContent = `${t(lang, 'scaling_expected')} ${this.note.textContent}`;
   }
 }

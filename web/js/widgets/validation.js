@@ -23,17 +23,18 @@ export class Validation {
 
   label(lang) {
     this.summaryLabel.textContent = t(lang, 'validation');
-    if (this.data) this.render(this.data, lang, this.memory, this.measured);
+    if (this.data) this.render(this.data, lang, this.memory, this.measured, this.runs);
   }
 
   loading(lang) {
     this.status.textContent = t(lang, 'loading');
   }
 
-  render(data, lang, memory = null, measured = null) {
+  render(data, lang, memory = null, measured = null, runs = null) {
     this.data = data;
     this.memory = memory;
     this.measured = measured;
+    this.runs = runs;
     this.filters ??= { source: '', gpu: '', framework: '', outside: false };
     this.status.textContent = '';
     this.container.dataset.state = 'ok';
@@ -55,6 +56,7 @@ export class Validation {
       el('p', { class: 'muted', text: t(lang, 'val_notes') }),
       el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
       measured ? this.speedTable(measured, lang) : null,
+      runs ? runsTable(runs, lang) : null,
       memory ? memoryTable(memory, lang) : null,
     );
   }
@@ -171,6 +173,43 @@ function memoryTable(memory, lang) {
       median: format.plain(memory.median_abs_error_pct, lang, 1), insample: format.plain(memory.median_abs_error_in_sample_pct, lang, 1),
       oom: memory.out_of_memory_predicted, ooms: memory.out_of_memory_rows,
     }) }),
+    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
+  ]);
+}
+
+// Published whole runs' GPU-hours against the expected run (each run held out: its run efficiency
+// fitted on the others), beside the steady state and the rule of thumb (6·N·T at 40%).
+function runsTable(runs, lang) {
+  const pct = (x) => signedPercent(x, lang);
+  const head = ['val_run', 'val_confidence', 'val_gpus', 'val_mfu', 'val_published_gpu_hours', 'val_expected_gpu_hours',
+    'val_run_error', 'val_steady', 'val_rule']
+    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
+  const rows = runs.rows.map((row) => el('tr', { 'data-run': row.name }, [
+    el('th', { scope: 'row' }, [row.name, el('span', { class: 'val-source', text: ` ${row.gpu}` })]),
+    el('td', { text: t(lang, `confidence_${row.confidence}`) }),
+    el('td', { text: `${format.plain(row.gpus, lang, 0)}${row.count_assumed ? '*' : ''}` }),
+    el('td', { text: `${format.percent(row.mfu, lang)}${row.mfu_source === 'predicted' ? '' : ` ${t(lang, 'val_assumed_mark')}`}` }),
+    el('td', { text: format.count(row.published_gpu_hours, lang) }),
+    el('td', { 'data-value': row.expected_gpu_hours, text: format.count(row.expected_gpu_hours, lang) }),
+    el('td', { class: Math.abs(row.error_pct) > 25 ? 'val-far' : '', 'data-error': row.error_pct, text: pct(row.error_pct) }),
+    el('td', { text: pct(row.steady_error_pct) }),
+    el('td', { text: pct(row.rule_of_thumb_error_pct) }),
+  ]));
+  head[head.length - 1].textContent = t(lang, 'val_rule', { mfu: format.percent(runs.rule_of_thumb_mfu, lang) });
+  return el('div', { class: 'runs-validation' }, [
+    el('h4', { text: t(lang, 'val_runs_title') }),
+    el('p', { 'data-median': runs.median_abs_error_pct, text: t(lang, 'val_runs_summary', {
+      n: format.plain(runs.rows.length, lang, 0),
+      held: format.plain(runs.median_abs_error_pct, lang, 1),
+      bias: signedPercent(runs.median_error_pct, lang),
+      insample: format.plain(runs.median_abs_error_in_sample_pct, lang, 1),
+      steady: format.plain(runs.median_abs_steady_error_pct, lang, 1),
+      rule: format.plain(runs.median_abs_rule_of_thumb_error_pct, lang, 1),
+      rule_mfu: format.percent(runs.rule_of_thumb_mfu, lang),
+      eff: format.percent(runs.run_efficiency_in_sample, lang),
+      lo: format.plain(runs.range_low, lang, 2), hi: format.plain(runs.range_high, lang, 2),
+    }) }),
+    el('p', { class: 'muted', text: t(lang, 'val_runs_notes') }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
   ]);
 }
