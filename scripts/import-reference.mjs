@@ -117,6 +117,16 @@ const COMPUTE_CAPABILITY_SOURCE = 'NVIDIA, "CUDA GPU Compute Capability", develo
 const accelerators = new Map(reference.filter((r) => r.record_type === 'accelerator').map((r) => [r.id, r]));
 const ourId = new Map(GPUS.map(([id, ref]) => [ref, id]));
 
+// Where the fast link reaches beyond a host: a TPU pod's inter-chip interconnect (ICI) joins every chip
+// of the pod, so its collectives never cross the data-centre network. [chips, per-chip GB/s where the
+// reference gives none, why] (Google Cloud TPU docs, docs.cloud.google.com/tpu/docs/v4, /v5e, /v5p, /v6e).
+const LINK_DOMAIN = {
+  'tpu-v4': [4096, 268.6, "'TPU Pod size 4096 chips', 'All-reduce bandwidth per Pod 1.1 PB/s': 1.1 PB/s / 4096 = 268.6 GB/s per chip (derived; medium confidence that the pod figure sums per-chip ring bandwidth)"],
+  'tpu-v5e': [256, null, 'the v5e pod: 256 chips over ICI'],
+  'tpu-v5p': [8960, null, 'the v5p pod: 8,960 chips over ICI'],
+  'tpu-v6e': [256, null, 'the v6e pod: 256 chips over ICI'],
+};
+
 const clean = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 
 const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
@@ -125,6 +135,8 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
   const extras = [`gpus_per_node ${perNode}: ${perNodeWhy}`];
   if (r.intra_node_bw_gbs_unidir !== null) extras.push('intra_node_gbs = half the vendor bidirectional link figure (per direction)');
   if (inter) extras.push(`inter_node_gbps ${inter[0]}: ${inter[1]}`);
+  const domain = LINK_DOMAIN[id];
+  if (domain) extras.push(`link_domain_gpus ${domain[0]}${domain[1] ? ` and intra_node_gbs ${domain[1]}` : ''}: ${domain[2]}`);
   const usableMib = USABLE_MIB[id];
   if (usableMib)
     extras.push(`usable_memory_gib ${Math.round((usableMib[0] / 1024) * 100) / 100}: the CUDA driver's total, ${Math.round(usableMib[0])} MiB (${usableMib[1]}; ${usableMib[2]})`);
@@ -151,8 +163,9 @@ const gpus = GPUS.map(([id, refId, perNode, perNodeWhy, inter]) => {
     int8_tops: r.int8_dense_tops,
     tdp_w: r.tdp_w,
     interconnect: r.intra_node_interconnect,
-    intra_node_gbs: r.intra_node_bw_gbs_unidir,
+    intra_node_gbs: r.intra_node_bw_gbs_unidir ?? domain?.[1],
     gpus_per_node: perNode,
+    link_domain_gpus: domain?.[0],
     inter_node_gbps: inter?.[0],
     matmul_efficiency: matmulEfficiency,
     release_year: r.release_year,

@@ -181,7 +181,8 @@ void print_run_validation(const traincalc::RunValidationTable& table) {
 }
 
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the
-// scenario fixed its own), GPU-hours, cost, memory fit.
+// scenario fixed its own), GPU-hours, cost, memory fit; the headline figures (the expected run's
+// where the utilisation is predicted).
 int print_comparison(const traincalc::Comparison& comparison, int indent) {
   if (!comparison.errors.empty()) {
     std::cout << traincalc::error_report_json(comparison.errors, indent) << '\n';
@@ -201,17 +202,18 @@ int print_comparison(const traincalc::Comparison& comparison, int indent) {
       std::printf("%s\n", r.errors[0].message.c_str());
       continue;
     }
-    std::printf("%6g %10.1f", r.plan.gpus, r.time.wall_clock_days);
+    // The headline figures (the expected run's with a predicted utilisation), as the rows are ranked.
+    std::printf("%6g %10.1f", r.plan.gpus, traincalc::headline_days(r));
     if (both) {
       const auto& e = row.at_engine_utilisation;
       if (e && e->valid())
-        std::printf(" %11.1f (%4.1f%%)", e->time.wall_clock_days, 100 * e->time.mfu);
+        std::printf(" %11.1f (%4.1f%%)", traincalc::headline_days(*e), 100 * e->time.mfu);
       else
         std::printf(" %20s", "-");
     }
-    std::printf(" %12.0f", r.time.gpu_hours);
+    std::printf(" %12.0f", traincalc::headline_gpu_hours(r));
     if (r.cost)
-      std::printf(" %12.0f %-3s", r.cost->total, r.cost->currency.c_str());
+      std::printf(" %12.0f %-3s", *traincalc::headline_cost(r), r.cost->currency.c_str());
     else
       std::printf(" %16s", "-");
     std::printf(" %s\n", r.memory.fits ? "yes" : "no");

@@ -96,14 +96,11 @@ RankKey rank_key(const ComparisonRow& row) {
   const Report& r = row.report;
   const bool runs = r.valid();
   // The headline figures: the expected run's where the utilisation is predicted.
-  const bool expected = runs && r.time.expected && r.time.expected->headline;
-  const double days = expected ? r.time.expected->wall_clock_days : r.time.wall_clock_days;
-  const double cost = r.cost ? (expected && r.cost->expected_total ? *r.cost->expected_total : r.cost->total) : 1e308;
   return {runs ? 0 : 1,
           runs && r.memory.fits ? 0 : 1,
-          runs ? days : 1e308,
+          runs ? headline_days(r) : 1e308,
           runs && r.cost ? r.cost->currency : "",
-          runs ? cost : 1e308,
+          runs && r.cost ? *headline_cost(r) : 1e308,
           row.id};
 }
 

@@ -246,6 +246,9 @@ constexpr Field gpu_fields[] = {
     num("tdp_w", "W", watts_range, {}, "Board power."),
     text("interconnect", "The intra-node link, in words."),
     num("gpus_per_node", "GPUs", gpus_per_node_range, "8", "GPUs in one server."),
+    num("link_domain_gpus", "GPUs", gpus_per_node_range, "gpus_per_node",
+        "GPUs that reach each other over the fast link (intra_node_gbs): a server's unless it spans servers, as "
+        "a TPU pod's inter-chip interconnect does."),
     num("intra_node_gbs", "GB/s", bandwidth_range, {}, "Intra-node bandwidth per GPU, per direction."),
     num("inter_node_gbps", "Gbit/s", bandwidth_range, {}, "Inter-node bandwidth per GPU."),
     num("matmul_efficiency", "", efficiency_range, {},

@@ -47,6 +47,7 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
 struct StageLayers {
   double first = 0, middle = 0, last = 0;
   bool valid = false;  // whole, at least one layer a stage, adding up to the model's
+  double chunk = 0;    // interleaved: the layers of a full chunk (a full stage holds v of them)
 };
 // Given counts for the first and last stage (0: not given) leave the rest to the stages between,
 // evenly. Without them: even where the layers divide the stages; else as large runs balance them,
@@ -223,7 +224,7 @@ struct StepHardware {
   double memory_bytes_per_second = 0;
   double intra_bytes_per_second = 0;  // per GPU, per direction, achieved
   double inter_bytes_per_second = 0;
-  double gpus_per_node = 8;
+  double gpus_per_node = 8;  // the fast link's reach: a server, or a TPU pod (link_domain_gpus)
   double gemm_half_rate_dimension = 0;
   double layer_dispatch_seconds = 0;
   double collective_latency_seconds = 0;

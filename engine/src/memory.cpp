@@ -438,13 +438,28 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       // schedules.py, forward_backward_pipelining_with_interleaving; microbatch_group_size_per_vp_stage
       // defaults to pp): the first stage L(1 + (pp-1)/(pp v)), as Korthikanti et al. 2022, sec. 4.2.3,
       // count; the last L((v-1) pp + 1)/(pp v).
-      // With uneven stages, rank r holds min(pp - r, m) micro-batches of its own layers; interleaved,
-      // its chunk-forwards in flight of its own layers over v (a lighter end chunk taken as the average).
+      // With uneven stages, rank r holds min(pp - r, m) micro-batches of its own layers. Interleaved,
+      // its n chunk-forwards in flight go to model chunk (k / pp) mod v in turn (Megatron-LM's
+      // get_model_chunk_id, groups of pp micro-batches per chunk): the first stage's first chunk and the
+      // last stage's last chunk may be lighter, and are counted as often as they run.
       const double v = layout.virtual_stages;
       const double m = std::max(1.0, micro_batches.value_or(1e9));
       const auto share_in_flight = [&](double rank, double layers_here) {
-        if (v > 1) return std::min((pp - rank - 1) * 2 + (v - 1) * pp + 1, m * v) * layers_here / v / blocks;
-        return std::min(pp - rank, m) * layers_here / blocks;
+        if (v <= 1) return std::min(pp - rank, m) * layers_here / blocks;
+        const double n = std::min((pp - rank - 1) * 2 + (v - 1) * pp + 1, m * v);
+        const double chunk = layers_on.chunk > 0 ? layers_on.chunk : layers_here / v;
+        const double full = v * chunk;
+        double light_index = -1, light_layers = chunk;
+        if (rank == 0 && layers_here < full) light_index = 0, light_layers = chunk - (full - layers_here);
+        if (rank == pp - 1 && layers_here < full) light_index = v - 1, light_layers = chunk - (full - layers_here);
+        double layers = n * chunk;
+        if (light_index >= 0) {
+          const double cycle = pp * v;
+          const double to_light = std::floor(n / cycle) * pp +
+                                  std::clamp(std::fmod(n, cycle) - light_index * pp, 0.0, pp);
+          layers -= to_light * (chunk - light_layers);
+        }
+        return layers / blocks;
       };
       const double first_share = share_in_flight(0, layers_on.first);
       const double last_share = share_in_flight(pp - 1, layers_on.last);

@@ -85,26 +85,29 @@ StageLayers pipeline_stage_layers(double blocks, double pp, double first_given, 
   if (v > 1 && pp > 1) {
     StageLayers out;
     const auto whole = [](double x) { return x >= 0 && std::floor(x) == x; };
+    double chunk = 0;
     if (first_given > 0 || last_given > 0) {
       out = pipeline_stage_layers(blocks, pp, first_given, last_given);  // the stages' totals as without chunks
       if (!out.valid) return out;
+      // A full stage: those between; with two stages, the heavier end's layers in whole chunks.
+      chunk = pp > 2 ? out.middle / v : std::ceil(std::max(out.first, out.last) / v);
     } else if (whole(blocks / (pp * v))) {
+      chunk = blocks / (pp * v);
       out.first = out.last = blocks / pp;
       out.middle = pp > 2 ? blocks / pp : 0.0;
     } else {
-      const double chunk = std::ceil(blocks / (pp * v));
+      chunk = std::ceil(blocks / (pp * v));
       const double missing = pp * v * chunk - blocks;
       const double from_last = std::min(std::ceil(missing / 2), chunk);  // as Llama 3: both ends lighter
       out.first = v * chunk - (missing - from_last);
       out.last = v * chunk - from_last;
       out.middle = pp > 2 ? v * chunk : 0.0;
     }
-    // A full stage: the stages between, or with two stages the heavier end.
-    const double full = pp > 2 ? out.middle : std::max(out.first, out.last);
-    const double chunk = full / v;
+    const double full = v * chunk;
+    out.chunk = chunk;
     out.valid = whole(chunk) && chunk >= 1 && out.first >= 1 && out.last >= 1 && out.first <= full &&
                 out.last <= full && full - out.first <= chunk && full - out.last <= chunk &&
-                out.first + out.last + (pp - 2) * out.middle == blocks;
+                (pp <= 2 || out.middle == full) && out.first + out.last + (pp - 2) * out.middle == blocks;
     return out;
   }
   StageLayers out;
@@ -174,8 +177,9 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
 
 // The GPUs a deadline needs depend on the utilisation they reach, and that on their number (and on
 // how the batch divides among them). Counts tried: whole model-parallel groups, powers of two up to a
-// node, whole nodes beyond; grown until the predicted time meets the deadline, then bisected down to
-// the fewest that do.
+// node, whole nodes beyond; grown until the run as planned (run_seconds: the expected run's, with
+// interruptions that grow with the GPUs) meets the deadline, then bisected down to the fewest that
+// do. Where none does, the count whose run is shortest.
 DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware,
                                const StepPrediction& first_step, const LayoutAt& layout_at, const StepAt& step_at,
                                const RunSeconds& run_seconds) {
@@ -199,7 +203,8 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
     bool meets = false;
   };
   const double deadline_seconds = *s.budget->deadline_days * units::seconds_per_day;
-  const double peak = units::tflops_to_flops(hardware.peak_tflops);
+  std::optional<Probe> shortest;  // the possible count with the shortest run so far
+  double shortest_seconds = 0;
   auto probe = [&](double g) {
     Probe p;
     p.gpus = g;
@@ -207,7 +212,11 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
     p.step = step_at(p.layout);
     p.possible = p.step && std::none_of(p.warnings.begin(), p.warnings.end(),
                                         [](const Issue& w) { return w.code == "no_layout"; });
-    p.meets = p.possible && run_seconds(g, *p.step) <= deadline_seconds * (1 + 1e-12);
+    if (p.possible) {
+      const double seconds = run_seconds(g, *p.step);
+      p.meets = seconds <= deadline_seconds * (1 + 1e-12);
+      if (!shortest || seconds < shortest_seconds) shortest = p, shortest_seconds = seconds;
+    }
     return p;
   };
   Issues ignored;
@@ -230,6 +239,7 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
       }
     }
   }
+  if (!high.meets && shortest) high = std::move(*shortest);
   return {high.gpus, std::move(high.layout), high.step, std::move(high.warnings)};
 }
 
@@ -239,8 +249,8 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
   const bool expected_headline = time.expected && time.expected->headline;
   const double days = expected_headline ? time.expected->wall_clock_days : time.wall_clock_days;
   const std::optional<LikelyRange>& range = expected_headline ? time.expected->range : time.range;
-  const std::optional<double> total =
-      !cost ? std::nullopt : expected_headline && cost->expected_total ? cost->expected_total : std::optional(cost->total);
+  std::optional<double> total;
+  if (cost) total = expected_headline && cost->expected_total ? *cost->expected_total : cost->total;
   if (plan.deadline_days) plan.meets_deadline = days <= *plan.deadline_days * (1 + 1e-12);
   if (plan.budget_total && total) plan.within_budget = *total <= *plan.budget_total;
   if (plan.meets_deadline && !*plan.meets_deadline)

@@ -160,7 +160,7 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
           vs = {*st.pp_virtual_stages};
         }
         if (pp > 1 && !st.pp_virtual_stages)
-          for (double v = 2; v <= std::min(8.0, blocks / pp); ++v)
+          for (double v = 2; v <= std::min(8.0, std::ceil(blocks / pp)); ++v)
             if (pipeline_stage_layers(s, pp, v).valid) vs.push_back(v);
         for (double v : vs)
           for (double ep : eps)

@@ -40,6 +40,7 @@ constexpr GpuNumber gpu_numbers[] = {
     {"int8_tops", &GpuSpec::int8_tops},
     {"tdp_w", &GpuSpec::tdp_w},
     {"gpus_per_node", &GpuSpec::gpus_per_node},
+    {"link_domain_gpus", &GpuSpec::link_domain_gpus},
     {"intra_node_gbs", &GpuSpec::intra_node_gbs},
     {"inter_node_gbps", &GpuSpec::inter_node_gbps},
     {"matmul_efficiency", &GpuSpec::matmul_efficiency},

@@ -163,7 +163,9 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
   const double inter_gbps = s.hardware.inter_node_gbps.value_or(gpu.inter_node_gbps.value_or(100));
   m.intra_bytes_per_second = units::gb_to_bytes(intra_gbs) * params.link_efficiency;
   m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * params.link_efficiency;
-  m.gpus_per_node = hw.gpus_per_node;
+  // The fast link's reach: the server, or a TPU pod's inter-chip interconnect (a 3D torus of 4,096
+  // TPU v4 chips, whose collectives never leave it; Google Cloud TPU docs, "TPU v4").
+  m.gpus_per_node = std::max(hw.gpus_per_node, gpu.link_domain_gpus.value_or(0));
   m.gemm_half_rate_dimension = params.gemm_half_rate_dimension;
   m.layer_dispatch_seconds = params.layer_dispatch_seconds;
   m.collective_latency_seconds = params.collective_latency_seconds;
@@ -518,8 +520,9 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // The slowest stage's share of the layers. Even stages: the last, with the logits and the loss.
   // Uneven stages (pipeline_stage_layers): the last with its layers and the logits, or the heaviest
   // stage before it, whichever takes longer (a layer's forward, backward and any recomputation against
-  // the logits' forward and backward). Interleaved: pp stages of v chunks each, a chunk rounded up to
-  // whole layers, the logits on the last.
+  // the logits' forward and backward), interleaved or not. Interleaved chunks that split the layers
+  // neither evenly nor with ends a chunk lighter: each chunk rounded up to whole layers, the logits
+  // on the last.
   const double v = layout.virtual_stages;
   double pace_layers = blocks;
   double fill_layers = blocks;  // the layers of a stage before the last, whose passes fill and drain the pipeline
@@ -724,7 +727,10 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                         {{"batch", format_number(batch)}}});
   // Whole micro-batches per data-parallel rank: a batch they do not divide runs padded slots whose
   // work counts toward no token (step_time's ceil above), which lowers the utilisation without a word.
-  if (const double per_step = layout.dp * layout.micro_batch; per_step > 0 && batch > 0) {
+  // (Not where the batch is assumed, or smaller than one micro-batch a rank: no_layout and the batch
+  // error say that.)
+  const bool batch_given = s.training.global_batch_sequences || s.training.global_batch_tokens;
+  if (const double per_step = layout.dp * layout.micro_batch; batch_given && per_step > 0 && batch >= per_step) {
     const double slots = std::ceil(batch / per_step - 1e-9) * per_step;
     if (slots > batch * (1 + 1e-9)) {
       const double share = std::round((slots - batch) / slots * 1000) / 10;

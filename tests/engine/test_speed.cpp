@@ -724,3 +724,31 @@ TEST_CASE("A batch that does not split into whole micro-batches is padded, and s
   s["training"]["global_batch_sequences"] = 992;
   CHECK_FALSE(test::has_warning(run(s), "batch_padded"));
 }
+
+TEST_CASE("A TPU pod's inter-chip interconnect carries tensor parallelism across hosts", "[speed][tpu]") {
+  // PaLM 540B's layout on 6,144 TPU v4 chips: 12-way model parallelism within a pod (Chowdhery et al.
+  // 2022, sec. 4). A v4 host has 4 chips, but ICI joins all 4,096 of a pod (Google Cloud TPU docs,
+  // "TPU v4": 1.1 PB/s all-reduce bandwidth per pod, 268.6 GB/s a chip): the 12-way groups run at that
+  // speed, not at a data-centre network's between hosts.
+  json s = {{"model", {{"layers", 118}, {"hidden", 18432}, {"heads", 48}, {"vocab", 256000}, {"ffn_hidden", 73728},
+                       {"gated_mlp", true}, {"tied_embeddings", true}, {"kv_heads", 1}, {"head_dim", 256}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 7.8e11}, {"seq_len", 2048}, {"global_batch_sequences", 2048}}},
+            {"hardware", {{"gpu", "tpu-v4"}, {"count", 6144}}},
+            {"strategy", {{"precision", "bf16"}, {"recompute", "full"}, {"tp", 12}, {"pp", 1}, {"cp", 1}, {"ep", 1},
+                          {"micro_batch", 4}, {"zero", 3}}}};
+  const json pod = test::report_json(s);
+  REQUIRE(pod["errors"].empty());
+  // The same chip as a server of 4 with no interconnect beyond it: the groups cross hosts.
+  json hosts = s;
+  hosts["hardware"]["gpu"] = {{"name", "TPU v4 hosts without ICI"}, {"memory_gb", 32}, {"bf16_tflops", 275},
+                              {"memory_bandwidth_tbs", 1.2}, {"gpus_per_node", 4}, {"intra_node_gbs", 268.6}};
+  const json apart = test::report_json(hosts);
+  REQUIRE(apart["errors"].empty());
+  const double within = pod["time"]["breakdown_seconds"]["tensor_parallel"].get<double>();
+  const double across = apart["time"]["breakdown_seconds"]["tensor_parallel"].get<double>();
+  CHECK(within > 0);
+  // 268.6 GB/s against a host's 4 chips at 100 Gb/s each (50 GB/s for the group): over five times as
+  // long (the collectives' latency is the same either way).
+  CHECK(across > 5 * within);
+  CHECK(across < 268.6 / 50 * within);
+}

@@ -51,6 +51,14 @@ export function errorText(lang, issue) {
 // may name the field ({field}) and quote the engine's precise message ({message}).
 // The engine's numbers come in its params: {name} is the value as given, {name%} a fraction as a
 // percentage, so no message repeats an engine constant.
+// A catalog's or a source's confidence (high, medium, low, or a span such as medium-low) in the
+// reader's words; a word without a translation as written.
+export function confidenceWord(lang, word) {
+  const key = `confidence_${word}`;
+  const text = t(lang, key);
+  return text === key || !text ? word : text;
+}
+
 export function warningText(lang, issue) {
   const text = WARNINGS[lang]?.[issue.code];
   if (!text) return issue.message;

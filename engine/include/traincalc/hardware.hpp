@@ -33,6 +33,9 @@ struct GpuSpec {
   std::optional<double> tdp_w;
   std::string interconnect;  // the intra-node link, in words
   std::optional<double> gpus_per_node;
+  // GPUs that reach each other over the fast link (intra_node_gbs): a server's by default; a TPU
+  // pod's inter-chip interconnect (4,096 TPU v4 chips) spans hosts.
+  std::optional<double> link_domain_gpus;
   std::optional<double> intra_node_gbs;   // per GPU, per direction, GB/s
   std::optional<double> inter_node_gbps;  // per GPU, Gbit/s
   // The fraction of the dense peak the best-shaped matrix multiplication reaches, measured (MAMF).

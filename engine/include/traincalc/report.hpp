@@ -349,4 +349,18 @@ struct Report {
   bool valid() const { return errors.empty(); }
 };
 
+// The headline figures: the expected run's where the utilisation is predicted (time.expected.headline),
+// else the steady state's.
+inline bool expected_headline(const Report& r) { return r.time.expected && r.time.expected->headline; }
+inline double headline_days(const Report& r) {
+  return expected_headline(r) ? r.time.expected->wall_clock_days : r.time.wall_clock_days;
+}
+inline double headline_gpu_hours(const Report& r) {
+  return expected_headline(r) ? r.time.expected->gpu_hours : r.time.gpu_hours;
+}
+inline std::optional<double> headline_cost(const Report& r) {
+  if (!r.cost) return std::nullopt;
+  return expected_headline(r) && r.cost->expected_total ? *r.cost->expected_total : r.cost->total;
+}
+
 }  // namespace traincalc

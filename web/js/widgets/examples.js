@@ -5,6 +5,7 @@ import { el } from '../dom.js';
 import * as format from '../format.js';
 import { errorText, t } from '../i18n.js';
 import { EXAMPLES } from '../examples.js';
+import { headline } from '../headline.js';
 
 export class Examples {
   constructor(container, { onOpen }) {
@@ -62,21 +63,23 @@ function answer(example, report, lang) {
     return el('p', { class: 'answer bad', text: `${t(lang, 'examples_answer')} ${lang === 'en' ? e.message : errorText(lang, e)}` });
   }
   const time = report.time;
-  const [amount, unit] = format.duration(time.wall_clock_days, lang);
+  // The headline figures, as the page shows them once the example is opened.
+  const h = headline(report);
+  const [amount, unit] = format.duration(h.days, lang);
   const memory = report.memory;
   const parts = [
     `${amount} ${t(lang, unit)}`,
     `${format.plain(report.plan.gpus, lang, 0)} × ${report.hardware.gpu_name}`,
     `${t(lang, 'mfu_short')} ${format.percent(time.mfu, lang)} (${t(lang, `mfu_${time.mfu_source}`)})`,
   ];
-  if (example.show?.includes('gpu_hours')) parts.push(`${format.count(time.gpu_hours, lang)} ${t(lang, 'unit_gpu_hours')}`);
+  if (example.show?.includes('gpu_hours')) parts.push(`${format.count(h.gpuHours, lang)} ${t(lang, 'unit_gpu_hours')}`);
   if (example.show?.includes('batches_per_second')) {
     parts.push(t(lang, 'examples_batches', { n: format.plain(1 / time.step_seconds, lang, 1) }));
   }
   parts.push(t(lang, memory.fits ? 'examples_fits' : 'examples_no_fit', { gb: format.bytes(memory.per_gpu_bytes.total, lang) }));
   return el('p', {
     class: `answer ${memory.fits ? '' : 'bad'}`,
-    'data-days': time.wall_clock_days,
+    'data-days': h.days,
     'data-fits': String(memory.fits),
     'data-mfu': time.mfu,
     text: `${t(lang, 'examples_answer')} ${parts.join(' · ')}`,

@@ -3,16 +3,8 @@
 import { el, idFor } from '../dom.js';
 import { CUSTOM_GPU, MODES, SECTIONS } from '../fields.js';
 import { count } from '../format.js';
-import { errorText, t } from '../i18n.js';
+import { confidenceWord, errorText, t } from '../i18n.js';
 import { displayValue } from '../state.js';
-
-// A catalog's confidence (high, medium, low, or a span such as medium-low) in the reader's words; an
-// unknown word as written.
-function confidenceWord(lang, word) {
-  const key = `confidence_${word}`;
-  const text = t(lang, key);
-  return text === key || !text ? word : text;
-}
 
 export class Form {
   constructor(container, { onInput, onMode }) {

@@ -76,7 +76,8 @@ export function goodputSection(report, lang) {
   ]);
   return el('section', { class: 'goodput', 'aria-label': t(lang, 'goodput') }, [
     el('h3', { text: t(lang, 'goodput') }),
-    el('p', { class: 'muted', text: t(lang, report.time.mfu_source === 'given' ? 'goodput_intro_given' : 'goodput_intro') }),
+    el('p', { class: 'muted', text: t(lang, report.time.mfu_source === 'given' ? 'goodput_intro_given'
+      : e.headline ? 'goodput_intro_headline' : 'goodput_intro') }),
     facts,
     el('p', { class: 'step-title', text: t(lang, 'goodput_lost_title') }),
     lost,

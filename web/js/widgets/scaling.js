@@ -1,6 +1,7 @@
 // Days and cost against the number of GPUs, each point planned by the engine (in its worker), so the
-// chart shows where adding GPUs stops paying: beyond that count utilisation has fallen below 80% of
-// its best, and each doubling buys less than it costs.
+// chart shows where adding GPUs stops paying: beyond that count the work done per GPU-hour (with a
+// predicted utilisation, of the expected run: interruptions grow with the GPUs) has fallen below 80%
+// of its best, and each doubling buys less than it costs.
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';

@@ -3,7 +3,7 @@
 // Computed (in the engine's worker) the first time it is opened.
 import { el } from '../dom.js';
 import * as format from '../format.js';
-import { t } from '../i18n.js';
+import { confidenceWord, t } from '../i18n.js';
 
 export class Validation {
   constructor(container, { onOpen }) {
@@ -186,7 +186,7 @@ function runsTable(runs, lang) {
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const rows = runs.rows.map((row) => el('tr', { 'data-run': row.name }, [
     el('th', { scope: 'row' }, [row.name, el('span', { class: 'val-source', text: ` ${row.gpu}` })]),
-    el('td', { text: t(lang, `confidence_${row.confidence}`) }),
+    el('td', { text: confidenceWord(lang, row.confidence) }),
     el('td', { text: `${format.plain(row.gpus, lang, 0)}${row.count_assumed ? '*' : ''}` }),
     el('td', { text: `${format.percent(row.mfu, lang)}${row.mfu_source === 'predicted' ? '' : ` ${t(lang, 'val_assumed_mark')}`}` }),
     el('td', { text: format.count(row.published_gpu_hours, lang) }),
