@@ -182,6 +182,13 @@ json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& 
 
 namespace {
 
+// A likely range as the report gives it: its basis and multipliers, and a figure's span under it
+// (the figure times the held-out percentiles).
+json range_json(const LikelyRange& lr) {
+  return {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
+}
+json span_json(double value, const LikelyRange& lr) { return {{"low", value * lr.low}, {"high", value * lr.high}}; }
+
 // Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.
 void integers_as_integers(json& value) {
   if (value.is_number_float()) {
@@ -294,12 +301,11 @@ json report_json_value(const Report& r) {
   if (t.range) {
     // The prediction times the held-out percentiles: a slower step (high) is a lower utilisation.
     const LikelyRange& lr = *t.range;
-    auto span = [](double low, double high) { return json{{"low", low}, {"high", high}}; };
-    time["range"] = {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
-    time["mfu_range"] = span(t.mfu / lr.high, t.mfu / lr.low);
-    if (t.step_seconds) time["step_seconds_range"] = span(*t.step_seconds * lr.low, *t.step_seconds * lr.high);
-    time["gpu_hours_range"] = span(t.gpu_hours * lr.low, t.gpu_hours * lr.high);
-    time["wall_clock_days_range"] = span(t.wall_clock_days * lr.low, t.wall_clock_days * lr.high);
+    time["range"] = range_json(lr);
+    time["mfu_range"] = {{"low", t.mfu / lr.high}, {"high", t.mfu / lr.low}};
+    if (t.step_seconds) time["step_seconds_range"] = span_json(*t.step_seconds, lr);
+    time["gpu_hours_range"] = span_json(t.gpu_hours, lr);
+    time["wall_clock_days_range"] = span_json(t.wall_clock_days, lr);
   }
   if (t.expected) {
     const ExpectedRun& e = *t.expected;
@@ -331,12 +337,9 @@ json report_json_value(const Report& r) {
       time["expected"]["mean_hours_between_interruptions"] = *e.mean_hours_between_interruptions;
     time["expected"]["headline"] = e.headline;
     if (e.range) {
-      const LikelyRange& lr = *e.range;
-      auto span = [](double low, double high) { return json{{"low", low}, {"high", high}}; };
-      time["expected"]["range"] = {
-          {"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
-      time["expected"]["gpu_hours_range"] = span(e.gpu_hours * lr.low, e.gpu_hours * lr.high);
-      time["expected"]["wall_clock_days_range"] = span(e.wall_clock_days * lr.low, e.wall_clock_days * lr.high);
+      time["expected"]["range"] = range_json(*e.range);
+      time["expected"]["gpu_hours_range"] = span_json(e.gpu_hours, *e.range);
+      time["expected"]["wall_clock_days_range"] = span_json(e.wall_clock_days, *e.range);
     }
   }
   const MemoryParts& mp = r.memory.per_gpu_bytes;
@@ -453,12 +456,10 @@ json report_json_value(const Report& r) {
                    {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},
                    {"per_month", r.cost->per_month},       {"months", r.cost->months}};
     if (!r.cost->offer.empty()) out["cost"]["offer"] = r.cost->offer;
-    if (r.time.range)
-      out["cost"]["total_range"] = {{"low", r.cost->total * r.time.range->low}, {"high", r.cost->total * r.time.range->high}};
+    if (r.time.range) out["cost"]["total_range"] = span_json(r.cost->total, *r.time.range);
     if (r.cost->expected_total) out["cost"]["expected_total"] = *r.cost->expected_total;
     if (r.cost->expected_total && r.time.expected && r.time.expected->range)
-      out["cost"]["expected_total_range"] = {{"low", *r.cost->expected_total * r.time.expected->range->low},
-                                             {"high", *r.cost->expected_total * r.time.expected->range->high}};
+      out["cost"]["expected_total_range"] = span_json(*r.cost->expected_total, *r.time.expected->range);
   }
   if (r.energy) {
     const EnergyReport& e = *r.energy;
