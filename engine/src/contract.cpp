@@ -857,6 +857,33 @@ constexpr Field cost_fields[] = {
           "With an expected run's range: its cost's likely range."),
 };
 
+constexpr auto kwh_range_fields = percentile_span("kWh");
+const Record expected_kwh_range{"report.energy.expected.kwh_range",
+                                "The expected run's energy: the likely range (10th-90th percentile).", kwh_range_fields};
+constexpr auto co2_range_fields = percentile_span("kg CO2");
+const Record expected_co2_range{"report.energy.expected.co2_kg_range",
+                                "The expected run's emissions: the likely range (10th-90th percentile).",
+                                co2_range_fields};
+constexpr Field energy_expected_fields[] = {
+    required(out("kwh", "kWh", "Energy of the expected run.")),
+    required(out("co2_kg", "kg CO2", "Emissions of the expected run.")),
+    required(out("busy_hours", "hours",
+                 "Wall-clock hours with the GPUs computing: the steady steps, a real run's slower steps, rework and "
+                 "overheads.")),
+    required(out("idle_hours", "hours", "Wall-clock hours with the GPUs idle: checkpoint writes and restarts.")),
+    required(out("busy_power_fraction", "fraction of TDP",
+                 "GPU draw while computing: as given, else from the utilisation the slower steps reach.")),
+    required(out("idle_power_fraction", "fraction of TDP", "GPU draw while idle.")),
+    required(flag("headline", {}, "Whether the expected run is the estimate's headline (time.expected.headline).")),
+    holds("kwh_range", Type::object, &expected_kwh_range, "With the expected run's range: the energy's likely range."),
+    holds("co2_kg_range", Type::object, &expected_co2_range,
+          "With the expected run's range: the emissions' likely range."),
+};
+const Record energy_expected{"report.energy.expected",
+                             "The expected run's energy (with time.expected): busy hours at the busy draw, idle hours at "
+                             "the idle draw.",
+                             energy_expected_fields};
+
 constexpr Field report_energy_fields[] = {
     required(out("gpu_tdp_w", "W", "Board power.")),
     required(out("gpu_power_fraction", "fraction of TDP", "Average GPU draw.")),
@@ -869,6 +896,7 @@ constexpr Field report_energy_fields[] = {
     required(out("grid_kg_co2_per_kwh", "kg CO2/kWh", "The grid's intensity.")),
     required(text("grid_source", "Where the intensity comes from.")),
     required(out("co2_kg", "kg CO2", "Emissions of the run.")),
+    holds("expected", Type::object, &energy_expected, "With an expected run: its energy and emissions."),
 };
 
 constexpr Field split_fields[] = {

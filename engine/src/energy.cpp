@@ -78,6 +78,30 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
     r.grid_source = grid->source;
   }
   r.co2_kg = r.kwh * r.grid_kg_co2_per_kwh;
+  // The expected run (goodput.cpp): the same work over more hours. Its busy hours are the steady
+  // steps, the slower steps of a real run (run_efficiency), the rework after interruptions and the
+  // overheads (evaluation and the like, taken to keep the GPUs as busy as training); its idle hours
+  // are the checkpoint writes training waits for and the restarts, when the allocated GPUs sit idle
+  // at the idle draw. The slower steps do the steady steps' work in more time, so the busy draw
+  // follows the utilisation they reach: HFU x steady hours / (steady + slower hours).
+  if (time.expected) {
+    const ExpectedRun& x = *time.expected;
+    EnergyReport::Expected ex;
+    const double steady = time.wall_clock_hours;
+    const double computing = steady + x.lost_slower_steps;
+    ex.busy_hours = computing + x.lost_rework + x.lost_overheads;
+    ex.idle_hours = x.lost_checkpoints + x.lost_restarts;
+    const double busy_hfu = computing > 0 ? hfu * steady / computing : hfu;
+    ex.busy_power_fraction = e.gpu_power_fraction.value_or(
+        idle_power_fraction + (1 - idle_power_fraction) * std::min(1.0, busy_hfu / full_power_hfu));
+    ex.idle_power_fraction = std::min(idle_power_fraction, ex.busy_power_fraction);
+    const double kw_per_fraction = gpus * r.gpu_tdp_w * (1 + r.host_power_fraction) * r.pue / 1000;
+    ex.kwh = kw_per_fraction * (ex.busy_hours * ex.busy_power_fraction + ex.idle_hours * ex.idle_power_fraction);
+    ex.co2_kg = ex.kwh * r.grid_kg_co2_per_kwh;
+    ex.headline = x.headline;
+    ex.range = x.range;
+    r.expected = ex;
+  }
   // Only what was not given is said to be assumed.
   std::vector<std::string> assumed;
   if (!e.pue) assumed.push_back("a PUE of " + format_number(r.pue) + " (energy.pue)");

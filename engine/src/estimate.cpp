@@ -474,6 +474,21 @@ json report_json_value(const Report& r) {
                      {"grid_kg_co2_per_kwh", e.grid_kg_co2_per_kwh},
                      {"grid_source", e.grid_source},
                      {"co2_kg", e.co2_kg}};
+    if (e.expected) {
+      const EnergyReport::Expected& x = *e.expected;
+      json ex = {{"kwh", x.kwh},
+                           {"co2_kg", x.co2_kg},
+                           {"busy_hours", x.busy_hours},
+                           {"idle_hours", x.idle_hours},
+                           {"busy_power_fraction", x.busy_power_fraction},
+                           {"idle_power_fraction", x.idle_power_fraction},
+                           {"headline", x.headline}};
+      if (x.range) {
+        ex["kwh_range"] = span_json(x.kwh, *x.range);
+        ex["co2_kg_range"] = span_json(x.co2_kg, *x.range);
+      }
+      out["energy"]["expected"] = ex;
+    }
   }
   if (r.scaling_law) {
     const ScalingLawReport& l = *r.scaling_law;

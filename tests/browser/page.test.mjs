@@ -364,6 +364,12 @@ describe('the served page', () => {
     // The phone's summary bar shows the headline too (66.5 expected days here, not 49.7 steady).
     const headlineDays = expected.time.expected.wall_clock_days;
     assert.ok((await page.locator('.summary-bar').textContent()).startsWith(`${headlineDays.toFixed(headlineDays < 10 ? 2 : 1)} days`));
+    // Energy follows the headline: the expected run's, its busy and idle hours in the math.
+    assert.equal(await reportValue(page, 'energy.expected.kwh'), expected.energy.expected.kwh);
+    assert.equal(await page.locator('[data-report="energy.kwh"]').count(), 0);
+    const energyLine = await page.locator('.energy-expected').textContent();
+    assert.match(energyLine, /^The expected run: [\d.,]+ kW at full draw × \([\d.,]+ hours computing × [\d.]+% \+ [\d.,]+ hours idle[^=]+= [\d.,]+ [kMG]?Wh, [\d.,]+ (kg|t) CO₂\. The slower steps do the same work in more hours, so the GPUs draw [\d.]+% of TDP while computing, not [\d.]+%\.$/);
+    assert.doesNotMatch(energyLine, /NaN|Infinity|undefined/);
     assert.equal(await page.locator('[data-range-basis]').getAttribute('data-range-basis'), expected.time.range.basis);
     assert.match(await page.locator('[data-range-basis]').textContent(), /Likely range: on \d+ measured steps/);
     assert.equal(await page.locator('.step-bar rect').count(), Object.values(expected.time.breakdown_seconds).filter((x) => x > 0).length);

@@ -80,3 +80,65 @@ TEST_CASE("Without the GPU's power, energy is left out and said so", "[energy]")
   CHECK_FALSE(r.energy);
   CHECK(test::has_warning(r, "energy_unknown"));
 }
+
+TEST_CASE("The expected run's energy: busy hours at the busy draw, checkpoint writes and restarts at the idle draw",
+          "[energy][goodput]") {
+  // Seed 001's run at a given 40% with the expected run asked for (operations): no slower steps, so
+  // the busy draw is the steady state's 0.86 of TDP; the idle hours draw 0.3.
+  json s = seed001_7b_on_a100({{"pue", 1.2}, {"region", "china"}, {"host_power_fraction", 0.4}});
+  s["operations"] = {{"restart_minutes", 30}};
+  const traincalc::Report r = run(s);
+  REQUIRE(r.energy);
+  REQUIRE(r.energy->expected);
+  REQUIRE(r.time.expected);
+  const auto& x = *r.energy->expected;
+  const auto& e = *r.time.expected;
+  CHECK(e.lost_slower_steps == 0);
+  CHECK_FALSE(x.headline);  // a given utilisation stays the headline
+  CHECK_THAT(x.busy_power_fraction, WithinRel(0.86, 1e-12));
+  CHECK_THAT(x.idle_power_fraction, WithinRel(0.3, 1e-12));
+  CHECK_THAT(x.busy_hours, WithinRel(r.time.wall_clock_hours + e.lost_rework + e.lost_overheads, 1e-12));
+  CHECK_THAT(x.idle_hours, WithinRel(e.lost_checkpoints + e.lost_restarts, 1e-12));
+  CHECK_THAT(x.busy_hours + x.idle_hours, WithinRel(e.wall_clock_hours, 1e-9));
+  // By hand: 8 x 400 W x 1.4 x 1.2 = 5.376 kW at full draw.
+  CHECK_THAT(x.kwh, WithinRel(5.376 * (0.86 * x.busy_hours + 0.3 * x.idle_hours), 1e-12));
+  CHECK_THAT(x.co2_kg, WithinRel(x.kwh * 0.5306, 1e-12));
+  CHECK(x.kwh > r.energy->kwh);
+  CHECK_FALSE(x.range);
+  // A given draw holds while computing; idle never draws more than it.
+  s["energy"]["gpu_power_fraction"] = 0.2;
+  const traincalc::Report low = run(s);
+  CHECK(low.energy->expected->busy_power_fraction == 0.2);
+  CHECK(low.energy->expected->idle_power_fraction == 0.2);
+}
+
+TEST_CASE("A predicted run's expected energy: the slower steps do the same work at a lower draw", "[energy][goodput]") {
+  // Llama 3.1 8B on 512 H100s, utilisation predicted: the expected run is the headline, and its
+  // slower steps (run_efficiency) spread the steady state's work over more hours.
+  const json s = {{"model", {{"preset", "llama-3.1-8b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 8192}}},
+                  {"hardware", {{"gpu", "h100-sxm"}, {"count", 512}}},
+                  {"energy", {{"pue", 1.2}, {"region", "us"}, {"host_power_fraction", 0.4}}}};
+  const traincalc::Report r = run(s);
+  REQUIRE(r.energy);
+  REQUIRE(r.energy->expected);
+  REQUIRE(r.time.step);
+  const auto& x = *r.energy->expected;
+  const auto& e = *r.time.expected;
+  CHECK(x.headline);
+  CHECK(e.lost_slower_steps > 0);
+  const double steady = r.time.wall_clock_hours;
+  const double hfu = r.time.mfu * r.time.step->hfu / r.time.step->mfu;
+  const double busy_hfu = hfu * steady / (steady + e.lost_slower_steps);
+  CHECK_THAT(x.busy_power_fraction, WithinRel(0.3 + 0.7 * std::min(1.0, busy_hfu / 0.5), 1e-12));
+  CHECK(x.busy_power_fraction <= r.energy->gpu_power_fraction);
+  // More energy than the steady state, less than its draw held over the longer run.
+  CHECK(x.kwh > r.energy->kwh);
+  CHECK(x.kwh < r.energy->facility_kw * e.wall_clock_hours);
+  // The likely range is the expected run's.
+  REQUIRE(x.range);
+  CHECK(x.range->basis == "whole_runs");
+  const json j = test::report_json(s);
+  CHECK_THAT(j["energy"]["expected"]["kwh_range"]["high"].get<double>(), WithinRel(x.kwh * x.range->high, 1e-12));
+  CHECK_THAT(j["energy"]["expected"]["co2_kg_range"]["low"].get<double>(), WithinRel(x.co2_kg * x.range->low, 1e-12));
+}

@@ -20,6 +20,7 @@ export function headline(report) {
       costPath: cost?.expected_total !== undefined ? 'cost.expected_total' : 'cost.total',
       costRange: cost?.expected_total_range,
       costRangePath: 'cost.expected_total_range',
+      ...energy(report, true),
     };
   }
   return {
@@ -36,5 +37,16 @@ export function headline(report) {
     costPath: 'cost.total',
     costRange: cost?.total_range,
     costRangePath: 'cost.total_range',
+    ...energy(report, false),
   };
+}
+
+// The energy and emissions of the same run (report.energy.expected with the expected headline).
+function energy(report, expected) {
+  const e = report.energy;
+  if (!e) return {};
+  if (expected && e.expected) {
+    return { kwh: e.expected.kwh, kwhPath: 'energy.expected.kwh', co2: e.expected.co2_kg, co2Path: 'energy.expected.co2_kg' };
+  }
+  return { kwh: e.kwh, kwhPath: 'energy.kwh', co2: e.co2_kg, co2Path: 'energy.co2_kg' };
 }

@@ -305,6 +305,17 @@ struct EnergyReport {
   std::string grid;  // region ID, "given", or "world" (the default)
   std::string grid_source;
   double co2_kg = 0;
+  // The expected run's energy (time.expected): its busy hours (steady steps, the slower steps of a real
+  // run, rework and overheads) at the GPUs' busy draw, its idle hours (checkpoint writes, restarts) at
+  // the idle draw.
+  struct Expected {
+    double busy_hours = 0, idle_hours = 0;
+    double busy_power_fraction = 0, idle_power_fraction = 0;
+    double kwh = 0, co2_kg = 0;
+    bool headline = false;
+    std::optional<LikelyRange> range;  // the expected run's (published / expected hours)
+  };
+  std::optional<Expected> expected;
 };
 
 // Compute-optimal training for the run's compute (Chinchilla): the 20-tokens-per-parameter rule and the

@@ -484,6 +484,8 @@ export const STRINGS = {
   math_energy_draw_given: 'Average draw {f} of TDP, as given.',
   math_energy_kwh: 'Energy = {kw} kW × {h} hours = {kwh}.',
   math_energy_co2: 'CO₂ (CO₂e where the source counts other gases and the life cycle) = {kwh} × {grid} kg/kWh = {co2} ({source}).',
+  math_energy_expected: 'The expected run: {kw} kW at full draw × ({busy} hours computing × {fb} + {idle} hours idle, writing checkpoints and restarting, × {fi}) = {kwh}, {co2} CO₂.',
+  math_energy_expected_slower: 'The slower steps do the same work in more hours, so the GPUs draw {fb} of TDP while computing, not {f}.',
   'strategy.tp': 'Tensor parallel (tp)',
   'strategy.pp': 'Pipeline parallel (pp)',
   'strategy.micro_batch': 'Micro-batch (sequences)',

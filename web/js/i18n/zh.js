@@ -485,6 +485,8 @@ export const STRINGS = {
   math_energy_draw_given: '平均功耗为 TDP 的 {f}（按你的设置）。',
   math_energy_kwh: '能耗 = {kw} kW × {h} 小时 = {kwh}。',
   math_energy_co2: 'CO₂（来源按全生命周期、含其他温室气体计时为 CO₂e）= {kwh} × {grid} kg/kWh = {co2}（{source}）。',
+  math_energy_expected: '预期运行：满功耗 {kw} kW ×（计算 {busy} 小时 × {fb} + 空闲 {idle} 小时（写检查点、重启）× {fi}）= {kwh}，{co2} CO₂。',
+  math_energy_expected_slower: '较慢的步骤用更多时间完成同样的工作，因此计算时 GPU 功耗为 TDP 的 {fb}，而非 {f}。',
   'strategy.tp': '张量并行（tp）',
   'strategy.pp': '流水并行（pp）',
   'strategy.micro_batch': '微批大小（序列数）',

@@ -129,8 +129,8 @@ export class Results {
       ...row(lang, 'time.tokens_per_second', number(report, 'time.tokens_per_second', format.count(report.time.tokens_per_second, lang))),
       ...row(lang, 'memory.per_gpu_bytes.total', number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang))),
       ...(report.energy ? row(lang, 'energy_figure', [
-        number(report, 'energy.kwh', format.energy(report.energy.kwh, lang)), ' · ',
-        number(report, 'energy.co2_kg', `${format.mass(report.energy.co2_kg, lang)} CO₂`),
+        number(report, h.kwhPath, format.energy(h.kwh, lang)), ' · ',
+        number(report, h.co2Path, `${format.mass(h.co2, lang)} CO₂`),
       ]) : []),
     ]);
 
@@ -280,6 +280,19 @@ Results.prototype.energyMath = function energyMath(report, lang) {
       el('li', { text: e.gpu_power_from === 'given' ? t(lang, 'math_energy_draw_given', { f }) : t(lang, 'math_energy_draw_utilisation', { f, u: format.percent(hfu, lang) }) }),
       el('li', { text: t(lang, 'math_energy_kwh', { kw: format.plain(e.facility_kw, lang, 1), h: format.plain(report.time.wall_clock_hours, lang, report.time.wall_clock_hours < 10 ? 2 : 0), kwh: format.energy(e.kwh, lang) }) }),
       el('li', { text: t(lang, 'math_energy_co2', { kwh: format.energy(e.kwh, lang), grid: e.grid_kg_co2_per_kwh, co2: format.mass(e.co2_kg, lang), source: e.grid === 'given' ? t(lang, 'grid_given') : e.grid_source }) }),
+      ...(e.expected ? [el('li', {
+        class: 'energy-expected',
+        text: t(lang, 'math_energy_expected', {
+          kw: format.plain(e.facility_kw / e.gpu_power_fraction, lang, 1),
+          busy: format.plain(e.expected.busy_hours, lang, e.expected.busy_hours < 10 ? 2 : 0),
+          fb: format.percent(e.expected.busy_power_fraction, lang),
+          idle: format.plain(e.expected.idle_hours, lang, e.expected.idle_hours < 10 ? 2 : 0),
+          fi: format.percent(e.expected.idle_power_fraction, lang),
+          kwh: format.energy(e.expected.kwh, lang),
+          co2: format.mass(e.expected.co2_kg, lang),
+        }) + (e.expected.busy_power_fraction < e.gpu_power_fraction
+          ? ` ${t(lang, 'math_energy_expected_slower', { fb: format.percent(e.expected.busy_power_fraction, lang), f })}` : ''),
+      })] : []),
     ]),
   ]);
 };
