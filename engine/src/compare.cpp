@@ -45,9 +45,7 @@ std::string text_at(const json& j, std::initializer_list<const char*> path) {
   return node && node->is_string() ? node->get<std::string>() : "";
 }
 
-// The currency the user's money budget is in, as the estimate reads it: budget.currency, else
-// pricing.currency, else the currency of the offer the scenario names, else USD (the currency of a
-// price given without one).
+// The currency a money budget is in: budget.currency, else the price's as the scenario gives it.
 std::string budget_currency(const json& s, const Catalog& catalog) {
   if (auto c = text_at(s, {"budget", "currency"}); !c.empty()) return c;
   if (auto c = text_at(s, {"pricing", "currency"}); !c.empty()) return c;
@@ -55,16 +53,26 @@ std::string budget_currency(const json& s, const Catalog& catalog) {
   return "USD";
 }
 
-// The scenario on one offer: the offer's GPU and price; the budget stays in the user's currency, so
-// an offer in another currency is refused (never converted).
+// The user's currency, as the estimate reads it: the scenario's currency, else budget.currency, else
+// pricing.currency, else the currency of the offer the scenario names, else USD (the currency of a
+// price given without one).
+std::string user_currency(const json& s, const Catalog& catalog) {
+  if (auto c = text_at(s, {"currency"}); !c.empty()) return c;
+  return budget_currency(s, catalog);
+}
+
+// The scenario on one offer: the offer's GPU and price; the budget stays in the user's currency, and
+// the offer's price is converted into it, so every offer is costed and ranked in one currency.
 json on_offer(json s, const Offer& offer, const Catalog& catalog) {
   if (s.contains("hardware") && s["hardware"].is_object()) {
     s["hardware"].erase("gpu");
     erase_if_empty(s, "hardware");
   }
+  const std::string currency = user_currency(s, catalog);
   if (s.contains("budget") && s["budget"].is_object() &&
-      (s["budget"].contains("per_month") || s["budget"].contains("total")))
+      (s["budget"].contains("per_month") || s["budget"].contains("total")) && !s["budget"].contains("currency"))
     s["budget"]["currency"] = budget_currency(s, catalog);
+  s["currency"] = currency;
   s["pricing"] = {{"offer", offer.id}};
   keep_precision_if_supported(s, offer.gpu);
   return s;
@@ -88,7 +96,7 @@ json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
 }
 
 // Rows that can run come first, those that fit before those that do not; then fewer days, then
-// less money (the headline's: the expected run's with a predicted utilisation) within one currency (currencies in alphabetical order; never converted), then the ID.
+// less money (the headline's: the expected run's with a predicted utilisation) within one currency (the user's: every offer's price converted into it), then the ID.
 // Written into each row as "rank_key", so that rows ranked in separate requests merge in this order
 // without the page knowing the rule (compare the keys element by element).
 using RankKey = std::tuple<int, int, double, std::string, double, std::string>;

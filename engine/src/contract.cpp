@@ -3,6 +3,7 @@
 // overflowing intermediate). Descriptions are one line; the methodology behind them is in docs/.
 #include <array>
 #include "traincalc/contract.hpp"
+#include "traincalc/currencies.hpp"
 #include "traincalc/grids.hpp"
 
 namespace traincalc::contract {
@@ -326,11 +327,21 @@ constexpr Field strategy_fields[] = {
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
 };
 
+// The currency codes the reference rates know: the examples of every currency field.
+constexpr auto currency_codes = [] {
+  std::array<std::string_view, reference_rates.size()> out{};
+  for (std::size_t i = 0; i < reference_rates.size(); ++i) out[i] = reference_rates[i].code;
+  return out;
+}();
+constexpr Field currency_text(std::string_view name, std::string_view description) {
+  return {name, Type::text, {}, {}, {}, description, currency_codes};
+}
+
 constexpr Field pricing_fields[] = {
     text("offer", "A catalog cloud offer ID (its GPU, price and currency)."),
     num("per_gpu_hour", "money", money_range, {}, "Price per GPU-hour."),
     num("per_gpu_month", "money", money_range, {}, "Price per GPU-month."),
-    text("currency", "ISO code of the price, e.g. \"USD\" or \"CNY\"."),
+    currency_text("currency", "ISO code of the price (converted into the report's currency where they differ)."),
     num("hours_per_month", "hours", hours_per_month_range, "730", "Hours in a billing month."),
 };
 
@@ -339,8 +350,20 @@ constexpr Field budget_fields[] = {
     num("total", "money", money_range, {}, "Total budget, checked against the cost."),
     num("deadline_days", "days", deadline_days_range, {}, "Deadline: how many GPUs it takes."),
     num("months", "months", months_range, {}, "With per_month: for how long."),
-    text("currency", "ISO code of the budget (the price's when absent)."),
+    currency_text("currency", "ISO code of the budget (the price's when absent); never reinterpreted."),
 };
+
+// Units of a currency for one US dollar: one field per currency the reference rates know.
+constexpr NumberRule exchange_rate_range{1e-6, false, 1e9, false};
+constexpr auto exchange_rate_fields = [] {
+  std::array<Field, reference_rates.size() - 1> out{};
+  std::size_t i = 0;
+  for (const CurrencyRate& c : reference_rates)
+    if (c.code != "USD")
+      out[i++] = num(c.code, "per US dollar", exchange_rate_range, "the reference rate",
+                     "Units of this currency for one US dollar, replacing the reference rate.");
+  return out;
+}();
 
 constexpr Field energy_fields[] = {
     num("pue", "", pue_range, "1.3", "The facility's power usage effectiveness."),
@@ -399,6 +422,9 @@ const Record strategy{"strategy", "How the work is run; defaults are what a prac
 const Record pricing{"pricing", "The price of a GPU: per hour, per month, or a catalog offer.", pricing_fields};
 const Record budget{"budget", "A monthly or total budget, or a deadline.", budget_fields};
 const Record energy{"energy", "Energy and carbon assumptions.", energy_fields};
+const Record exchange_rates{"exchange_rates",
+                            "Exchange rates replacing the reference ones: units of each currency for one US dollar.",
+                            exchange_rate_fields};
 const Record memory_options{"memory", "Overrides of the memory model's runtime allowances.", memory_options_fields};
 const Record operations{"operations", "How a long run is operated: failures, checkpoints, restarts (the expected run).",
                         operations_fields};
@@ -417,6 +443,11 @@ constexpr Field scenario_fields[] = {
     holds("energy", Type::object, &energy, "Energy and carbon assumptions."),
     holds("memory", Type::object, &memory_options, "Memory allowances."),
     holds("operations", Type::object, &operations, "Failures, checkpoints and restarts: the expected run."),
+    currency_text("currency",
+         "The currency the report's money is in (one the calculator converts, e.g. \"USD\" or \"CNY\"): the budget's "
+         "when absent, else the price's. A price or budget in another currency is converted."),
+    holds("exchange_rates", Type::object, &exchange_rates,
+          "Exchange rates replacing the reference ones (units of a currency for one US dollar)."),
 };
 
 // ---- Catalog ----
@@ -843,6 +874,24 @@ const Record expected_money_range{"report.cost.expected_total_range",
                                   "The expected run's cost: the likely range (10th-90th percentile).",
                                   money_range_fields};
 
+constexpr Field exchange_fields[] = {
+    required(text("from", "The currency the amount was given in.")),
+    required(text("to", "The report's currency.")),
+    required(out("rate", "to per from", "Units of `to` for one unit of `from`.")),
+    required(out("from_per_usd", "per US dollar", "Units of `from` for one US dollar (the rate's denominator).")),
+    required(out("to_per_usd", "per US dollar", "Units of `to` for one US dollar (the rate's numerator).")),
+    required(flag("given", {}, "Whether a rate of exchange_rates took part (else the reference rates alone).")),
+    required(text("date", "The reference rates' date (\"given\" where exchange_rates alone set the rate).")),
+    required(text("source", "Where the rates come from.")),
+    out("per_gpu_hour", "money", "The price per GPU-hour as given, in `from`."),
+    out("per_gpu_month", "money", "The price per GPU-month as given, in `from`."),
+    out("per_month", "money", "The monthly budget as given, in `from`."),
+    out("total", "money", "The total budget as given, in `from`."),
+};
+const Record price_exchange{"report.cost.exchange", "The price, converted into the report's currency.", exchange_fields};
+const Record budget_exchange{"report.cost.budget_exchange", "The budget, converted into the report's currency.",
+                             exchange_fields};
+
 constexpr Field cost_fields[] = {
     required(text("currency", "ISO code.")),
     required(out("total", "money", "The run's cost.")),
@@ -855,6 +904,8 @@ constexpr Field cost_fields[] = {
     out("expected_total", "money", "With an expected run: its cost."),
     holds("expected_total_range", Type::object, &expected_money_range,
           "With an expected run's range: its cost's likely range."),
+    holds("exchange", Type::object, &price_exchange, "A price in another currency: its conversion."),
+    holds("budget_exchange", Type::object, &budget_exchange, "A budget in another currency: its conversion."),
 };
 
 constexpr auto kwh_range_fields = percentile_span("kWh");

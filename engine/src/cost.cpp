@@ -1,8 +1,54 @@
 // Money. A price is per GPU-hour or per GPU-month (a month of hours_per_month hours, 730 by
-// default); the run costs GPU-hours x hourly price. No currency is converted.
+// default); the run costs GPU-hours x hourly price. A price or budget in another currency than the
+// report's is converted at the reference rates (currencies.hpp) or the scenario's own.
+#include <algorithm>
+
 #include "estimators.hpp"
+#include "traincalc/currencies.hpp"
 
 namespace traincalc::detail {
+
+const CurrencyRate* find_currency(std::string_view code) {
+  const auto it = std::find_if(reference_rates.begin(), reference_rates.end(),
+                               [&](const CurrencyRate& c) { return c.code == code; });
+  return it == reference_rates.end() ? nullptr : &*it;
+}
+
+std::string currency_list() {
+  std::string out;
+  for (const CurrencyRate& c : reference_rates) out += (out.empty() ? "" : ", ") + std::string(c.code);
+  return out;
+}
+
+namespace {
+
+// Units of a currency for one US dollar: the scenario's (exchange_rates), else the reference rates'
+// cross rate through the euro (per_eur / USD's per_eur). None for a code neither knows.
+std::optional<double> per_usd(const Scenario& s, std::string_view code, bool& given) {
+  if (code == "USD") return 1.0;
+  if (const auto it = s.exchange_rates.find(code); it != s.exchange_rates.end()) {
+    given = true;
+    return it->second;
+  }
+  const CurrencyRate* c = find_currency(code);
+  const CurrencyRate* usd = find_currency("USD");
+  if (!c || !usd) return std::nullopt;
+  return c->per_eur / usd->per_eur;
+}
+
+}  // namespace
+
+std::optional<Exchange> exchange_between(const Scenario& s, std::string_view from, std::string_view to) {
+  Exchange x;
+  x.from = std::string(from);
+  x.to = std::string(to);
+  const auto a = per_usd(s, from, x.given), b = per_usd(s, to, x.given);
+  if (!a || !b) return std::nullopt;
+  x.rate = *b / *a;
+  x.from_per_usd = *a;
+  x.to_per_usd = *b;
+  return x;
+}
 
 double hourly_price(const Pricing& p) {
   return p.per_gpu_hour ? *p.per_gpu_hour : p.per_gpu_month.value_or(0) / p.hours_per_month;
@@ -23,6 +69,8 @@ std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& tim
   c.per_month = gpus * c.per_gpu_month;
   c.months = time.wall_clock_hours / p.hours_per_month;
   c.offer = p.offer;
+  c.exchange = p.exchange;
+  if (s.budget) c.budget_exchange = s.budget->exchange;
   if (time.expected) c.expected_total = time.expected->gpu_hours * c.per_gpu_hour;
   return c;
 }

@@ -187,6 +187,27 @@ namespace {
 json range_json(const LikelyRange& lr) {
   return {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
 }
+// A conversion: the rate, where it comes from, and the amounts as given.
+json exchange_json(const Exchange& x) {
+  const bool reference_only = !x.given;
+  json j = {{"from", x.from},
+            {"to", x.to},
+            {"rate", x.rate},
+            {"from_per_usd", x.from_per_usd},
+            {"to_per_usd", x.to_per_usd},
+            {"given", x.given},
+            {"date", reference_only ? std::string(reference_rates_date) : std::string("given")},
+            {"source", reference_only ? std::string(reference_rates_source)
+                                      : std::string("exchange_rates (with the reference rates for any currency it does "
+                                                    "not give: ") +
+                                            std::string(reference_rates_source) + ")"}};
+  if (x.per_gpu_hour) j["per_gpu_hour"] = *x.per_gpu_hour;
+  if (x.per_gpu_month) j["per_gpu_month"] = *x.per_gpu_month;
+  if (x.per_month) j["per_month"] = *x.per_month;
+  if (x.total) j["total"] = *x.total;
+  return j;
+}
+
 json span_json(double value, const LikelyRange& lr) { return {{"low", value * lr.low}, {"high", value * lr.high}}; }
 
 // Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.
@@ -460,6 +481,8 @@ json report_json_value(const Report& r) {
     if (r.cost->expected_total) out["cost"]["expected_total"] = *r.cost->expected_total;
     if (r.cost->expected_total && r.time.expected && r.time.expected->range)
       out["cost"]["expected_total_range"] = span_json(*r.cost->expected_total, *r.time.expected->range);
+    if (r.cost->exchange) out["cost"]["exchange"] = exchange_json(*r.cost->exchange);
+    if (r.cost->budget_exchange) out["cost"]["budget_exchange"] = exchange_json(*r.cost->budget_exchange);
   }
   if (r.energy) {
     const EnergyReport& e = *r.energy;

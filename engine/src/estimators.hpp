@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "traincalc/catalog.hpp"
+#include "traincalc/currencies.hpp"
 #include "traincalc/report.hpp"
 #include "traincalc/scenario.hpp"
 
@@ -323,6 +324,11 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute);
 // The expected run of a report's steady state; warnings when interruptions dominate.
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          Issues& warnings);
+// Currencies: a code the reference rates know (currencies.hpp), their list, and the conversion of
+// one currency into another (none where a code has no rate, given or reference).
+const CurrencyRate* find_currency(std::string_view code);
+std::string currency_list();
+std::optional<Exchange> exchange_between(const Scenario& s, std::string_view from, std::string_view to);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);
 std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& time, double gpus);

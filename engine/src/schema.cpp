@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "traincalc/contract.hpp"
+#include "traincalc/currencies.hpp"
 
 namespace traincalc::contract {
 
@@ -73,6 +74,8 @@ json field_schema(const Field& field) {
       break;
     case Type::text:
       s = {{"type", "string"}};
+      // Text with known values (currency codes): others are accepted, these are the ones understood.
+      if (!field.choices.empty()) s["examples"] = std::vector<std::string>(field.choices.begin(), field.choices.end());
       break;
     case Type::choice:
       s = {{"enum", json(std::vector<std::string>(field.choices.begin(), field.choices.end()))}};
@@ -177,7 +180,7 @@ std::string type_text(const Field& field) {
     case Type::boolean:
       return "boolean";
     case Type::text:
-      return "string";
+      return field.choices.empty() ? "string" : "string, e.g. " + words();
     case Type::choice:
       return words();
     case Type::number_or_word:
@@ -270,7 +273,11 @@ std::string javascript_choices() {
       "// a test keeps it current. The scenario's choices by dotted path, in the order the page offers them.\n"
       "export const CHOICES = {\n";
   for (const auto& [path, names] : choices.items()) js += "  " + json(path).dump() + ": " + names.dump() + ",\n";
-  return js + "};\n";
+  js += "};\n\n// The currencies the engine converts between (its reference rates of " + std::string(reference_rates_date) +
+        "),\n// for the price's, the budget's and the report's currency.\nexport const CURRENCIES = [";
+  for (std::size_t i = 0; i < reference_rates.size(); ++i)
+    js += (i ? "," : "") + json(std::string(reference_rates[i].code)).dump();
+  return js + "];\n";
 }
 
 std::string markdown_reference() {

@@ -396,13 +396,45 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
           {"pricing.currency", "currency_assumed", "pricing.currency was not given; the price is taken to be in USD."});
     }
   }
-  if (budget && s.pricing) {
-    if (budget->currency.empty())
-      budget->currency = s.pricing->currency;
-    else if (budget->currency != s.pricing->currency)
-      errors.push_back({"budget.currency", "conflict",
-                        "The budget is in " + budget->currency + " but the price is in " + s.pricing->currency +
-                            "; use one currency (the calculator does not convert)."});
+  if (budget && s.pricing && budget->currency.empty()) budget->currency = s.pricing->currency;
+  // The report's money is in one currency: the scenario's, else the budget's, else the price's. A
+  // price or budget in another is converted (never reinterpreted): at the reference rates, or the
+  // scenario's exchange_rates, each conversion kept for the report.
+  if (s.pricing) {
+    const std::string report_currency =
+        !s.currency.empty() ? s.currency : budget && !budget->currency.empty() ? budget->currency : s.pricing->currency;
+    auto convert = [&](const std::string& field, const std::string& from) -> std::optional<Exchange> {
+      if (from == report_currency) return std::nullopt;
+      auto x = detail::exchange_between(s, from, report_currency);
+      if (!x) {
+        const std::string unknown = detail::exchange_between(s, from, "USD") ? report_currency : from;
+        errors.push_back({field, "no_exchange_rate",
+                          "The calculator has no exchange rate for " + unknown + " (it converts " +
+                              detail::currency_list() + "); give exchange_rates." + unknown + " (" + unknown +
+                              " for one US dollar), or use one currency.",
+                          {{"currency", unknown}, {"known", detail::currency_list()}}});
+      }
+      return x;
+    };
+    if (auto x = convert(s.pricing->offer.empty() ? "pricing.currency" : "pricing.offer", s.pricing->currency)) {
+      Pricing& p = *s.pricing;
+      x->per_gpu_hour = p.per_gpu_hour;
+      x->per_gpu_month = p.per_gpu_month;
+      if (p.per_gpu_hour) *p.per_gpu_hour *= x->rate;
+      if (p.per_gpu_month) *p.per_gpu_month *= x->rate;
+      p.currency = report_currency;
+      p.exchange = x;
+    }
+    if (budget && (budget->per_month || budget->total)) {
+      if (auto x = convert("budget.currency", budget->currency)) {
+        x->per_month = budget->per_month;
+        x->total = budget->total;
+        if (budget->per_month) *budget->per_month *= x->rate;
+        if (budget->total) *budget->total *= x->rate;
+        budget->exchange = x;
+      }
+    }
+    if (budget) budget->currency = report_currency;
   }
 
   // The precision must be one this GPU has a dense peak for.
@@ -572,6 +604,20 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   if (const json* v = top.object("energy")) read_energy(*v, s.energy, errors);
   if (const json* v = top.object("memory")) read_memory_options(*v, s.memory, errors);
   if (const json* v = top.object("operations")) read_operations(*v, s.operations, errors);
+  if (const json* v = top.object("exchange_rates")) {
+    Fields f(*v, "exchange_rates", errors, &contract::exchange_rates);
+    for (const CurrencyRate& c : reference_rates)
+      if (c.code != "USD")
+        if (auto rate = f.number(std::string(c.code))) s.exchange_rates[std::string(c.code)] = *rate;
+    f.reject_unknown();
+  }
+  if (auto v = top.text("currency")) {
+    s.currency = *v;
+    if (!detail::find_currency(*v))
+      top.error("currency", "invalid",
+                "currency must be one the calculator converts (" + detail::currency_list() + "), not \"" + *v + "\".",
+                {{"known", detail::currency_list()}});
+  }
   top.reject_unknown();
 
   check_combinations(root, s, errors, out.warnings);

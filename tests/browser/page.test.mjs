@@ -275,6 +275,41 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('a budget typed in yuan stays in yuan when a dollar offer is picked: the price is converted, said, and a rate of one\'s own replaces the reference one', async () => {
+    // An old link: the budget has no currency of its own, so it is the price's (CNY).
+    const hash = 'model.params=7e9&training.tokens=1.4e11&hardware.gpu=a100-80gb-sxm&budget.per_month=100000&pricing.per_gpu_month=5000&pricing.currency=CNY&strategy.mfu=0.4';
+    const { context, page } = await openPage(`${base}#${hash}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await page.inputValue('#f-budget-currency'), '');
+    assert.equal(await reportValue(page, 'plan.gpus'), 20);  // 100,000 / 5,000 yuan
+    await page.selectOption('#offer-picker', 'lambda-8x-a100-sxm-80gb-p-on-demand-a100-80gb-sxm');
+    await page.locator('.exchange-line').waitFor();
+    // The typed amount keeps its currency; the dollar price is converted at the ECB's rate of
+    // 2026-04-13 (7.9827 CNY and 1.1684 USD per euro), as the engine does for the same scenario.
+    assert.equal(await page.inputValue('#f-budget-currency'), 'CNY');
+    assert.equal(await page.inputValue('#f-pricing-currency'), 'USD');
+    const scenario = {
+      model: { params: 7e9 }, training: { type: 'pretrain', tokens: 1.4e11 }, strategy: { mfu: 0.4 },
+      pricing: { per_gpu_hour: 2.79, currency: 'USD' }, budget: { per_month: 100000, currency: 'CNY' },
+      hardware: { gpu: 'a100-80gb-sxm' },
+    };
+    const expected = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8' }));
+    assert.equal(expected.cost.currency, 'CNY');
+    assert.equal(await reportValue(page, 'cost.exchange.rate'), 7.9827 / 1.1684);
+    assert.equal(await reportValue(page, 'plan.gpus'), expected.plan.gpus);
+    assert.equal(await reportValue(page, 'cost.total'), expected.cost.total);
+    assert.match(await page.locator('.exchange-line').innerText(), /^价格 US\$2\.79\/小时，按 1 USD = 6\.8322 CNY 换算（2026-04-13）$/);
+    assert.match(await page.locator('[data-section="exchange"]').innerText(), /货币换算[\s\S]*= US\$2\.79 × 6\.8322（CNY\/USD）= ¥19\.06。\n1 美元 = 6\.8322 CNY（ECB euro foreign exchange reference rates, 13 April 2026/);
+    assert.equal(await page.inputValue('#exchange-rate-CNY'), '6.83216');
+    // A rate of one's own: in the link, in the sum, said to be the user's.
+    await page.fill('#exchange-rate-CNY', '7');
+    await page.locator('#exchange-rate-CNY').dispatchEvent('change');
+    await page.waitForFunction(() => location.hash.includes('exchange_rates.CNY=7'));
+    await page.waitForFunction(() => document.querySelector('.exchange-line')?.textContent.includes('你的汇率'));
+    assert.equal(await reportValue(page, 'cost.exchange.rate'), 7);
+    await context.close();
+  });
+
   test('GPU and model pickers can be searched and show the key numbers', async () => {
     const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();

@@ -128,7 +128,7 @@ TEST_CASE("CLI: reads standard input, pretty-prints, and exits 2 on bad input", 
   CHECK(cli("estimate /nonexistent/file.json").status == 2);
 }
 
-TEST_CASE("CLI: catalog prints the merged catalog; a bad catalog file is refused", "[cli][catalog]") {
+TEST_CASE("CLI: catalog prints the merged catalog, a bad catalog file is refused", "[cli][catalog]") {
   const Run run = cli("catalog");
   REQUIRE(run.status == 0);
   const json catalog = json::parse(run.out);

@@ -88,20 +88,53 @@ TEST_CASE("The ranking puts what fits before what is faster but does not fit", "
         out["rows"][0]["report"]["time"]["wall_clock_days"].get<double>());
 }
 
-TEST_CASE("A budget stays in the user's currency on every offer, never converted", "[compare]") {
-  // The budget's currency is that of the offer the scenario names (CNY), so USD offers are refused
-  // rather than reading 20,000 CNY as 20,000 USD.
+TEST_CASE("A budget stays in the user's currency on every offer, and every offer is costed in it", "[compare]") {
+  // The budget's currency is that of the offer the scenario names (CNY): 300,000 stays 300,000 CNY on
+  // a USD offer, whose price is converted at the reference rates (CNY 7.9827, USD 1.1684 per euro on
+  // 2026-04-13: 6.8322 CNY per US dollar), so both offers are ranked in yuan.
   const json s = {{"model", {{"params", 1e9}}},
                   {"training", {{"type", "pretrain"}, {"tokens", 1e10}}},
                   {"strategy", {{"mfu", 0.4}}},
                   {"pricing", {{"offer", "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm"}}},
-                  {"budget", {{"per_month", 20000}}}};
-  const json out = compare(
-      s, {{"ids",
-           {"aws-p5.48xlarge-on-demand-h100-sxm", "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm"}}});
-  CHECK(row(out, "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm")["report"]["errors"].empty());
-  CHECK(has_error(row(out, "aws-p5.48xlarge-on-demand-h100-sxm")["report"], "budget.currency", "conflict"));
-  CHECK(out["rows"][1]["id"] == "aws-p5.48xlarge-on-demand-h100-sxm");  // what cannot run comes last
+                  {"budget", {{"per_month", 300000}}}};
+  const std::string aws = "aws-p5.48xlarge-on-demand-h100-sxm";
+  const std::string cn = "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm";
+  const json out = compare(s, {{"ids", {aws, cn}}});
+  const json& local = row(out, cn)["report"];
+  const json& abroad = row(out, aws)["report"];
+  CHECK(local["errors"].empty());
+  CHECK(abroad["errors"].empty());
+  CHECK(local["cost"]["currency"] == "CNY");
+  CHECK_FALSE(local["cost"].contains("exchange"));
+  CHECK(abroad["cost"]["currency"] == "CNY");
+  const json& x = abroad["cost"]["exchange"];
+  CHECK(x["from"] == "USD");
+  CHECK(x["to"] == "CNY");
+  CHECK_THAT(x["rate"].get<double>(), WithinRel(7.9827 / 1.1684, 1e-12));
+  CHECK_THAT(abroad["cost"]["per_gpu_hour"].get<double>(), WithinRel(x["per_gpu_hour"].get<double>() * 7.9827 / 1.1684, 1e-12));
+  // The budget itself is never converted: 300,000 CNY rents what it rents at the yuan price (8 H100s
+  // at 34,314 CNY a GPU-month; as 300,000 USD it would rent 64).
+  CHECK_FALSE(abroad["cost"].contains("budget_exchange"));
+  CHECK(abroad["plan"]["gpus"] == 8);
+  CHECK(abroad["plan"]["gpus"].get<double>() * abroad["cost"]["per_gpu_month"].get<double>() <= 300000);
+}
+
+TEST_CASE("Without a budget the comparison costs every offer in the scenario's currency", "[compare]") {
+  const json s = {{"model", {{"params", 1e9}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e10}}},
+                  {"hardware", {{"count", 8}}},
+                  {"strategy", {{"mfu", 0.4}}},
+                  {"currency", "EUR"}};
+  const json out = compare(s, {{"ids", {"aws-p5.48xlarge-on-demand-h100-sxm",
+                                        "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm"}}});
+  for (const json& r : out["rows"]) {
+    CHECK(r["report"]["cost"]["currency"] == "EUR");
+    CHECK(r["report"]["cost"]["exchange"]["to"] == "EUR");
+  }
+  // 1 CNY = 1 / 7.9827 EUR.
+  CHECK_THAT(row(out, "generic-cn-cloud-202-a100-40gb-monthly-monthly-a100-40gb-sxm")["report"]["cost"]["exchange"]["rate"]
+                 .get<double>(),
+             WithinRel(1 / 7.9827, 1e-12));
 }
 
 TEST_CASE("A comparison request that cannot be read is refused, naming the field", "[compare]") {

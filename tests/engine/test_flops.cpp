@@ -37,7 +37,7 @@ TEST_CASE("The detailed count reproduces Megatron-LM's formula for GPT-3 175B", 
   CHECK_THAT(r.compute.total_flops_6n, WithinRel(3.14e23, 0.01));
 }
 
-TEST_CASE("Attention FLOPs grow with sequence length; the 6N rule does not see them", "[flops]") {
+TEST_CASE("Attention FLOPs grow with sequence length, the 6N rule does not see them", "[flops]") {
   const json model = {{"preset", "llama-2-7b"}};
   const auto short_seq = run(base_scenario(model, {{"type", "pretrain"}, {"tokens", 1e9}, {"seq_len", 2048}}));
   const auto long_seq = run(base_scenario(model, {{"type", "pretrain"}, {"tokens", 1e9}, {"seq_len", 32768}}));

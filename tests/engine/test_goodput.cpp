@@ -192,18 +192,32 @@ TEST_CASE("A predicted utilisation's expected run is the headline: the fitted ru
              WithinRel(r.time.wall_clock_hours * (1 / r.time.expected->run_efficiency - 1), 1e-9));
 }
 
-TEST_CASE("The plan is made on the steady state; a deadline or budget the expected run misses is said",
+TEST_CASE("A deadline is planned on the headline: the expected run when predicted, else the steady state",
           "[goodput]") {
   json s = thousand_gpus(nullptr);
   s["strategy"].erase("mfu");
   s["hardware"].erase("count");
   s["budget"] = {{"deadline_days", 30}};
+  // Predicted: the fewest GPUs whose expected run meets the deadline.
   const traincalc::Report r = run(s);
   REQUIRE(r.plan.meets_deadline);
   CHECK(*r.plan.meets_deadline);
   REQUIRE(r.time.expected);
-  CHECK(r.time.expected->wall_clock_days > 30);
-  CHECK(test::has_warning(r, "deadline_missed_expected"));
+  CHECK(r.time.expected->headline);
+  CHECK(r.time.expected->wall_clock_days <= 30);
+  CHECK_FALSE(test::has_warning(r, "deadline_missed_expected"));
+  // A given utilisation is the headline: the plan meets the deadline in the steady state, and the
+  // expected run beside it (asked for) misses it, said.
+  s["strategy"]["mfu"] = 0.4;
+  s["operations"] = json::object();
+  const traincalc::Report given = run(s);
+  REQUIRE(given.plan.meets_deadline);
+  CHECK(*given.plan.meets_deadline);
+  CHECK(given.time.wall_clock_days <= 30);
+  REQUIRE(given.time.expected);
+  CHECK_FALSE(given.time.expected->headline);
+  CHECK(given.time.expected->wall_clock_days > 30);
+  CHECK(test::has_warning(given, "deadline_missed_expected"));
 }
 
 TEST_CASE("Fine-tuning keeps its predicted speed: the run efficiency was fitted on pre-training runs", "[goodput]") {

@@ -82,12 +82,65 @@ TEST_CASE("A total budget is checked against the cost", "[plan][cost]") {
   CHECK(has_warning(r, "over_budget"));
 }
 
-TEST_CASE("A budget in another currency than the price is refused", "[plan][validation]") {
+TEST_CASE("A budget in another currency than the price is kept, and the price converted into it", "[plan][cost]") {
+  // 10,000 USD a month against 2,000 CNY per GPU-month: at the reference rates of 2026-04-13 (ECB: 1
+  // euro = 1.1684 USD = 7.9827 CNY) the price is 292.73 USD, and the budget rents 34 GPUs. Read as
+  // 10,000 CNY it would rent 5: the typed amount is never reinterpreted.
   json s = scenario();
   s["hardware"].erase("count");
   s["pricing"] = {{"per_gpu_month", 2000}, {"currency", "CNY"}};
   s["budget"] = {{"per_month", 10000}, {"currency", "USD"}};
-  CHECK(has_error(report_json(s), "budget.currency", "conflict"));
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  const double rate = 1.1684 / 7.9827;
+  CHECK(r["cost"]["currency"] == "USD");
+  CHECK_THAT(r["cost"]["per_gpu_month"].get<double>(), WithinRel(2000 * rate, 1e-12));
+  CHECK(r["cost"]["exchange"]["from"] == "CNY");
+  CHECK(r["cost"]["exchange"]["per_gpu_month"] == 2000);
+  CHECK(r["cost"]["exchange"]["date"] == "2026-04-13");
+  CHECK(r["cost"]["exchange"]["given"] == false);
+  CHECK(r["plan"]["gpus"] == 34);  // floor(10,000 / 292.73)
+
+  // A rate of the user's own replaces the reference one, and says so.
+  s["exchange_rates"] = {{"CNY", 7.0}};
+  const json own = report_json(s);
+  CHECK_THAT(own["cost"]["exchange"]["rate"].get<double>(), WithinRel(1 / 7.0, 1e-12));
+  CHECK(own["cost"]["exchange"]["given"] == true);
+  CHECK(own["cost"]["exchange"]["date"] == "given");
+  CHECK(own["plan"]["gpus"] == 35);  // floor(10,000 / 285.71)
+
+  // The report's money in a third currency: the price and the budget both converted.
+  s.erase("exchange_rates");
+  s["currency"] = "EUR";
+  const json eur = report_json(s);
+  REQUIRE(eur["errors"].empty());
+  CHECK(eur["cost"]["currency"] == "EUR");
+  CHECK_THAT(eur["cost"]["budget_exchange"]["rate"].get<double>(), WithinRel(1 / 1.1684, 1e-12));
+  CHECK(eur["cost"]["budget_exchange"]["per_month"] == 10000);
+  CHECK(eur["plan"]["gpus"] == 34);  // the same GPUs, whatever currency the report is in
+}
+
+TEST_CASE("A currency the calculator cannot convert is refused, naming the way out", "[plan][validation]") {
+  json s = scenario();
+  s["hardware"].erase("count");
+  s["pricing"] = {{"per_gpu_month", 2000}, {"currency", "XAU"}};
+  s["budget"] = {{"per_month", 10000}, {"currency", "USD"}};
+  const json r = report_json(s);
+  CHECK(has_error(r, "pricing.currency", "no_exchange_rate"));
+  // Its own rate makes it convertible only where the contract has a field for it; XAU has none.
+  s["pricing"]["currency"] = "USD";
+  s["currency"] = "XAU";
+  CHECK(has_error(report_json(s), "currency", "invalid"));
+  // The same currency needs no rate, known or not.
+  s.erase("currency");
+  s["pricing"]["currency"] = "XAU";
+  s["budget"]["currency"] = "XAU";
+  CHECK(report_json(s)["errors"].empty());
+  // A rate that is not a positive number is refused.
+  s["budget"]["currency"] = "USD";
+  s["pricing"]["currency"] = "CNY";
+  s["exchange_rates"] = {{"CNY", -7}};
+  CHECK(has_error(report_json(s), "exchange_rates.CNY", "not_positive"));
 }
 
 TEST_CASE("A monthly budget needs a price", "[plan][validation]") {

@@ -57,7 +57,7 @@ double sum_of_compute_parts(const traincalc::StepBreakdown& b) {
 
 }  // namespace
 
-TEST_CASE("Every calibration row is a valid scenario; the MPT shapes give the published parameter counts",
+TEST_CASE("Every calibration row is a valid scenario, the MPT shapes give the published parameter counts",
           "[speed][calibration]") {
   const json rows = calibration_rows();
   REQUIRE(rows.size() == 45);  // the published A100 and H100 runs (engine/data/calibration.json)
@@ -536,7 +536,7 @@ TEST_CASE("cuDNN's attention loses more at head width 64, and memory-efficient S
   CHECK_THAT(run(s).time.step->seconds.attention / flash, WithinRel(1 / 0.48, 1e-6));
 }
 
-TEST_CASE("A given utilisation fixes the time; the prediction is reported beside it", "[speed]") {
+TEST_CASE("A given utilisation fixes the time, the prediction is reported beside it", "[speed]") {
   json s = mpt7b();
   s["strategy"]["mfu"] = 0.4;
   const json r = test::report_json(s);

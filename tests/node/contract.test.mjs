@@ -164,7 +164,7 @@ describe('the page asks for the engine\'s fields', () => {
           properties = record(ref.split('/').pop()).properties;
         }
       }
-      const words = field.enum ?? field.anyOf?.find((s) => s.enum)?.enum ?? [];
+      const words = field.enum ?? field.anyOf?.find((s) => s.enum)?.enum ?? field.examples ?? [];
       const numeric = ['number', 'integer'].includes(field.type ?? field.anyOf?.[0]?.type);
       if (input.kind === 'number') assert.ok(numeric, `${input.path} is a number input but not a number`);
       if (input.kind === 'check') assert.equal(field.type, 'boolean', input.path);

@@ -411,3 +411,22 @@ describe('the locales', () => {
     assert.doesNotMatch(t('zh', 'sug_gpus', { v: 1 }), /#/);
   });
 });
+
+describe('a typed budget keeps its currency', () => {
+  test('a budget that follows the price is pinned to it before the price changes currency, once', async () => {
+    const { pinBudgetCurrency, stateFromHash } = await js('state.js');
+    // An old link: the budget follows the price's yuan.
+    const state = stateFromHash('#budget.per_month=100000&pricing.per_gpu_month=5000&pricing.currency=CNY');
+    assert.equal(state.values.get('budget.currency'), '');
+    pinBudgetCurrency(state);
+    assert.equal(state.values.get('budget.currency'), 'CNY');
+    // Once pinned, a later price currency does not move it.
+    state.values.set('pricing.currency', 'USD');
+    pinBudgetCurrency(state);
+    assert.equal(state.values.get('budget.currency'), 'CNY');
+    // Without a budget (GPUs given), nothing is pinned.
+    const counted = stateFromHash('#hardware.count=8&pricing.per_gpu_hour=2&pricing.currency=EUR');
+    pinBudgetCurrency(counted);
+    assert.equal(counted.values.get('budget.currency') ?? '', '');
+  });
+});

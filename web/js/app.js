@@ -7,7 +7,7 @@ import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadE
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
 import { defaultLang, t } from './i18n.js';
-import { hashFromState, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
+import { hashFromState, pinBudgetCurrency, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
 import { Compare } from './widgets/compare.js';
 import { Form } from './widgets/form.js';
 import { HfImport } from './widgets/hf-import.js';
@@ -29,7 +29,9 @@ let requestId = 0;
 
 const form = new Form(document.getElementById('inputs'), {
   onInput(path, typed) {
+    if (path === 'pricing.currency') pinBudgetCurrency(state);
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
+    if (path === 'budget.per_month') pinBudgetCurrency(state);
     if (path === 'model.preset') dropImportedExtras();
     changed();
   },
@@ -42,6 +44,13 @@ const form = new Form(document.getElementById('inputs'), {
   },
 });
 const results = new Results(document.getElementById('results'), {
+  // A rate of the user's own replaces the reference one (units for one US dollar), in the link.
+  onRate(code, text) {
+    const key = `exchange_rates.${code}`;
+    if (text.trim() === '') state.extra.delete(key);
+    else state.extra.set(key, text.trim());
+    changed();
+  },
   // A memory suggestion applied: each change goes to its input, or as a link parameter.
   onApply(changes) {
     for (const [path, value] of Object.entries(changes)) {
@@ -66,6 +75,7 @@ const offerPicker = new OfferPicker(document.querySelector('#inputs fieldset[dat
     const monthly = offer.per_gpu_hour === undefined;
     state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
     state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
+    pinBudgetCurrency(state);
     state.values.set('pricing.currency', offer.currency);
     changed();
   },

@@ -21,3 +21,7 @@ export const CHOICES = {
   "energy.region": ["world","us","china","eu","germany","france","india","canada","brazil","australia"],
   "operations.recovery": ["automated","manual","in_memory"],
 };
+
+// The currencies the engine converts between (its reference rates of 2026-04-13),
+// for the price's, the budget's and the report's currency.
+export const CURRENCIES = ["USD","EUR","CNY","GBP","JPY","HKD","SGD","KRW","INR","AUD","CAD","CHF"];

@@ -1,4 +1,4 @@
-import { CHOICES } from './contract.js';
+import { CHOICES, CURRENCIES } from './contract.js';
 
 // The form, as data: every input is a dotted scenario path (the same path the engine names in its
 // errors and the URL hash carries), shown when its mode is active.
@@ -90,6 +90,10 @@ export const SECTIONS = [
       { path: 'hardware.gpu.fp16_tflops', kind: 'number', default: '', active: customGpu, first: true },
       { path: 'hardware.count', kind: 'number', default: '8', keep: true, active: when('gpus', 'count') },
       { path: 'budget.per_month', kind: 'number', default: '', active: when('gpus', 'per_month') },
+      {
+        path: 'budget.currency', kind: 'select', options: ['', ...CURRENCIES], optionLabels: { '': 'budget_currency_price' },
+        default: '', active: when('gpus', 'per_month'),
+      },
       { path: 'budget.months', kind: 'number', default: '', hint: 'hint_months', active: when('gpus', 'per_month') },
       { path: 'budget.deadline_days', kind: 'number', default: '90', active: when('gpus', 'deadline') },
     ],
@@ -111,7 +115,7 @@ export const SECTIONS = [
       { path: 'pricing.per_gpu_hour', kind: 'number', default: '2', active: when('price', 'per_gpu_hour') },
       { path: 'pricing.per_gpu_month', kind: 'number', default: '', active: when('price', 'per_gpu_month') },
       {
-        path: 'pricing.currency', kind: 'text', list: ['USD', 'CNY', 'EUR', 'GBP', 'JPY', 'HKD', 'SGD'], default: 'USD',
+        path: 'pricing.currency', kind: 'text', list: CURRENCIES, default: 'USD',
         active: (state) => state.modes.price !== 'none',
       },
     ],

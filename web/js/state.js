@@ -194,3 +194,12 @@ export function storedValue(field, typed) {
   const number = parseNumber(typed.replace(/[%％]\s*$/, ''));
   return number === null ? typed : String(Number((number / field.scale).toPrecision(12)));
 }
+
+// A typed budget keeps the currency it was typed in: before the price's currency changes (an offer
+// picked, the currency edited) or when the budget is typed, a budget that follows the price's
+// currency is pinned to it, so that the engine converts the price instead of reading the budget anew.
+export function pinBudgetCurrency(state) {
+  if (state.modes.gpus !== 'per_month' || !state.values.get('budget.per_month')) return;
+  if (state.values.get('budget.currency')) return;
+  state.values.set('budget.currency', state.values.get('pricing.currency') || 'USD');
+}

@@ -8,6 +8,7 @@
 
 #include "traincalc/issue.hpp"
 #include "traincalc/model.hpp"
+#include "traincalc/scenario.hpp"
 #include "traincalc/strategy.hpp"
 
 namespace traincalc {
@@ -289,6 +290,8 @@ struct CostReport {
   double months = 0;     // wall-clock time in billing months
   std::string offer;
   std::optional<double> expected_total;  // the expected run's cost (time.expected)
+  std::optional<Exchange> exchange;         // the price, converted into this currency
+  std::optional<Exchange> budget_exchange;  // the budget, converted into this currency
 };
 
 // Energy and carbon of the run: the GPUs' average draw plus the host's share, times the facility's

@@ -2,6 +2,7 @@
 // pure functions of this.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -61,6 +62,17 @@ struct HardwareChoice {
   std::optional<double> inter_node_gbps;
 };
 
+// An amount converted from the currency it was given in into the report's (the budget's, or the
+// scenario's currency): at the reference rates (currencies.hpp) or the scenario's exchange_rates.
+struct Exchange {
+  std::string from, to;
+  double rate = 1;     // units of `to` for one unit of `from`
+  double from_per_usd = 1, to_per_usd = 1;  // the two rates it is the ratio of (units for one US dollar)
+  bool given = false;  // a rate of exchange_rates took part (else the reference rates alone)
+  // The amounts as given, in `from`.
+  std::optional<double> per_gpu_hour, per_gpu_month, per_month, total;
+};
+
 struct Pricing {
   std::optional<double> per_gpu_hour;
   std::optional<double> per_gpu_month;
@@ -68,6 +80,7 @@ struct Pricing {
   double hours_per_month = units::default_hours_per_month;
   std::string offer;  // catalog offer ID when the price came from one
   std::string offer_source;
+  std::optional<Exchange> exchange;  // the price converted into the report's currency
 };
 
 struct Budget {
@@ -76,6 +89,7 @@ struct Budget {
   std::optional<double> deadline_days;
   std::optional<double> months;  // with per_month: for how long (a deadline, and per_month x months in all)
   std::string currency;
+  std::optional<Exchange> exchange;  // the budget converted into the report's currency
 };
 
 struct Energy {
@@ -132,6 +146,10 @@ struct Scenario {
   Energy energy;
   MemoryOptions memory;
   Operations operations;
+  // The currency the report's money is in: given, else the budget's, else the price's.
+  std::string currency;
+  // Units of a currency for one US dollar, replacing the reference rates (currencies.hpp).
+  std::map<std::string, double, std::less<>> exchange_rates;
 };
 
 // The precision the run computes in: the one given, else the GPU's default (bf16 where it has it).

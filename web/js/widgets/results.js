@@ -1,6 +1,7 @@
 // The estimate: headline cards, secondary figures, the math behind them, and the engine's notes.
 // Every report number sits in an element with data-report (its dotted path in the report) and
 // data-value (the raw number), so tests and scripts read exactly what the engine said.
+import { exchangeLine, exchangeSection } from './exchange.js';
 import { el } from '../dom.js';
 import * as format from '../format.js';
 import { t, warningText } from '../i18n.js';
@@ -43,9 +44,10 @@ function otherLine(report, lang, h, steadyPath, steadyText, expectedPath, expect
 }
 
 export class Results {
-  constructor(container, { onApply } = {}) {
+  constructor(container, { onApply, onRate } = {}) {
     this.container = container;
     this.onApply = onApply;
+    this.onRate = onRate;  // an exchange rate typed (currency code, text)
     this.status = el('p', { class: 'status', role: 'status' });
     this.body = el('div', { class: 'results-body' });
     container.append(this.status, this.body);
@@ -112,6 +114,8 @@ export class Results {
         h.expected ? otherLine(report, lang, h, 'cost.total', format.money(cost.total, cost.currency, lang), '', '', false) : null,
         el('br'),
         t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang)),
+        cost.exchange ? el('br') : null,
+        exchangeLine(report, lang),
       ] : null),
       card(lang, 'plan.gpus', number(report, 'plan.gpus', format.plain(report.plan.gpus, lang, 0)),
         `${report.hardware.gpu_name}`),
@@ -148,7 +152,7 @@ export class Results {
       cost ? el('span', { text: format.money(h.cost, cost.currency, lang) }) : null,
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {
