@@ -310,6 +310,56 @@ describe('the served page', () => {
     await context.close();
   });
 
+  test('utilisation is typed in percent: a fraction is asked about with a one-click fix, and limits are said in percent, in both languages', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    const advice = page.locator('[data-advice-for="strategy.mfu"]');
+    assert.equal(await advice.isHidden(), true);
+    // "0.4" in a percent field is 0.4%: asked about, not silently taken (6,816 days instead of 68).
+    await page.fill('#f-strategy-mfu', '0.4');
+    await advice.waitFor();
+    assert.equal(await advice.innerText(), '0.4% — did you mean 40%? Use 40%');
+    await page.click('[data-advice-for="strategy.mfu"] button');
+    await page.waitForFunction(() => location.hash.includes('strategy.mfu=0.4&') || location.hash.endsWith('strategy.mfu=0.4'));
+    assert.equal(await page.inputValue('#f-strategy-mfu'), '40');
+    assert.equal(await advice.isHidden(), true);
+    assert.equal(await reportValue(page, 'time.mfu'), 0.4);
+    // Over 100%: the error in the units typed, not "at most 1 (got 1.5)".
+    await page.fill('#f-strategy-mfu', '150');
+    await page.locator('[data-error-for="strategy.mfu"]:not(:empty)').waitFor();
+    assert.equal(await page.locator('[data-error-for="strategy.mfu"]').innerText(), 'At most 100% (got 150%).');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.querySelector('[data-error-for="strategy.mfu"]')?.textContent === '不能超过 100%（填的是 150%）。');
+    await page.fill('#f-strategy-mfu', '0.5');
+    await page.waitForFunction(() => document.querySelector('[data-advice-for="strategy.mfu"]')?.textContent.startsWith('0.5%——是不是想填 50%？'));
+    await context.close();
+  });
+
+  test('while a value is being typed, the kept estimate is that of the last complete input, never of a half-typed prefix', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    const days = async () => Number(await page.locator('#results [data-report$="wall_clock_days"]').first().getAttribute('data-value'));
+    assert.equal(await days(), cliReport.time.wall_clock_days);
+    // Typing 1e30 tokens key by key: "1e3" is a valid (minutes-long) run on the way, 1e30 is over the limit.
+    await page.locator('#f-training-tokens').selectText();
+    await page.keyboard.type('1e3');
+    await page.waitForFunction(() => location.hash.includes('training.tokens=1e3&'));
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.ok(await days() < 1e-3);
+    await page.keyboard.type('0');
+    await page.locator('#results[data-state="stale"]').waitFor();
+    // The estimate kept on screen is the one before typing began (2e12 tokens), not "1e3"'s.
+    assert.equal(await days(), cliReport.time.wall_clock_days);
+    // Left with a valid value, that value's estimate is the one kept from then on.
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.keyboard.type('0');
+    await page.locator('#results[data-state="stale"]').waitFor();
+    assert.ok(await days() < 1e-3);
+    await context.close();
+  });
+
   test('GPU and model pickers can be searched and show the key numbers', async () => {
     const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();

@@ -28,12 +28,19 @@ state.lang ??= defaultLang(navigator.languages);
 let requestId = 0;
 
 const form = new Form(document.getElementById('inputs'), {
-  onInput(path, typed) {
+  onInput(path, typed, { typing = false } = {}) {
+    typingPath = typing ? path : null;
     if (path === 'pricing.currency') pinBudgetCurrency(state);
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
     if (path === 'budget.per_month') pinBudgetCurrency(state);
     if (path === 'model.preset') dropImportedExtras();
     changed();
+  },
+  // A typed value is complete (the input left, or Enter): the estimate on screen is the user's.
+  onCommit(path) {
+    if (typingPath !== path) return;
+    typingPath = null;
+    if (shown) committed = shown;
   },
   onMode(name, value) {
     state.modes[name] = value;
@@ -99,6 +106,10 @@ const ways = new Ways(document.querySelector('main.layout'), {
 });
 const scalingView = new Scaling(document.getElementById('scaling'));
 let shown = null;  // {scenario, report} of the estimate on screen
+// The last estimate of complete input: while a value is being typed, the estimates of its prefixes
+// ("1e3" on the way to "1e30") are shown but never kept as the last valid one.
+let committed = null;
+let typingPath = null;  // the input being typed in, until it is left
 const share = new Share(document.getElementById('share'), { current: () => shown });
 const embedSnippet = new EmbedSnippet(document.getElementById('embed-view'));
 const examplesView = new Examples(document.getElementById('examples-view'), {
@@ -284,6 +295,11 @@ async function recompute() {
   form.showErrors(catalogs.problem ? [catalogs.problem, ...errors] : errors, state.lang);
   form.showNotice(catalogs.notice ? t(state.lang, ...catalogs.notice) : null);
   if (errors.length) {
+    // The last valid estimate is that of complete input: a half-typed prefix's never stands in.
+    if (shown && shown !== committed) {
+      if (committed) results.render(committed.report, state.lang, catalogs.data);
+      else results.clear();
+    }
     results.invalid(state.lang);
     compare.markStale();
     comparisonId += 1;  // searches still running for an older input must not draw over this one
@@ -294,6 +310,7 @@ async function recompute() {
   else {
     results.render(report, state.lang, catalogs.data);
     shown = { scenario, report };
+    if (!typingPath) committed = shown;
     recomputeComparison();
     recomputeScaling(report);
     form.setPlaceholders({

@@ -98,6 +98,8 @@ export const STRINGS = {
   'pricing.currency': 'Currency',
   hint_number: 'e.g. 7e9, 7B',
   hint_mfu: 'empty: predicted',
+  percent_advice: '{typed}% — did you mean {fixed}%?',
+  percent_advice_fix: 'Use {fixed}%',
   hint_seq_len_default: 'default',
   results: 'Estimate',
   stale: 'Showing the last valid estimate; fix the highlighted fields to update it.',

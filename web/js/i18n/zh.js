@@ -99,6 +99,8 @@ export const STRINGS = {
   'pricing.currency': '货币',
   hint_number: '如 7e9、70亿、7B',
   hint_mfu: '留空：按硬件预测',
+  percent_advice: '{typed}%——是不是想填 {fixed}%？',
+  percent_advice_fix: '改为 {fixed}%',
   hint_seq_len_default: '默认',
   results: '估算结果',
   stale: '显示的是上一次有效的结果；请修正标出的输入项。',

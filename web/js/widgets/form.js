@@ -7,9 +7,10 @@ import { confidenceWord, errorText, t } from '../i18n.js';
 import { displayValue } from '../state.js';
 
 export class Form {
-  constructor(container, { onInput, onMode }) {
+  constructor(container, { onInput, onMode, onCommit }) {
     this.container = container;
     this.onInput = onInput;
+    this.onCommit = onCommit;
     this.onMode = onMode;
     this.inputs = new Map();
     this.wrappers = new Map();
@@ -18,6 +19,7 @@ export class Form {
     this.modeSelects = new Map();
     this.searchBoxes = [];
     this.factLines = new Map();
+    this.advice = new Map();
     this.build();
   }
 
@@ -85,7 +87,9 @@ export class Form {
         id, name: field.path, type: 'text', autocomplete: 'off', spellcheck: 'false',
         inputmode: field.kind === 'number' ? 'decimal' : null, list: listId, 'aria-describedby': errorId,
       });
-      input.addEventListener('input', () => this.onInput(field.path, input.value));
+      input.addEventListener('input', () => this.onInput(field.path, input.value, { typing: true }));
+      // The value is complete when the user leaves the input or presses Enter.
+      input.addEventListener('change', () => this.onCommit?.(field.path));
       if (field.list) {
         this.container.append(el('datalist', { id: listId }, field.list.map((v) => el('option', { value: v }))));
       }
@@ -96,7 +100,13 @@ export class Form {
     if (hint) this.labels.push([hint, field.hint]);
     const error = el('span', { class: 'error', id: errorId, 'data-error-for': field.path, 'aria-live': 'polite' });
     this.errorSlots.set(field.path, error);
-    const wrapper = el('div', { class: `field ${field.kind}` }, [label, search, input, facts, hint, error]);
+    // A percentage typed as a fraction ("0.4" for 40%): asked about, with the fix one click away.
+    let advice = null;
+    if (field.scale === 100) {
+      advice = el('span', { class: 'advice', 'data-advice-for': field.path, 'aria-live': 'polite', hidden: true });
+      this.advice.set(field.path, advice);
+    }
+    const wrapper = el('div', { class: `field ${field.kind}` }, [label, search, input, facts, hint, advice, error]);
     this.inputs.set(field.path, { field, input });
     this.wrappers.set(field.path, wrapper);
     return wrapper;
@@ -175,6 +185,23 @@ export class Form {
         input.value = displayValue(field, stored);
       }
     }
+    for (const [path, node] of this.advice) this.updateAdvice(path, node, state);
+  }
+
+  // "0.4% — did you mean 40%?" for a percentage between 0 and 1, and a button that makes it 40.
+  updateAdvice(path, node, state) {
+    const { field } = this.inputs.get(path);
+    const shown = Number(displayValue(field, state.values.get(path) ?? ''));
+    const suspicious = field.active(state) && Number.isFinite(shown) && shown > 0 && shown <= 1;
+    node.hidden = !suspicious;
+    if (!suspicious) {
+      node.replaceChildren();
+      return;
+    }
+    const fixed = String(Number((shown * 100).toPrecision(12)));
+    const button = el('button', { type: 'button', class: 'link-button', text: t(state.lang, 'percent_advice_fix', { fixed }) });
+    button.addEventListener('click', () => this.onInput(path, fixed));
+    node.replaceChildren(t(state.lang, 'percent_advice', { typed: String(shown), fixed }), ' ', button);
   }
 
   // What an empty input stands for, as the engine resolved it (e.g. the preset's sequence length).
@@ -215,6 +242,13 @@ export class Form {
       const slot = this.errorSlots.get(path);
       const wrapper = this.wrappers.get(path);
       if (slot && wrapper && !wrapper.hidden) {
+        const { field } = this.inputs.get(path);
+        if (field.scale) {
+          // A field shown in percent: the engine's limits and value in the units the user typed.
+          slot.textContent = errorText(lang, scaledIssue(issue, field.scale));
+          this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
+          continue;
+        }
         // The short message in the user's language; the engine's precise English one beside it.
         const short = errorText(lang, issue);
         if (lang === 'en' || short === issue.message) slot.textContent = issue.message;
@@ -238,6 +272,18 @@ export class Form {
     );
     this.generalErrors.hidden = general.length === 0;
   }
+}
+
+// An issue about a field the page shows scaled (percent): its limits and value as the input shows them.
+function scaledIssue(issue, scale) {
+  const params = { ...(issue.params ?? {}) };
+  for (const name of ['max', 'min', 'got']) {
+    const value = Number(params[name]);
+    if (params[name] !== undefined && params[name] !== '' && Number.isFinite(value)) {
+      params[name] = `${Number((value * scale).toPrecision(12))}%`;
+    }
+  }
+  return { ...issue, params };
 }
 
 function peakOf(gpu) {

@@ -74,6 +74,11 @@ export class Results {
     this.setState('failed');
   }
 
+  // No estimate on screen (the input that had one was never complete).
+  clear() {
+    this.body.replaceChildren();
+  }
+
   // Errors: keep the last valid estimate on screen, marked stale, or say what to do.
   invalid(lang) {
     const hasResult = this.body.childElementCount > 0;
