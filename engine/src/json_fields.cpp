@@ -1,3 +1,4 @@
+#include <cctype>
 #include "json_fields.hpp"
 
 #include <algorithm>
@@ -63,6 +64,51 @@ std::optional<std::string> closest_key(std::string_view key, const std::vector<s
     if (distance < best_distance) {
       best_distance = distance;
       best = candidate;
+    }
+  }
+  return best;
+}
+
+// The catalog row a mistyped ID most likely means, by its ID or its name: the typed text against the
+// whole ID and name and each of their words (lower-case), nearest first; ties go to the row whose
+// whole ID is nearer, then to the catalog's order. "h1000" is one edit from H100's word "h100" (and
+// two from the ID "b100"), so it suggests the H100.
+std::optional<std::string> closest_id(std::string_view typed, const std::vector<std::pair<std::string, std::string>>& rows) {
+  const auto lower = [](std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const auto words = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::string word;
+    for (char c : text) {
+      if (c == ' ' || c == '-' || c == '_' || c == '/' || c == '(' || c == ')' || c == ',') {
+        if (!word.empty()) out.push_back(word);
+        word.clear();
+      } else {
+        word += c;
+      }
+    }
+    if (!word.empty()) out.push_back(word);
+    return out;
+  };
+  const std::string key = lower(typed);
+  if (key.empty()) return std::nullopt;
+  // Near enough to be a typo: fewer than 3 edits, and fewer than half the typed characters.
+  const std::size_t limit = std::min<std::size_t>(3, (key.size() + 1) / 2);
+  std::optional<std::string> best;
+  std::size_t best_distance = limit, best_whole = std::string::npos;
+  for (const auto& [id, name] : rows) {
+    const std::string whole_id = lower(id), whole_name = lower(name);
+    std::size_t distance = std::min(edit_distance(key, whole_id), edit_distance(key, whole_name));
+    for (const auto& text : {whole_id, whole_name})
+      for (const std::string& word : words(text)) distance = std::min(distance, edit_distance(key, word));
+    const std::size_t whole = edit_distance(key, whole_id);
+    if (distance < best_distance || (distance == best_distance && best && whole < best_whole)) {
+      best_distance = distance;
+      best_whole = whole;
+      best = id;
     }
   }
   return best;

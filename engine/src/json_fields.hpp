@@ -31,6 +31,7 @@ std::string describe(const json& value);
 std::string join_path(std::string_view parent, std::string_view key);
 // The allowed key closest to a typo, if any is close (Levenshtein distance <= 2).
 std::optional<std::string> closest_key(std::string_view key, const std::vector<std::string>& allowed);
+std::optional<std::string> closest_id(std::string_view typed, const std::vector<std::pair<std::string, std::string>>& rows);
 
 // Reads one object. Bound to a contract record, every key it reads must be declared there (else an
 // internal_undeclared_field error, which the tests and the fuzzer treat as a bug), numbers take the

@@ -17,13 +17,23 @@ using detail::Fields;
 using detail::format_number;
 using detail::json;
 
+const std::string& name_of(const GpuSpec& gpu) { return gpu.name; }
+std::string name_of(const Offer& offer) { return offer.provider + " " + offer.name; }
+const std::string& name_of(const ModelPreset& preset) { return preset.model.name; }
+
+// An ID the catalog does not have: said, with the row it most likely means (by ID or name) as the
+// error's suggestion, for the page's one-click fix.
 template <class Rows>
-std::string unknown_id_message(const std::string& what, const std::string& id, const Rows& rows) {
-  std::vector<std::string> ids;
-  for (const auto& row : rows) ids.push_back(id_of(row));
+void unknown_id(Fields& f, std::string_view key, const std::string& what, const std::string& id, const Rows& rows) {
+  std::vector<std::pair<std::string, std::string>> known;
+  for (const auto& row : rows) known.emplace_back(id_of(row), name_of(row));
   std::string message = "No " + what + " with ID \"" + id + "\" in the catalog.";
-  if (auto near = detail::closest_key(id, ids)) message += " Did you mean \"" + *near + "\"?";
-  return message;
+  if (auto near = detail::closest_id(id, known)) {
+    message += " Did you mean \"" + *near + "\"?";
+    f.error(key, "unknown_id", message, {{"suggestion", *near}});
+  } else {
+    f.error(key, "unknown_id", message);
+  }
 }
 
 // A field that is valid but has no effect on this estimate: said, so nobody believes it counted.
@@ -43,7 +53,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
   if (preset_id) {
     preset = catalog.find_model(*preset_id);
     if (!preset) {
-      f.error("preset", "unknown_id", unknown_id_message("model preset", *preset_id, catalog.models));
+      unknown_id(f, "preset", "model preset", *preset_id, catalog.models);
     } else {
       spec = preset->model;
       if (spec.architecture) arch = *spec.architecture;
@@ -183,7 +193,7 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
   if (offer_id) {
     offer = catalog.find_offer(*offer_id);
     if (!offer) {
-      f.error("offer", "unknown_id", unknown_id_message("cloud offer", *offer_id, catalog.offers));
+      unknown_id(f, "offer", "cloud offer", *offer_id, catalog.offers);
     } else {
       p.offer = offer->id;
       p.offer_source = offer->source;
@@ -220,7 +230,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
                   "pricing.offer \"" + offer->id + "\" rents " + offer->gpu.name + ", not " + known->name +
                       "; remove hardware.gpu or choose a matching offer.");
       } else {
-        f.error("gpu", "unknown_id", unknown_id_message("GPU", id, catalog.gpus));
+        unknown_id(f, "gpu", "GPU", id, catalog.gpus);
       }
     } else if (gpu->is_object()) {
       if (offer)

@@ -145,15 +145,15 @@ describe('the served page', () => {
     await page.fill('#f-hardware-count', '1e8');
     await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /不能超过 .+（填的是 .+）/ }).waitFor();
     await page.goto(`${base}#${HASH}&hardware.cout=128&lang=zh`);
-    await page.locator('[data-error-for="hardware.cout"]').filter({ hasText: /是不是“count”/ }).waitFor();
+    await page.locator('[data-link-problem="hardware.cout"]').filter({ hasText: /是不是“hardware\.count=128”/ }).waitFor();
     await context.close();
   });
 
   test('a typo in a shared link is named, never silently ignored', async () => {
     const { context, page } = await openPage(`${base}#${HASH}&hardware.cout=128&lang=en`);
-    const error = page.locator('.general-errors [data-error-for="hardware.cout"]');
+    const error = page.locator('.link-problems [data-link-problem="hardware.cout"]');
     await error.waitFor();
-    assert.match(await error.innerText(), /Did you mean "count"/);
+    assert.match(await error.innerText(), /Did you mean “hardware\.count=128”\?/);
     assert.equal(await page.getAttribute('#results', 'data-state'), 'empty');
     await context.close();
   });
@@ -358,6 +358,39 @@ describe('the served page', () => {
     await page.locator('#results[data-state="stale"]').waitFor();
     assert.ok(await days() < 1e-3);
     await context.close();
+  });
+
+  test('a typo in a link is shown at the top with its fix, and the form wins once edited, in both languages', async () => {
+    // hardware.cuont=8: not a field. Said at the top, in view, with the engine's suggestion.
+    const typo = HASH.replace('hardware.count=64', 'hardware.cuont=8');
+    const { context, page } = await openPage(`${base}#${typo}&lang=en`);
+    const box = page.locator('.link-problems');
+    await box.locator('[data-link-problem="hardware.cuont"]').waitFor();
+    assert.ok((await box.boundingBox()).y < 400, 'the problem is in view at the top');
+    assert.match(await box.innerText(), /“hardware\.cuont=8” is not a field the calculator knows\. Did you mean “hardware\.count=8”\? Use hardware\.count=8 Remove it/);
+    await page.click('[data-fix="hardware.cuont"]');
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await page.inputValue('#f-hardware-count'), '8');
+    assert.equal(await box.isHidden(), true);
+    assert.ok(!(await page.evaluate(() => location.hash)).includes('cuont'));
+    // The form wins once edited: the refused parameter is dropped with the first edit.
+    const { context: second, page: again } = await openPage(`${base}#${typo}&lang=zh`);
+    await again.locator('[data-link-problem="hardware.cuont"]').waitFor();
+    assert.match(await again.locator('.link-problems').innerText(), /链接有问题：[\s\S]*“hardware\.cuont=8”不是计算器认识的字段。是不是“hardware\.count=8”？/);
+    await again.fill('#f-hardware-count', '16');
+    await again.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await again.locator('.link-problems').isHidden(), true);
+    assert.equal(await reportValue(again, 'plan.gpus'), 16);
+    // A GPU ID is suggested by its name: h1000 -> the H100 (not the B100, nearer by ID alone).
+    const { context: third, page: gpu } = await openPage(`${base}#${HASH.replace('hardware.gpu=h100-sxm', 'hardware.gpu=h1000')}&lang=en`);
+    await gpu.locator('[data-link-problem="hardware.gpu"]').waitFor();
+    assert.match(await gpu.locator('.link-problems').innerText(), /Did you mean “hardware\.gpu=h100-sxm”\?/);
+    await gpu.click('[data-fix="hardware.gpu"]');
+    await gpu.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await reportValue(gpu, 'time.gpu_hours'), cliReport.time.gpu_hours);
+    await context.close();
+    await second.close();
+    await third.close();
   });
 
   test('GPU and model pickers can be searched and show the key numbers', async () => {

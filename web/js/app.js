@@ -1,5 +1,6 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
+import { LinkProblems, linkProblems } from './widgets/link-problems.js';
 import { el } from './dom.js';
 import { Catalogs } from './catalogs.js';
 import { applyEmbed, EmbedProtocol } from './embed.js';
@@ -30,6 +31,9 @@ let requestId = 0;
 const form = new Form(document.getElementById('inputs'), {
   onInput(path, typed, { typing = false } = {}) {
     typingPath = typing ? path : null;
+    // Once the form is edited its values win: the link's parameters the engine refused are dropped.
+    for (const key of refusedExtras) state.extra.delete(key);
+    refusedExtras.clear();
     if (path === 'pricing.currency') pinBudgetCurrency(state);
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
     if (path === 'budget.per_month') pinBudgetCurrency(state);
@@ -106,6 +110,25 @@ const ways = new Ways(document.querySelector('main.layout'), {
 });
 const scalingView = new Scaling(document.getElementById('scaling'));
 let shown = null;  // {scenario, report} of the estimate on screen
+const refusedExtras = new Set();  // the link's parameters (without an input) the engine refused
+const linkBox = new LinkProblems(document.getElementById('inputs'), {
+  // The suggestion used: the value moves to the suggested field (hardware.cuont=8 -> hardware.count=8)
+  // or the field takes the suggested ID (hardware.gpu=h1000 -> h100-sxm).
+  onFix(issue, path, value) {
+    state.extra.delete(issue.field);
+    if (FIELD_BY_PATH.has(path)) {
+      state.values.set(path, String(value));
+      if (path === 'hardware.count') state.modes.gpus = 'count';
+    } else {
+      state.extra.set(path, String(value));
+    }
+    changed();
+  },
+  onRemove(issue) {
+    state.extra.delete(issue.field);
+    changed();
+  },
+});
 // The last estimate of complete input: while a value is being typed, the estimates of its prefixes
 // ("1e3" on the way to "1e30") are shown but never kept as the last valid one.
 let committed = null;
@@ -291,8 +314,14 @@ async function recompute() {
     ...report.errors,
     ...unplaced.map((field) => ({ field, code: 'link_parameter_unused', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
   ];
+  // The link's problems at the top of the form, each with its fix; the rest beside their inputs.
+  const problems = linkProblems(errors, state.extra);
+  linkBox.show(problems, state);
+  refusedExtras.clear();
+  for (const issue of errors) if (state.extra.has(issue.field)) refusedExtras.add(issue.field);
+  const formErrors = errors.filter((issue) => !state.extra.has(issue.field));
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
-  form.showErrors(catalogs.problem ? [catalogs.problem, ...errors] : errors, state.lang);
+  form.showErrors(catalogs.problem ? [catalogs.problem, ...formErrors] : formErrors, state.lang);
   form.showNotice(catalogs.notice ? t(state.lang, ...catalogs.notice) : null);
   if (errors.length) {
     // The last valid estimate is that of complete input: a half-typed prefix's never stands in.
