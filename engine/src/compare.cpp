@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "estimators.hpp"
 #include "specs.hpp"
 #include "traincalc/json_api.hpp"
 
@@ -45,34 +46,37 @@ std::string text_at(const json& j, std::initializer_list<const char*> path) {
   return node && node->is_string() ? node->get<std::string>() : "";
 }
 
-// The currency a money budget is in: budget.currency, else the price's as the scenario gives it.
-std::string budget_currency(const json& s, const Catalog& catalog) {
-  if (auto c = text_at(s, {"budget", "currency"}); !c.empty()) return c;
-  if (auto c = text_at(s, {"pricing", "currency"}); !c.empty()) return c;
+// The currency a money budget is in: budget.currency, else the price's as the scenario gives it, else
+// `otherwise` (USD, the currency of a price given without one).
+std::string budget_currency(const json& s, const Catalog& catalog, const std::string& otherwise = "USD") {
+  if (auto c = text_at(s, {"budget", "currency"}); !c.empty()) return detail::currency_code(c);
+  if (auto c = text_at(s, {"pricing", "currency"}); !c.empty()) return detail::currency_code(c);
   if (const Offer* offer = catalog.find_offer(text_at(s, {"pricing", "offer"}))) return offer->currency;
-  return "USD";
+  return otherwise;
 }
 
 // The user's currency, as the estimate reads it: the scenario's currency, else budget.currency, else
-// pricing.currency, else the currency of the offer the scenario names, else USD (the currency of a
-// price given without one).
-std::string user_currency(const json& s, const Catalog& catalog) {
-  if (auto c = text_at(s, {"currency"}); !c.empty()) return c;
-  return budget_currency(s, catalog);
+// pricing.currency, else the currency of the offer the scenario names; where the scenario says none,
+// the currency most of the compared offers are priced in (a vendor's catalog in yuan stays in yuan).
+std::string user_currency(const json& s, const Catalog& catalog, const std::string& usual) {
+  if (auto c = text_at(s, {"currency"}); !c.empty()) return detail::currency_code(c);
+  return budget_currency(s, catalog, usual);
 }
 
 // The scenario on one offer: the offer's GPU and price; the budget stays in the user's currency, and
 // the offer's price is converted into it, so every offer is costed and ranked in one currency.
-json on_offer(json s, const Offer& offer, const Catalog& catalog) {
+json on_offer(json s, const Offer& offer, const Catalog& catalog, const std::string& usual) {
   if (s.contains("hardware") && s["hardware"].is_object()) {
     s["hardware"].erase("gpu");
     erase_if_empty(s, "hardware");
   }
-  const std::string currency = user_currency(s, catalog);
+  const std::string currency = user_currency(s, catalog, usual);
   if (s.contains("budget") && s["budget"].is_object() &&
       (s["budget"].contains("per_month") || s["budget"].contains("total")) && !s["budget"].contains("currency"))
     s["budget"]["currency"] = budget_currency(s, catalog);
-  s["currency"] = currency;
+  // An offer in a currency the rates do not know stays in its own (said as such; with a budget in
+  // another currency the estimate refuses it, naming the currency).
+  if (detail::find_currency(offer.currency) && detail::find_currency(currency)) s["currency"] = currency;
   s["pricing"] = {{"offer", offer.id}};
   keep_precision_if_supported(s, offer.gpu);
   return s;
@@ -189,10 +193,21 @@ Comparison compare(std::string_view scenario_text, const Catalog& base, const Co
     out.rows.push_back(std::move(row));
   };
   if (request.kind == CompareKind::offers) {
+    // The currency most of the compared offers are priced in (the first such in the catalog's order).
+    std::vector<std::pair<std::string, int>> counts;
+    for (const Offer& offer : catalog->offers) {
+      if (!wanted(offer.id)) continue;
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == offer.currency; });
+      if (it == counts.end()) counts.emplace_back(offer.currency, 1);
+      else ++it->second;
+    }
+    const auto most = std::max_element(counts.begin(), counts.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    const std::string usual = most == counts.end() ? "USD" : most->first;
     for (const Offer& offer : catalog->offers)
       if (wanted(offer.id))
         add({offer.id, offer.provider, offer.name, offer.date, offer.gpu.id, offer.gpu.name, {}, {}},
-            on_offer(*scenario, offer, *catalog));
+            on_offer(*scenario, offer, *catalog, usual));
   } else {
     for (const GpuSpec& gpu : catalog->gpus)
       if (wanted(gpu.id))

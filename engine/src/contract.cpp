@@ -926,7 +926,9 @@ constexpr Field energy_expected_fields[] = {
                  "GPU draw while computing: as given, else from the utilisation the slower steps reach.")),
     required(out("idle_power_fraction", "fraction of TDP", "GPU draw while idle.")),
     required(flag("headline", {}, "Whether the expected run is the estimate's headline (time.expected.headline).")),
-    holds("kwh_range", Type::object, &expected_kwh_range, "With the expected run's range: the energy's likely range."),
+    holds("kwh_range", Type::object, &expected_kwh_range,
+          "With the expected run's range: the energy times its multipliers (of the run's hours: a slower real run "
+          "draws less while computing, so the high end is an upper bound)."),
     holds("co2_kg_range", Type::object, &expected_co2_range,
           "With the expected run's range: the emissions' likely range."),
 };

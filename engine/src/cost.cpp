@@ -2,6 +2,7 @@
 // default); the run costs GPU-hours x hourly price. A price or budget in another currency than the
 // report's is converted at the reference rates (currencies.hpp) or the scenario's own.
 #include <algorithm>
+#include <cctype>
 
 #include "estimators.hpp"
 #include "traincalc/currencies.hpp"
@@ -12,6 +13,17 @@ const CurrencyRate* find_currency(std::string_view code) {
   const auto it = std::find_if(reference_rates.begin(), reference_rates.end(),
                                [&](const CurrencyRate& c) { return c.code == code; });
   return it == reference_rates.end() ? nullptr : &*it;
+}
+
+// A currency code as typed, as the rates know it: trimmed, upper-case, and the yuan's everyday
+// abbreviation RMB as its ISO code CNY.
+std::string currency_code(std::string_view typed) {
+  std::size_t a = 0, b = typed.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(typed[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(typed[b - 1]))) --b;
+  std::string code(typed.substr(a, b - a));
+  for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return code == "RMB" ? "CNY" : code;
 }
 
 std::string currency_list() {

@@ -328,6 +328,7 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
 // one currency into another (none where a code has no rate, given or reference).
 const CurrencyRate* find_currency(std::string_view code);
 std::string currency_list();
+std::string currency_code(std::string_view typed);
 std::optional<Exchange> exchange_between(const Scenario& s, std::string_view from, std::string_view to);
 double hourly_price(const Pricing& p);
 double monthly_price(const Pricing& p);

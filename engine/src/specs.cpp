@@ -1,5 +1,7 @@
 #include "specs.hpp"
 
+#include "estimators.hpp"
+
 #include <cmath>
 
 #include "traincalc/json_api.hpp"
@@ -309,7 +311,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
         f.error("per_gpu_month", "conflict", where + " gives both per_gpu_hour and per_gpu_month; keep one.");
       f.require("currency", "the price's currency, e.g. \"USD\" or \"CNY\"");
-      if (auto v = f.text("currency")) offer.currency = *v;
+      if (auto v = f.text("currency")) offer.currency = currency_code(*v);  // "cny", "RMB": CNY
       if (auto v = f.text("date")) offer.date = *v;
       if (auto v = f.text("pricing_type")) offer.pricing_type = *v;
       if (auto v = f.text("region")) offer.region = *v;

@@ -201,13 +201,13 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
       p.per_gpu_month = offer->per_gpu_month;
       p.currency = offer->currency;
       if (!f.has("hours_per_month")) p.hours_per_month = offer->hours_per_month;
-      if (currency && *currency != offer->currency)
+      if (currency && detail::currency_code(*currency) != offer->currency)
         f.error("currency", "conflict",
                 "The offer \"" + offer->id + "\" is priced in " + offer->currency + ", not " + *currency +
                     "; remove pricing.currency or change it.");
     }
   } else if (currency) {
-    p.currency = *currency;
+    p.currency = detail::currency_code(*currency);
   } else {
     p.currency.clear();  // resolved with the budget's currency, or assumed, in check_combinations
   }
@@ -308,7 +308,7 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
   b.total = f.number("total");
   b.deadline_days = f.number("deadline_days");
   b.months = f.number("months");
-  if (auto v = f.text("currency")) b.currency = *v;
+  if (auto v = f.text("currency")) b.currency = detail::currency_code(*v);
   if (f.has("months") && !f.has("per_month"))
     f.error("months", "inconsistent",
             "budget.months says for how long a monthly budget runs: give budget.per_month too.");
@@ -420,8 +420,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
         const std::string unknown = detail::exchange_between(s, from, "USD") ? report_currency : from;
         errors.push_back({field, "no_exchange_rate",
                           "The calculator has no exchange rate for " + unknown + " (it converts " +
-                              detail::currency_list() + "); give exchange_rates." + unknown + " (" + unknown +
-                              " for one US dollar), or use one currency.",
+                              detail::currency_list() + "): give the price and the budget in one currency, or in "
+                              "currencies it converts.",
                           {{"currency", unknown}, {"known", detail::currency_list()}}});
       }
       return x;
@@ -622,8 +622,9 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
     f.reject_unknown();
   }
   if (auto v = top.text("currency")) {
-    s.currency = *v;
-    if (!detail::find_currency(*v))
+    const std::string code = detail::currency_code(*v);
+    if (detail::find_currency(code)) s.currency = code;
+    else
       top.error("currency", "invalid",
                 "currency must be one the calculator converts (" + detail::currency_list() + "), not \"" + *v + "\".",
                 {{"known", detail::currency_list()}});

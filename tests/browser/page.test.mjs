@@ -340,6 +340,9 @@ describe('the served page', () => {
     await page.locator('#results[data-state="ok"]').waitFor();
     const days = async () => Number(await page.locator('#results [data-report$="wall_clock_days"]').first().getAttribute('data-value'));
     assert.equal(await days(), cliReport.time.wall_clock_days);
+    // A given utilisation: the steady state is the headline, and so is its energy.
+    assert.equal(await reportValue(page, 'energy.kwh'), cliReport.energy.kwh);
+    assert.equal(await page.locator('[data-report="energy.expected.kwh"]').count(), 0);
     // Typing 1e30 tokens key by key: "1e3" is a valid (minutes-long) run on the way, 1e30 is over the limit.
     await page.locator('#f-training-tokens').selectText();
     await page.keyboard.type('1e3');

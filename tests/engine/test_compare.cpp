@@ -137,6 +137,25 @@ TEST_CASE("Without a budget the comparison costs every offer in the scenario's c
              WithinRel(1 / 7.9827, 1e-12));
 }
 
+TEST_CASE("Without any currency in the scenario, offers are costed in the one most of them are priced in",
+          "[compare]") {
+  // A vendor's catalog in yuan (inline), nothing in the scenario says a currency: the vendor's offers
+  // stay in yuan, and the one dollar offer is converted into yuan.
+  const json vendor = {{"offers",
+                        {{{"id", "vendor-a"}, {"gpu", "h100-sxm"}, {"per_gpu_hour", 15}, {"currency", "CNY"}, {"source", "test"}},
+                         {{"id", "vendor-b"}, {"gpu", "a100-80gb-sxm"}, {"per_gpu_hour", 8}, {"currency", "cny"},
+                          {"source", "test"}}}}};
+  const json s = {{"model", {{"params", 1e9}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e10}}},
+                  {"hardware", {{"count", 8}}},
+                  {"strategy", {{"mfu", 0.4}}},
+                  {"catalog", vendor}};
+  const json out = compare(s, {{"ids", {"vendor-a", "vendor-b", "aws-p5.48xlarge-on-demand-h100-sxm"}}});
+  for (const json& r : out["rows"]) CHECK(r["report"]["cost"]["currency"] == "CNY");
+  CHECK_FALSE(row(out, "vendor-b")["report"]["cost"].contains("exchange"));  // "cny" is CNY
+  CHECK(row(out, "aws-p5.48xlarge-on-demand-h100-sxm")["report"]["cost"]["exchange"]["from"] == "USD");
+}
+
 TEST_CASE("A comparison request that cannot be read is refused, naming the field", "[compare]") {
   const auto refused = [](const std::string& request) {
     return json::parse(traincalc::compare_json(R"({"model": {"params": 1e9}})", traincalc::builtin_catalog(),

@@ -120,6 +120,18 @@ TEST_CASE("A budget in another currency than the price is kept, and the price co
   CHECK(eur["plan"]["gpus"] == 34);  // the same GPUs, whatever currency the report is in
 }
 
+TEST_CASE("Currency codes are read as people type them: any case, spaces, RMB for the yuan", "[cost][validation]") {
+  json s = scenario();
+  s["hardware"].erase("count");
+  s["pricing"] = {{"per_gpu_month", 2000}, {"currency", " rmb "}};
+  s["budget"] = {{"per_month", 10000}, {"currency", "cny"}};
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["cost"]["currency"] == "CNY");
+  CHECK_FALSE(r["cost"].contains("exchange"));  // the same currency: nothing converted
+  CHECK(r["plan"]["gpus"] == 5);
+}
+
 TEST_CASE("A currency the calculator cannot convert is refused, naming the way out", "[plan][validation]") {
   json s = scenario();
   s["hardware"].erase("count");
@@ -127,6 +139,9 @@ TEST_CASE("A currency the calculator cannot convert is refused, naming the way o
   s["budget"] = {{"per_month", 10000}, {"currency", "USD"}};
   const json r = report_json(s);
   CHECK(has_error(r, "pricing.currency", "no_exchange_rate"));
+  // Its message names the currencies the calculator converts, and the way out.
+  for (const auto& e : r["errors"])
+    if (e["code"] == "no_exchange_rate") CHECK(e["message"].get<std::string>().find("in one currency") != std::string::npos);
   // Its own rate makes it convertible only where the contract has a field for it; XAU has none.
   s["pricing"]["currency"] = "USD";
   s["currency"] = "XAU";

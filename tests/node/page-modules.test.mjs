@@ -268,15 +268,19 @@ describe('export', async () => {
     // A predicted utilisation: the expected run is the headline, the steady state beside it.
     const expected = { ...ok, cost: { ...ok.cost, expected_total: 1400 }, time: { ...ok.time, expected: { headline: true, wall_clock_days: 17.5, gpu_hours: 700 } } };
     const bad = { errors: [{ field: 'budget.per_month', message: 'too small' }] };
+    // An offer priced in yuan, costed in the user's dollars: its own price and the rate beside.
+    const converted = { ...ok, cost: { ...ok.cost, per_gpu_hour: 1.5, exchange: { from: 'CNY', to: 'USD', rate: 0.125, per_gpu_hour: 12 } } };
     const csv = comparisonCsv([
       { offer: { provider: 'Cloud, Inc.', name: 'A100 x8', date: '2025-06' }, gpuName: 'A100', report: ok },
       { offer: { provider: 'Cloud', name: 'H100 x8' }, gpuName: 'H100', report: expected },
       { offer: { provider: '=evil', name: 'T4' }, gpuName: 'T4', report: bad },
+      { offer: { provider: 'Yun', name: 'A800' }, gpuName: 'A800', report: converted },
     ]);
-    assert.equal(csv, 'provider,offer,date,gpu,price_per_gpu_hour,currency,gpus,days,gpu_hours,cost,memory_per_gpu_gb,fits,error,days_at_engine_utilisation,engine_mfu,basis,steady_days,steady_gpu_hours,steady_cost\r\n'
-      + '"Cloud, Inc.",A100 x8,2025-06,A100,2,USD,8,12.5,500,1000,60,true,,,,steady_state,12.5,500,1000\r\n'
-      + 'Cloud,H100 x8,,H100,2,USD,8,17.5,700,1400,60,true,,,,expected_run,12.5,500,1000\r\n'
-      + "'=evil,T4,,T4,,,,,,,,,budget.per_month: too small,,,,,,\r\n");
+    assert.equal(csv, 'provider,offer,date,gpu,price_per_gpu_hour,currency,gpus,days,gpu_hours,cost,memory_per_gpu_gb,fits,error,days_at_engine_utilisation,engine_mfu,basis,steady_days,steady_gpu_hours,steady_cost,offer_price_per_gpu_hour,offer_currency,exchange_rate\r\n'
+      + '"Cloud, Inc.",A100 x8,2025-06,A100,2,USD,8,12.5,500,1000,60,true,,,,steady_state,12.5,500,1000,2,USD,1\r\n'
+      + 'Cloud,H100 x8,,H100,2,USD,8,17.5,700,1400,60,true,,,,expected_run,12.5,500,1000,2,USD,1\r\n'
+      + "'=evil,T4,,T4,,,,,,,,,budget.per_month: too small,,,,,,,,,\r\n"
+      + 'Yun,A800,,A800,1.5,USD,8,12.5,500,1000,60,true,,,,steady_state,12.5,500,1000,12,CNY,0.125\r\n');
   });
   test('the report document carries the scenario to re-run it', () => {
     const doc = JSON.parse(reportDocument({ model: { params: 1 } }, { time: {} }, 'http://x/#a=1'));

@@ -1,5 +1,6 @@
 // The controller: owns the state, keeps the URL hash in step with it, asks the engine for a report
 // on every change (the latest request wins) and hands the result to the widgets.
+import { parseNumber } from './numbers.js';
 import { LinkProblems, linkProblems } from './widgets/link-problems.js';
 import { el } from './dom.js';
 import { Catalogs } from './catalogs.js';
@@ -58,8 +59,9 @@ const results = new Results(document.getElementById('results'), {
   // A rate of the user's own replaces the reference one (units for one US dollar), in the link.
   onRate(code, text) {
     const key = `exchange_rates.${code}`;
+    const number = parseNumber(text);
     if (text.trim() === '') state.extra.delete(key);
-    else state.extra.set(key, text.trim());
+    else state.extra.set(key, number === null ? text.trim() : String(number));  // "1,740.5", "7,1": numbers
     changed();
   },
   // A memory suggestion applied: each change goes to its input, or as a link parameter.
@@ -98,6 +100,7 @@ const ways = new Ways(document.querySelector('main.layout'), {
     // Planning by budget starts from what the estimate on screen costs a month, for the user to change.
     if (way === 'budget' && !state.values.get('budget.per_month') && shown?.report.cost) {
       state.values.set('budget.per_month', String(Math.ceil(shown.report.cost.per_month)));
+      state.values.set('budget.currency', shown.report.cost.currency);  // the amount is in the report's currency
     }
     enterWay(state, way);
     changed();

@@ -70,6 +70,8 @@ export async function scaling(module, { scenario, catalog, counts }, control) {
     const s = structuredClone(scenario);
     s.hardware = { ...s.hardware, count: gpus };
     if (s.budget) {
+      // The budget goes (the count is given), its currency stays the report's.
+      if (s.budget.currency && (s.budget.per_month !== undefined || s.budget.total !== undefined)) s.currency ??= s.budget.currency;
       delete s.budget.per_month;
       delete s.budget.deadline_days;
       if (!Object.keys(s.budget).filter((k) => k !== 'currency').length) delete s.budget;

@@ -13,7 +13,7 @@ export function csvCell(value) {
 
 export const CSV_COLUMNS = ['provider', 'offer', 'date', 'gpu', 'price_per_gpu_hour', 'currency', 'gpus', 'days',
   'gpu_hours', 'cost', 'memory_per_gpu_gb', 'fits', 'error', 'days_at_engine_utilisation', 'engine_mfu', 'basis',
-  'steady_days', 'steady_gpu_hours', 'steady_cost'];
+  'steady_days', 'steady_gpu_hours', 'steady_cost', 'offer_price_per_gpu_hour', 'offer_currency', 'exchange_rate'];
 
 // One line per compared row ({offer, gpuName, report}), raw numbers (not formatted), UTF-8. Days,
 // GPU-hours and cost are the headline's (basis "expected_run" with a predicted utilisation, else
@@ -36,10 +36,18 @@ export function comparisonCsv(rows) {
       h ? (h.expected ? 'expected_run' : 'steady_state') : undefined,
       ok ? report.time.wall_clock_days : undefined, ok ? report.time.gpu_hours : undefined,
       ok ? report.cost?.total : undefined,
+      // The offer's own price where it was converted into the user's currency.
+      ...offerPrice(ok ? report.cost : undefined),
     ];
     lines.push(cells.map(csvCell).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+function offerPrice(cost) {
+  const x = cost?.exchange;
+  if (!x) return [cost?.per_gpu_hour, cost?.currency, cost ? 1 : undefined];
+  return [x.per_gpu_hour ?? cost.per_gpu_hour / x.rate, x.from, x.rate];
 }
 
 // The scenario and its report, as one JSON document someone can re-run with the CLI.

@@ -407,7 +407,7 @@ export const STRINGS = {
   facts_params: '{params} parameters (architecture not given)',
   offer_pick: 'Price from a cloud offer',
   offer_none: '{n} {n#offer|offers} for this GPU…',
-  offer_snapshot: 'Price snapshot in {currency}: {provider}, {date} (source: {source}). Prices change; edit it if yours differs, and check that any budget is in {currency} too.',
+  offer_snapshot: 'Price snapshot in {currency}: {provider}, {date} (source: {source}). Prices change; edit it if yours differs. A budget keeps its own currency.',
   hour: 'h',
   exchange_line: 'price {typed} at {rate} {to} per {from} ({date})',
   exchange_given: 'your rate',

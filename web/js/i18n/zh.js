@@ -408,7 +408,7 @@ export const STRINGS = {
   facts_params: '{params} 参数（未给出模型结构）',
   offer_pick: '采用云服务报价',
   offer_none: '此 GPU 有 {n} 项报价…',
-  offer_snapshot: '价格快照（{currency}）：{provider}，{date}（来源：{source}）。价格会变动，如与你的价格不同请修改；预算也请使用 {currency}。',
+  offer_snapshot: '价格快照（{currency}）：{provider}，{date}（来源：{source}）。价格会变动，如与你的价格不同请修改。预算保持它自己的币种。',
   hour: '小时',
   exchange_line: '价格 {typed}，按 1 {from} = {rate} {to} 换算（{date}）',
   exchange_given: '你的汇率',

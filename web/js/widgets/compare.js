@@ -141,7 +141,11 @@ export class Compare {
       const h = headline(report);
       const value = (path, text) => el('td', { 'data-report': path, 'data-value': path.split('.').reduce((n, k) => n[k], report), text });
       cells.push(
-        el('td', { text: cost ? `${format.money(cost.per_gpu_hour, cost.currency, lang)}/h` : '—' }),
+        el('td', cost ? {} : { text: '—' }, cost ? [
+          `${format.money(cost.per_gpu_hour, cost.currency, lang)}/h`,
+          // The offer's own price, where it was converted into the user's currency.
+          cost.exchange ? el('span', { class: 'sub', 'data-exchange-from': cost.exchange.from, text: `${format.money(cost.exchange.per_gpu_hour ?? cost.per_gpu_hour / cost.exchange.rate, cost.exchange.from, lang)}/h` }) : null,
+        ] : []),
         value('plan.gpus', format.plain(report.plan.gpus, lang, 0)),
         value(h.daysPath, format.days(h.days, lang)),
         ...(this.columns.some((c) => c.withEngine) ? [predicted && !predicted.errors.length
