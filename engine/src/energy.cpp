@@ -27,6 +27,9 @@ constexpr double default_host_power_fraction = 0.4;
 constexpr double idle_power_fraction = 0.3;
 constexpr double full_power_hfu = 0.5;
 
+// The average GPU draw, as a fraction of TDP, at a hardware utilisation.
+double draw_at(double hfu) { return idle_power_fraction + (1 - idle_power_fraction) * std::min(1.0, hfu / full_power_hfu); }
+
 }  // namespace
 
 const Grid* find_grid(std::string_view id) {
@@ -60,8 +63,7 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
   // Hardware FLOPs utilisation (recomputation counts: the GPU is busy with it): predicted, or the given
   // MFU scaled by the predicted HFU/MFU ratio of the layout.
   const double hfu = time.step && time.step->mfu > 0 ? time.mfu * time.step->hfu / time.step->mfu : time.mfu;
-  r.gpu_power_fraction = e.gpu_power_fraction.value_or(idle_power_fraction +
-                                                       (1 - idle_power_fraction) * std::min(1.0, hfu / full_power_hfu));
+  r.gpu_power_fraction = e.gpu_power_fraction.value_or(draw_at(hfu));
   r.gpu_power_from = e.gpu_power_fraction ? "given" : "utilisation";
   r.host_power_fraction = e.host_power_fraction.value_or(default_host_power_fraction);
   r.pue = e.pue.value_or(default_pue);
@@ -92,8 +94,7 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
     ex.busy_hours = computing + x.lost_rework + x.lost_overheads;
     ex.idle_hours = x.lost_checkpoints + x.lost_restarts;
     const double busy_hfu = computing > 0 ? hfu * steady / computing : hfu;
-    ex.busy_power_fraction = e.gpu_power_fraction.value_or(
-        idle_power_fraction + (1 - idle_power_fraction) * std::min(1.0, busy_hfu / full_power_hfu));
+    ex.busy_power_fraction = e.gpu_power_fraction.value_or(draw_at(busy_hfu));
     ex.idle_power_fraction = std::min(idle_power_fraction, ex.busy_power_fraction);
     const double kw_per_fraction = gpus * r.gpu_tdp_w * (1 + r.host_power_fraction) * r.pue / 1000;
     ex.kwh = kw_per_fraction * (ex.busy_hours * ex.busy_power_fraction + ex.idle_hours * ex.idle_power_fraction);

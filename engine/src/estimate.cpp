@@ -500,12 +500,12 @@ json report_json_value(const Report& r) {
     if (e.expected) {
       const EnergyReport::Expected& x = *e.expected;
       json ex = {{"kwh", x.kwh},
-                           {"co2_kg", x.co2_kg},
-                           {"busy_hours", x.busy_hours},
-                           {"idle_hours", x.idle_hours},
-                           {"busy_power_fraction", x.busy_power_fraction},
-                           {"idle_power_fraction", x.idle_power_fraction},
-                           {"headline", x.headline}};
+                 {"co2_kg", x.co2_kg},
+                 {"busy_hours", x.busy_hours},
+                 {"idle_hours", x.idle_hours},
+                 {"busy_power_fraction", x.busy_power_fraction},
+                 {"idle_power_fraction", x.idle_power_fraction},
+                 {"headline", x.headline}};
       if (x.range) {
         ex["kwh_range"] = span_json(x.kwh, *x.range);
         ex["co2_kg_range"] = span_json(x.co2_kg, *x.range);
