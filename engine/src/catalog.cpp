@@ -25,6 +25,13 @@ const ModelPreset* Catalog::find_model(std::string_view id) const {
   return find_by_id(models, id);
 }
 
+std::optional<OfferLimit> offer_gpu_limit(const Offer& offer) {
+  // Instances that cannot be joined: one instance is the largest job. Else the provider's cap, if any.
+  if (offer.cluster == OfferCluster::none && offer.instance_gpus) return OfferLimit{*offer.instance_gpus, true};
+  if (offer.max_gpus) return OfferLimit{*offer.max_gpus, false};
+  return std::nullopt;
+}
+
 const Catalog& builtin_catalog() {
   // The built-in data is checked by the same validator as any vendor catalog; a Catch2 test
   // asserts that it loads without a single error.

@@ -119,6 +119,7 @@ constexpr auto lora_target_names = names_of(lora_targets);
 constexpr auto objective_names = names_of(objectives);
 constexpr auto text_kind_names = names_of(text_kinds);
 constexpr auto norm_names = names_of(norm_kinds);
+constexpr auto offer_cluster_names = names_of(offer_clusters);
 constexpr auto grid_names = grid_region_names();
 constexpr std::string_view auto_word[] = {"auto"};
 constexpr std::string_view chinchilla_word[] = {"chinchilla"};
@@ -338,7 +339,9 @@ constexpr Field currency_text(std::string_view name, std::string_view descriptio
 }
 
 constexpr Field pricing_fields[] = {
-    text("offer", "A catalog cloud offer ID (its GPU, price and currency)."),
+    text("offer",
+         "A catalog cloud offer ID: its GPU, instance size and network, and its price and currency unless "
+         "per_gpu_hour or per_gpu_month gives the user's own price for its instances."),
     num("per_gpu_hour", "money", money_range, {}, "Price per GPU-hour."),
     num("per_gpu_month", "money", money_range, {}, "Price per GPU-month."),
     currency_text("currency", "ISO code of the price (converted into the report's currency where they differ)."),
@@ -467,6 +470,15 @@ constexpr Field offer_fields[] = {
     text("confidence", "How sure the price is."),
     text("notes", "Anything else worth knowing."),
     text("source", "Where the price comes from."),
+    num("instance_gpus", "GPUs", gpus_per_node_range, {},
+        "The most GPUs one instance holds, joined by the GPU's own link (becomes hardware.gpus_per_node)."),
+    pick("cluster", offer_cluster_names, {},
+         "Whether instances join into one job: over an RDMA training fabric (InfiniBand, EFA, RoCE), over "
+         "ordinary Ethernet only, or not at all (one instance at most). Absent: not said, no limit applied."),
+    num("inter_node_gbps", "Gbit/s", bandwidth_range, "the GPU's",
+        "The network between instances, per GPU (becomes hardware.inter_node_gbps)."),
+    num("max_gpus", "GPUs", gpus_per_node_range, {}, "The provider's own cap on the GPUs of one cluster."),
+    text("network_source", "Where the instance size and network come from, and how sure they are."),
 };
 
 constexpr Field model_preset_fields[] = {
@@ -864,6 +876,10 @@ constexpr Field plan_fields[] = {
     flag("within_budget", {}, "Whether the cost stays within the total budget."),
     out("deadline_days", "days", "The deadline."),
     flag("meets_deadline", {}, "Whether the run meets it."),
+    out("max_gpus", "GPUs",
+        "With an offer that limits it: the most GPUs one job can use (one instance where instances cannot be joined, "
+        "else the provider's cluster cap)."),
+    out("gpus_wanted", "GPUs", "Where max_gpus capped the plan: the GPUs the budget or deadline would have used."),
 };
 
 constexpr auto money_range_fields = percentile_span("money");

@@ -80,7 +80,7 @@ std::optional<CostReport> estimate_cost(const Scenario& s, const TimeReport& tim
   c.per_gpu_month = monthly_price(p);
   c.per_month = gpus * c.per_gpu_month;
   c.months = time.wall_clock_hours / p.hours_per_month;
-  c.offer = p.offer;
+  c.offer = p.own_price ? "" : p.offer;  // the offer's price, not the user's own for its instances
   c.exchange = p.exchange;
   if (s.budget) c.budget_exchange = s.budget->exchange;
   if (time.expected) c.expected_total = time.expected->gpu_hours * c.per_gpu_hour;

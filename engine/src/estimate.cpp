@@ -31,6 +31,49 @@ Scenario pinned_to(const Scenario& s, const ParallelismReport& p) {
   return v;
 }
 
+// An offer whose instances cannot be joined (or that caps its clusters) held the budget's or the
+// deadline's count down: said, with the count it would have used where known. An offer that joins
+// its instances over ordinary Ethernet only: said when the job spans instances.
+void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool deadline_capped, Issues& warnings) {
+  if (!s.pricing) return;
+  const Pricing& p = *s.pricing;
+  if (plan.max_gpus && (plan.gpus_wanted || deadline_capped)) {
+    const bool by_deadline = plan.gpus_from == "budget.deadline_days";
+    const std::string max = detail::format_number(*plan.max_gpus);
+    std::map<std::string, std::string> params{
+        {"offer", p.offer_name}, {"max", max}, {"gpus", detail::format_number(plan.gpus)}};
+    std::string wanted;
+    if (plan.gpus_wanted) {
+      params["wanted"] = detail::format_number(*plan.gpus_wanted);
+      wanted = (by_deadline ? "The deadline needs " : "The budget rents ") + detail::format_number(*plan.gpus_wanted) +
+               " GPUs, but ";
+    }
+    const std::string limit = p.one_instance ? "cannot join instances into one job, and one instance holds at most " +
+                                                   max + " GPUs"
+                                             : "joins at most " + max + " GPUs into one cluster";
+    const std::string first = wanted.empty() ? p.offer_name + " " + limit : wanted + p.offer_name + " " + limit;
+    warnings.push_back({by_deadline ? "budget.deadline_days" : "budget.per_month",
+                        p.one_instance ? "offer_single_instance_capped" : "offer_cluster_max_capped",
+                        first + "; planned on " + detail::format_number(plan.gpus) +
+                            ". Choose an offer whose instances form a cluster for more.",
+                        params});
+  }
+  if (p.cluster == OfferCluster::ethernet && p.instance_gpus && plan.gpus > *p.instance_gpus) {
+    const std::string instances = detail::format_number(std::ceil(plan.gpus / *p.instance_gpus));
+    // The network the step model uses between instances (step_time.cpp, step_hardware).
+    const std::string gbps = detail::format_number(
+        s.hardware.inter_node_gbps.value_or(p.inter_node_gbps.value_or(s.hardware.gpu.inter_node_gbps.value_or(100))));
+    warnings.push_back({"pricing.offer",
+                        "offer_ethernet_cluster",
+                        "The " + detail::format_number(plan.gpus) + " GPUs take " + instances + " instances of " +
+                            p.offer_name + ", joined over ordinary Ethernet" +
+                            (gbps.empty() ? "" : " (" + gbps + " Gbit/s per GPU)") +
+                            ", not a training fabric: every step's traffic between instances is slow, and the "
+                            "estimate counts it so.",
+                        {{"offer", p.offer_name}, {"instances", instances}, {"gbps", gbps}}});
+  }
+}
+
 }  // namespace
 
 Report estimate(const Scenario& s, const Catalog* catalog) {
@@ -83,6 +126,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.parallelism = layout_at(r.plan.gpus, layout_warnings);
   std::optional<StepPrediction> step = step_at(r.parallelism);
   const bool predicted = !s.strategy.mfu && step;
+  bool deadline_capped = false;  // the offer's limit kept the deadline plan from more GPUs
   if (predicted && s.budget && s.budget->deadline_days && !s.hardware.count && !s.budget->per_month) {
     // Planned on the expected run, the headline of a predicted utilisation: interruptions grow with the
     // GPUs, so the count that meets the deadline is found on it, not on the steady state.
@@ -99,7 +143,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     r.parallelism = std::move(plan.layout);
     layout_warnings = std::move(plan.warnings);
     step = plan.step;
+    r.plan.gpus_wanted.reset();  // the first guess's count (at an assumed utilisation) is not the plan's
+    deadline_capped = plan.capped;
   }
+  offer_cluster_warnings(s, r.plan, deadline_capped, r.warnings);
   r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
   if (const StageLayers on = pipeline_stage_layers(s, r.parallelism.pp, r.parallelism.virtual_stages);
       r.parallelism.pp > 1 && on.valid) {
@@ -469,6 +516,8 @@ json report_json_value(const Report& r) {
   if (r.plan.within_budget) plan["within_budget"] = *r.plan.within_budget;
   if (r.plan.deadline_days) plan["deadline_days"] = *r.plan.deadline_days;
   if (r.plan.meets_deadline) plan["meets_deadline"] = *r.plan.meets_deadline;
+  if (r.plan.max_gpus) plan["max_gpus"] = *r.plan.max_gpus;
+  if (r.plan.gpus_wanted) plan["gpus_wanted"] = *r.plan.gpus_wanted;
 
   json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
               {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};

@@ -275,6 +275,7 @@ struct DeadlinePlan {
   ParallelismReport layout;
   std::optional<StepPrediction> step;
   Issues warnings;
+  bool capped = false;  // the offer's GPU limit stopped the search short of the deadline
 };
 using LayoutAt = std::function<ParallelismReport(double gpus, Issues& warnings)>;
 using StepAt = std::function<std::optional<StepPrediction>(const ParallelismReport& layout)>;

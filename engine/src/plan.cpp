@@ -59,6 +59,29 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                             " GPUs, more than the 10 million the calculator plans for; allow "
                             "more time or less work."});
   }
+  // An offer's limit (one instance where instances cannot be joined, or the provider's cluster cap):
+  // a count given above it is refused; a budget or deadline is planned within it (said in a warning).
+  if (const std::optional<double> cap = s.pricing ? s.pricing->max_gpus : std::nullopt; cap && errors.empty()) {
+    plan.max_gpus = *cap;
+    if (s.hardware.count && *s.hardware.count > *cap) {
+      const Pricing& p = *s.pricing;
+      const std::string max = format_number(*cap), count = format_number(*s.hardware.count);
+      if (p.one_instance)
+        errors.push_back({"hardware.count", "offer_single_instance",
+                          p.offer_name + " cannot join instances into one job, and one instance holds at most " + max +
+                              " GPUs: " + count + " GPUs would be separate machines with no network between them. "
+                              "Use at most " + max + " GPUs, or an offer whose instances form a cluster.",
+                          {{"offer", p.offer_name}, {"max", max}, {"count", count}}});
+      else
+        errors.push_back({"hardware.count", "offer_cluster_max",
+                          p.offer_name + " joins at most " + max + " GPUs into one cluster, not " + count +
+                              ". Use at most " + max + " GPUs, or another offer.",
+                          {{"offer", p.offer_name}, {"max", max}, {"count", count}}});
+    } else if (!s.hardware.count && plan.gpus > *cap) {
+      plan.gpus_wanted = plan.gpus;
+      plan.gpus = std::max(1.0, std::floor(*cap / group) * group);
+    }
+  }
   if (s.strategy.dp && !s.hardware.count && errors.empty() && *s.strategy.dp * group != plan.gpus)
     errors.push_back({"strategy.dp", "inconsistent",
                       "strategy.dp x tp x pp x cp = " + format_number(*s.strategy.dp * group) + " but the " +
@@ -219,14 +242,21 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
     }
     return p;
   };
+  // An offer's limit bounds the counts tried (whole model-parallel groups within it).
+  const double most = s.pricing && s.pricing->max_gpus ? std::max(1.0, std::floor(*s.pricing->max_gpus / group) * group)
+                                                       : 1e7;
   Issues ignored;
-  Probe high = probe(round_up(plan_gpus(s, compute, hardware, first_step.mfu, ignored).gpus));
+  Probe high = probe(std::min(most, round_up(plan_gpus(s, compute, hardware, first_step.mfu, ignored).gpus)));
   double low = 0;  // a count known to miss (0: none tried)
-  for (int round = 0; round < 60 && !high.meets && high.possible && high.gpus < 1e7; ++round) {
+  bool capped = false;
+  for (int round = 0; round < 60 && !high.meets && high.possible && high.gpus < most; ++round) {
     low = high.gpus;
     const double seconds = run_seconds(high.gpus, *high.step);
-    high = probe(round_up(std::min(1e7, high.gpus * std::max(1.05, seconds / deadline_seconds))));
+    const double next = round_up(std::min(1e7, high.gpus * std::max(1.05, seconds / deadline_seconds)));
+    capped = next > most;
+    high = probe(std::min(most, next));
   }
+  if (!high.meets && high.gpus >= most && most < 1e7) capped = true;
   if (high.meets) {
     for (int round = 0; round < 60; ++round) {
       const double mid = round_up((low + high.gpus) / 2);
@@ -240,7 +270,7 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
     }
   }
   if (!high.meets && shortest) high = std::move(*shortest);
-  return {high.gpus, std::move(high.layout), high.step, std::move(high.warnings)};
+  return {high.gpus, std::move(high.layout), high.step, std::move(high.warnings), capped && !high.meets};
 }
 
 void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings) {
@@ -256,9 +286,12 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
   if (plan.meets_deadline && !*plan.meets_deadline)
     warnings.push_back({"budget.deadline_days",
                         "deadline_missed",
-                        "The GPUs this budget rents need " + detail::format_number(std::ceil(days)) +
-                            " days, more than the " + detail::format_number(*plan.deadline_days) + "-day deadline.",
+                        (plan.gpus_from == "budget.deadline_days" ? "The " + detail::format_number(plan.gpus) + " GPUs planned"
+                                                                  : "The GPUs this budget rents") +
+                            " need " + detail::format_number(std::ceil(days)) + " days, more than the " +
+                            detail::format_number(*plan.deadline_days) + "-day deadline.",
                         {{"days", detail::format_number(std::ceil(days))},
+                         {"gpus", detail::format_number(plan.gpus)},
                          {"deadline_days", detail::format_number(*plan.deadline_days)}}});
   // Met at the prediction but not across its likely range (the held-out errors' 90th percentile):
   // said, so a plan is not made on the optimistic figure alone.

@@ -319,6 +319,19 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       if (auto v = f.text("notes")) offer.notes = *v;
       require_source(f);
       if (auto v = f.text("source")) offer.source = *v;
+      offer.instance_gpus = f.number("instance_gpus");
+      offer.cluster = f.choice("cluster", contract::offer_clusters);
+      offer.inter_node_gbps = f.number("inter_node_gbps");
+      offer.max_gpus = f.number("max_gpus");
+      if (auto v = f.text("network_source")) offer.network_source = *v;
+      if (offer.cluster == OfferCluster::none && !offer.instance_gpus)
+        f.error("instance_gpus", "required",
+                where + ": an offer whose instances cannot be joined (cluster \"none\") says how many GPUs one "
+                        "instance holds (instance_gpus).");
+      if (offer.max_gpus && offer.instance_gpus && *offer.max_gpus < *offer.instance_gpus)
+        f.error("max_gpus", "out_of_range",
+                where + ": max_gpus (" + format_number(*offer.max_gpus) + ") is fewer than one instance's " +
+                    format_number(*offer.instance_gpus) + " GPUs.");
       f.reject_unknown();
       if (id && errors.size() == before) {
         offer.id = *id;
@@ -466,6 +479,11 @@ std::string catalog_to_json(const Catalog& catalog, int indent) {
     j["source"] = o.source;
     detail::put(j, "confidence", o.confidence);
     if (!o.notes.empty()) j["notes"] = o.notes;
+    if (o.instance_gpus) j["instance_gpus"] = *o.instance_gpus;
+    if (o.cluster) j["cluster"] = std::string(contract::name_of(contract::offer_clusters, *o.cluster));
+    if (o.inter_node_gbps) j["inter_node_gbps"] = *o.inter_node_gbps;
+    if (o.max_gpus) j["max_gpus"] = *o.max_gpus;
+    detail::put(j, "network_source", o.network_source);
     out["offers"].push_back(j);
   }
   for (const auto& m : catalog.models) {

@@ -160,7 +160,9 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
                                                         : units::tflops_to_flops(sixteen) / 300) *
                               params.memory_efficiency;
   const double intra_gbs = s.hardware.intra_node_gbs.value_or(gpu.intra_node_gbs.value_or(32));
-  const double inter_gbps = s.hardware.inter_node_gbps.value_or(gpu.inter_node_gbps.value_or(100));
+  // Between servers: as given, else the offer's network between its instances, else the GPU's usual.
+  const std::optional<double> offer_gbps = s.pricing ? s.pricing->inter_node_gbps : std::nullopt;
+  const double inter_gbps = s.hardware.inter_node_gbps.value_or(offer_gbps.value_or(gpu.inter_node_gbps.value_or(100)));
   m.intra_bytes_per_second = units::gb_to_bytes(intra_gbs) * params.link_efficiency;
   m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * params.link_efficiency;
   // The fast link's reach: the server, or a TPU pod's inter-chip interconnect (a 3D torus of 4,096
@@ -609,9 +611,14 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const double gather =
         scatter_gather ? all_gather_seconds(tokens * h * e, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds
                        : 0.0;
+    // Stages are the outermost rank dimension (Megatron's tp-cp-ep-dp-pp order): a pipeline that spans
+    // servers has a stage boundary between two of them, and every stage waits for that slowest send,
+    // which goes over each GPU's own share of the network.
+    const bool spans_servers = pp * tp * cp * dp > m.gpus_per_node;
+    const double p2p_bandwidth =
+        spans_servers ? std::min(m.intra_bytes_per_second, m.inter_bytes_per_second) : m.intra_bytes_per_second;
     per_mb.pipeline_p2p =
-        2 * layout.virtual_stages *
-        (bytes / group_bandwidth(m, 2, tp * cp * dp) + m.collective_latency_seconds + gather);
+        2 * layout.virtual_stages * (bytes / p2p_bandwidth + m.collective_latency_seconds + gather);
   }
   // The host launches the stage's layers, forward (again when recomputed) and backward (twice the
   // kernels), while the GPU runs what it has been given: where the launches take longer than the

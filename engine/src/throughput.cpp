@@ -20,7 +20,10 @@ HardwareReport report_hardware(const Scenario& s) {
   h.peak_tflops = dense_peak_tflops(gpu, precision).value_or(0);
   h.memory_gb = gpu.memory_gb;
   h.usable_memory_gib = usable_memory_gib(gpu);
-  h.gpus_per_node = s.hardware.gpus_per_node.value_or(gpu.gpus_per_node.value_or(8));
+  // A cloud offer's instance is the server: its GPUs share the GPU's own link (a 4-GPU instance of an
+  // 8-GPU server's GPU has 4 on that link).
+  const std::optional<double> instance = s.pricing ? s.pricing->instance_gpus : std::nullopt;
+  h.gpus_per_node = s.hardware.gpus_per_node.value_or(instance.value_or(gpu.gpus_per_node.value_or(8)));
   return h;
 }
 

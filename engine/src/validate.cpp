@@ -18,7 +18,11 @@ using detail::format_number;
 using detail::json;
 
 const std::string& name_of(const GpuSpec& gpu) { return gpu.name; }
-std::string name_of(const Offer& offer) { return offer.provider + " " + offer.name; }
+// "AWS p5.48xlarge", not "AWS AWS p5.48xlarge": the provider once.
+std::string name_of(const Offer& offer) {
+  if (offer.provider.empty() || offer.name.rfind(offer.provider, 0) == 0) return offer.name.empty() ? offer.id : offer.name;
+  return offer.provider + " " + offer.name;
+}
 const std::string& name_of(const ModelPreset& preset) { return preset.model.name; }
 
 // An ID the catalog does not have: said, with the row it most likely means (by ID or name) as the
@@ -185,11 +189,13 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
   p.per_gpu_month = f.number("per_gpu_month");
   const auto currency = f.text("currency");
   if (auto v = f.number("hours_per_month")) p.hours_per_month = *v;
-  const int ways = int(f.has("offer")) + int(f.has("per_gpu_hour")) + int(f.has("per_gpu_month"));
-  if (ways == 0) f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
-  if (ways > 1)
-    f.error(f.has("offer") ? "offer" : "per_gpu_month", "conflict",
-            "pricing gives more than one price (offer, per_gpu_hour, per_gpu_month); keep one.");
+  // A price given beside an offer is the user's own for the offer's instances (a negotiated or
+  // edited price): the offer still says the GPU, the instance size and the network.
+  const bool own_price = f.has("per_gpu_hour") || f.has("per_gpu_month");
+  if (!own_price && !f.has("offer"))
+    f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
+  if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
+    f.error("per_gpu_month", "conflict", "pricing gives both per_gpu_hour and per_gpu_month; keep one.");
   if (offer_id) {
     offer = catalog.find_offer(*offer_id);
     if (!offer) {
@@ -197,11 +203,24 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
     } else {
       p.offer = offer->id;
       p.offer_source = offer->source;
-      p.per_gpu_hour = offer->per_gpu_hour;
-      p.per_gpu_month = offer->per_gpu_month;
-      p.currency = offer->currency;
-      if (!f.has("hours_per_month")) p.hours_per_month = offer->hours_per_month;
-      if (currency && detail::currency_code(*currency) != offer->currency)
+      p.offer_name = name_of(*offer);
+      p.instance_gpus = offer->instance_gpus;
+      p.cluster = offer->cluster;
+      p.inter_node_gbps = offer->inter_node_gbps;
+      if (auto limit = offer_gpu_limit(*offer)) {
+        p.max_gpus = limit->gpus;
+        p.one_instance = limit->one_instance;
+      }
+      if (own_price) {
+        p.own_price = true;
+        p.currency = currency ? detail::currency_code(*currency) : offer->currency;
+      } else {
+        p.per_gpu_hour = offer->per_gpu_hour;
+        p.per_gpu_month = offer->per_gpu_month;
+        p.currency = offer->currency;
+        if (!f.has("hours_per_month")) p.hours_per_month = offer->hours_per_month;
+      }
+      if (!own_price && currency && detail::currency_code(*currency) != offer->currency)
         f.error("currency", "conflict",
                 "The offer \"" + offer->id + "\" is priced in " + offer->currency + ", not " + *currency +
                     "; remove pricing.currency or change it.");

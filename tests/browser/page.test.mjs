@@ -270,8 +270,48 @@ describe('the served page', () => {
     assert.equal(await page.inputValue('#f-pricing-per_gpu_hour'), '6.88');  // AWS us-east-1 feed, 2026-09-10
     assert.match(await page.locator('.offer-note').innerText(), /snapshot in USD: AWS, 2026-09-10/);
     assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 6.88);
+    // What the offer's instances can form (scripts/offer-networks.json: p5.48xlarge, 8 H100 and
+    // 3,200 Gbit/s of EFA), and the offer in the link.
+    assert.equal(await page.locator('.offer-network').innerText(),
+      'Instances of up to 8 GPUs, joined into clusters over a training fabric (400 Gbit/s per GPU).');
+    await page.waitForFunction(() => location.hash.includes('pricing.offer=aws-p5.48xlarge-on-demand-h100-sxm'));
+    // An edited price is the user's own for the same instances.
     await page.fill('#f-pricing-per_gpu_hour', '5');
-    await page.waitForFunction(() => document.querySelector('.offer-note').textContent === '');
+    await page.waitForFunction(() => document.querySelector('.offer-note').textContent.startsWith('Your own price for AWS p5.48xlarge'));
+    assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 5);
+    // Another GPU: the offer no longer applies.
+    await page.selectOption('#f-hardware-gpu', 'a100-80gb-sxm');
+    await page.waitForFunction(() => !location.hash.includes('pricing.offer='));
+    await context.close();
+  });
+
+  test('an offer whose instances cannot be joined: a count above one pod is refused at its field, a budget is held to one pod and the comparison says so, in both languages', async () => {
+    // RunPod community pods: at most 8 GPUs, no network between pods (scripts/offer-networks.json).
+    const hash = 'model.preset=llama-2-7b&training.tokens=1e11&hardware.gpu=h100-sxm&hardware.count=16';
+    const { context, page, problems } = await openPage(`${base}#${hash}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.selectOption('#offer-picker', 'runpod-community-1-gpu-pod-on-demand-h100-sxm');
+    assert.equal(await page.locator('.offer-network').innerText(), '一个实例最多 8 张 GPU，且多个实例不能连成一个训练任务。');
+    const error = page.locator('[data-error-for="hardware.count"]');
+    await error.filter({ hasText: /最多用 8 张/ }).waitFor();
+    assert.doesNotMatch(await error.innerText(), /[A-Za-z]{4,} [a-z]{3,}/);  // no English sentence
+    await page.fill('#f-hardware-count', '8');
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await reportValue(page, 'plan.gpus'), 8);
+    // A monthly budget that would rent 80: held to one pod, said beside the plan.
+    const budget = 'model.preset=llama-2-7b&training.tokens=1e11&hardware.gpu=rtx-4090&budget.per_month=20000&budget.currency=USD'
+      + '&pricing.per_gpu_month=248.2&pricing.currency=USD&strategy.mfu=0.4&lang=en';
+    await page.goto(`${base}#${budget}`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('#compare > summary');
+    const pod = page.locator('#compare tr[data-offer="runpod-community-1-gpu-pod-on-demand-rtx-4090"]');
+    await pod.locator('[data-report="plan.gpus"]').waitFor();
+    assert.equal(Number(await pod.locator('[data-report="plan.gpus"]').getAttribute('data-value')), 8);
+    assert.match(await pod.locator('[data-report="plan.gpus"]').innerText(), /at most 8 on this offer/);
+    assert.match(await pod.locator('[data-report="plan.gpus"]').getAttribute('title'), /The budget rents 80 GPUs, but RunPod/);
+    await page.click('#lang-toggle');
+    await pod.locator('[data-report="plan.gpus"]').filter({ hasText: /此报价最多 8 张/ }).waitFor();
+    assert.deepEqual(problems, []);
     await context.close();
   });
 

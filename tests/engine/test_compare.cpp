@@ -168,3 +168,179 @@ TEST_CASE("A comparison request that cannot be read is refused, naming the field
   CHECK(has_error(refused("{\"id\": []}"), "compare.id", "unknown_key"));
   CHECK(has_error(refused("{"), "", "parse_error"));
 }
+
+// ---- Offers that cannot form a cluster (issue 17) ------------------------------------------------
+// Each offer says how many GPUs one instance holds and whether instances join into one job
+// (scripts/offer-networks.json, cited per row): a RunPod community pod holds at most 8 GPUs and pods
+// cannot be joined; a RunPod secure pod joins others over "Global Networking" at 100 Mbit/s a pod;
+// an AWS p5.48xlarge joins others over EFA at 3,200 Gbit/s an instance.
+
+namespace {
+const json* warning_of(const json& out_report, const std::string& code) {
+  for (const auto& w : out_report["warnings"])
+    if (w["code"] == code) return &w;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("Offers and clusters: a monthly budget never rents more GPUs than the offer can join into one job",
+          "[compare][offers]") {
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+                  {"strategy", {{"mfu", 0.4}}},
+                  {"budget", {{"per_month", 20000}, {"currency", "USD"}}}};
+  const json out = compare(s, {{"kind", "offers"},
+                               {"ids", {"runpod-community-1-gpu-pod-on-demand-rtx-4090",
+                                        "aws-p5.48xlarge-on-demand-h100-sxm"}}});
+  const json& pod = row(out, "runpod-community-1-gpu-pod-on-demand-rtx-4090")["report"];
+  CHECK(pod["errors"].empty());
+  // floor(20,000 / (0.34 USD x 730 h)) = 80 GPUs would be bought; one pod holds 8.
+  CHECK(pod["plan"]["gpus"] == 8);
+  CHECK(pod["plan"]["max_gpus"] == 8);
+  CHECK(pod["plan"]["gpus_wanted"] == 80);
+  CHECK(pod["plan"]["nodes"] == 1);
+  const json* capped = warning_of(pod, "offer_single_instance_capped");
+  REQUIRE(capped);
+  CHECK((*capped)["field"] == "budget.per_month");
+  CHECK((*capped)["params"]["wanted"] == "80");
+  CHECK((*capped)["params"]["gpus"] == "8");
+  // floor(20,000 / (6.88 x 730)) = 3 GPUs on the p5: no limit, no warning.
+  const json& p5 = row(out, "aws-p5.48xlarge-on-demand-h100-sxm")["report"];
+  CHECK(p5["plan"]["gpus"] == 3);
+  CHECK_FALSE(p5["plan"].contains("max_gpus"));
+  CHECK_FALSE(warning_of(p5, "offer_single_instance_capped"));
+}
+
+TEST_CASE("Offers and clusters: a count one offer cannot join is refused, Ethernet-only instances are slow and said",
+          "[compare][offers]") {
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+                  {"hardware", {{"count", 16}}}};
+  const json out = compare(s, {{"kind", "offers"},
+                               {"ids", {"runpod-community-1-gpu-pod-on-demand-h100-sxm",
+                                        "runpod-secure-1-gpu-pod-on-demand-h100-sxm",
+                                        "aws-p5.48xlarge-on-demand-h100-sxm"}}});
+  const json& community = row(out, "runpod-community-1-gpu-pod-on-demand-h100-sxm")["report"];
+  REQUIRE(has_error(community, "hardware.count", "offer_single_instance"));
+  CHECK(community["errors"][0]["params"]["max"] == "8");
+  CHECK(community["errors"][0]["params"]["count"] == "16");
+  // Refused rows rank after every row that runs.
+  CHECK(out["rows"].back()["id"] == "runpod-community-1-gpu-pod-on-demand-h100-sxm");
+
+  const json& secure = row(out, "runpod-secure-1-gpu-pod-on-demand-h100-sxm")["report"];
+  const json& p5 = row(out, "aws-p5.48xlarge-on-demand-h100-sxm")["report"];
+  REQUIRE(secure["errors"].empty());
+  const json* ethernet = warning_of(secure, "offer_ethernet_cluster");
+  REQUIRE(ethernet);
+  CHECK((*ethernet)["params"]["instances"] == "2");
+  CHECK((*ethernet)["params"]["gbps"] == "0.0125");  // 100 Mbit/s a pod over 8 GPUs
+  CHECK_FALSE(warning_of(p5, "offer_ethernet_cluster"));
+  // The same GPUs and layout space: two pods over 100 Mbit/s take longer than two p5 over EFA.
+  CHECK(secure["time"]["wall_clock_days"].get<double>() > 1.2 * p5["time"]["wall_clock_days"].get<double>());
+  // Within one pod nothing changes: 8 GPUs of both run alike.
+  json eight = s;
+  eight["hardware"]["count"] = 8;
+  const json one_pod = compare(eight, {{"kind", "offers"},
+                                       {"ids", {"runpod-secure-1-gpu-pod-on-demand-h100-sxm",
+                                                "aws-p5.48xlarge-on-demand-h100-sxm"}}});
+  CHECK_THAT(one_pod["rows"][0]["report"]["time"]["wall_clock_days"].get<double>(),
+             WithinRel(one_pod["rows"][1]["report"]["time"]["wall_clock_days"].get<double>(), 1e-9));
+  CHECK_FALSE(warning_of(one_pod["rows"][0]["report"], "offer_ethernet_cluster"));
+}
+
+TEST_CASE("Offers and clusters: a deadline is planned within the offer's limit and missed out loud",
+          "[compare][offers]") {
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
+                  {"pricing", {{"offer", "runpod-community-1-gpu-pod-on-demand-h100-sxm"}}},
+                  {"budget", {{"deadline_days", 10}}}};
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  // 1e12 tokens of a 7B model need about 4.2e22 FLOPs: far more than 8 H100s do in 10 days.
+  CHECK(r["plan"]["gpus"].get<double>() <= 8);
+  CHECK(r["plan"]["meets_deadline"] == false);
+  CHECK(warning_of(r, "offer_single_instance_capped"));
+  CHECK(warning_of(r, "deadline_missed"));
+  // A provider's cluster cap (Modal: 256 GPUs in one cluster) bounds a deadline plan the same way.
+  json modal = s;
+  modal["pricing"]["offer"] = "modal-serverless-per-gpu-on-demand-h100-sxm";
+  modal["budget"]["deadline_days"] = 1;
+  const json m = report_json(modal);
+  REQUIRE(m["errors"].empty());
+  CHECK(m["plan"]["gpus"].get<double>() <= 256);
+  CHECK(warning_of(m, "offer_cluster_max_capped"));
+}
+
+TEST_CASE("Offers and clusters: an instance's GPUs are the server the layout and the network see",
+          "[compare][offers]") {
+  // AWS g6e.12xlarge: 4 L40S per instance (AWS instance type table), so 8 GPUs are 2 servers.
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+                  {"hardware", {{"count", 8}}},
+                  {"pricing", {{"offer", "aws-g6e.12xlarge-on-demand-l40s"}}}};
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["hardware"]["gpus_per_node"] == 4);
+  CHECK(r["plan"]["nodes"] == 2);
+  // Given by the user, the server size wins.
+  json given = s;
+  given["hardware"]["gpus_per_node"] = 8;
+  CHECK(report_json(given)["hardware"]["gpus_per_node"] == 8);
+}
+
+TEST_CASE("Offers and clusters: every built-in offer says its instance size and network, with a source",
+          "[catalog][offers]") {
+  const json catalog = json::parse(traincalc::catalog_to_json(traincalc::builtin_catalog()));
+  REQUIRE(catalog["offers"].size() >= 80);
+  for (const auto& o : catalog["offers"]) {
+    INFO(o["id"]);
+    CHECK(o["instance_gpus"].get<double>() >= 1);
+    CHECK((o["cluster"] == "rdma" || o["cluster"] == "ethernet" || o["cluster"] == "none"));
+    CHECK(o["network_source"].get<std::string>().size() > 40);
+    CHECK(o.contains("inter_node_gbps") == (o["cluster"] != "none"));
+  }
+}
+
+TEST_CASE("Offers and clusters: a vendor's offer that cannot be joined says its instance size", "[catalog][offers]") {
+  const auto load = [](const json& offer) {
+    json row = {{"id", "v-pod"}, {"gpu", "h100-sxm"}, {"per_gpu_hour", 2}, {"currency", "USD"}, {"source", "vendor"}};
+    row.update(offer);
+    return traincalc::merge_catalog_json(json{{"offers", {row}}}.dump(), traincalc::builtin_catalog()).errors;
+  };
+  REQUIRE(load({{"cluster", "none"}}).size() == 1);
+  CHECK(load({{"cluster", "none"}})[0].field == "offers[0].instance_gpus");
+  REQUIRE(load({{"instance_gpus", 8}, {"max_gpus", 4}}).size() == 1);
+  CHECK(load({{"instance_gpus", 8}, {"max_gpus", 4}})[0].code == "out_of_range");
+  REQUIRE_FALSE(load({{"cluster", "mesh"}}).empty());
+  CHECK(load({{"cluster", "mesh"}})[0].field == "offers[0].cluster");
+  CHECK(load({{"instance_gpus", 8}, {"cluster", "none"}}).empty());
+}
+
+TEST_CASE("Offers and clusters: the user's own price for an offer's instances keeps the offer's limits",
+          "[offers]") {
+  // A negotiated 1.50 USD for RunPod community H100 pods: the price is the user's, the pod still holds
+  // at most 8 GPUs and cannot be joined to others.
+  json s = {{"model", {{"preset", "llama-2-7b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+            {"hardware", {{"count", 8}}},
+            {"pricing", {{"offer", "runpod-community-1-gpu-pod-on-demand-h100-sxm"}, {"per_gpu_hour", 1.5}}}};
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["cost"]["per_gpu_hour"] == 1.5);
+  CHECK(r["cost"]["currency"] == "USD");
+  CHECK_FALSE(r["cost"].contains("offer"));  // not the offer's price
+  CHECK(r["plan"]["max_gpus"] == 8);
+  s["hardware"]["count"] = 16;
+  CHECK(has_error(report_json(s), "hardware.count", "offer_single_instance"));
+  // In another currency: the user's price is in it, not the offer's.
+  s["hardware"]["count"] = 8;
+  s["pricing"]["currency"] = "CNY";
+  s["pricing"]["per_gpu_hour"] = 11;
+  const json yuan = report_json(s);
+  REQUIRE(yuan["errors"].empty());
+  CHECK(yuan["cost"]["currency"] == "CNY");
+  CHECK(yuan["cost"]["per_gpu_hour"] == 11);
+  // Two prices are still one too many.
+  s["pricing"]["per_gpu_month"] = 800;
+  CHECK(has_error(report_json(s), "pricing.per_gpu_month", "conflict"));
+}

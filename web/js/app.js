@@ -39,6 +39,7 @@ const form = new Form(document.getElementById('inputs'), {
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
     if (path === 'budget.per_month') pinBudgetCurrency(state);
     if (path === 'model.preset') dropImportedExtras();
+    if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
     changed();
   },
   // A typed value is complete (the input left, or Enter): the estimate on screen is the user's.
@@ -50,6 +51,7 @@ const form = new Form(document.getElementById('inputs'), {
   onMode(name, value) {
     state.modes[name] = value;
     if (name === 'model') dropImportedExtras();
+    if (name === 'price' && value === 'none') state.extra.delete('pricing.offer');  // no price, no offer
     // A monthly budget needs a monthly price.
     if (name === 'gpus' && value === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
     changed();
@@ -90,6 +92,11 @@ const offerPicker = new OfferPicker(document.querySelector('#inputs fieldset[dat
     state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
     pinBudgetCurrency(state);
     state.values.set('pricing.currency', offer.currency);
+    state.extra.set('pricing.offer', offer.id);  // its instances and network, at the price in the inputs
+    changed();
+  },
+  onClear() {
+    state.extra.delete('pricing.offer');
     changed();
   },
 });
@@ -365,7 +372,7 @@ function labelWidgets() {
 function changed() {
   labelWidgets();
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
-  offerPicker.update(catalogs.data, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)));
+  offerPicker.update(catalogs.data, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)), state.extra.get('pricing.offer'));
   writeHash();
   recompute();
 }

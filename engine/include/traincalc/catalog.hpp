@@ -28,7 +28,22 @@ struct Offer {
   std::string date;
   std::string source;
   std::string notes;
+  // Whether the offer can form a cluster (catalog.md, "Offers and clusters"): the most GPUs one
+  // instance holds (joined by the GPU's own link), whether instances can be joined into one job and
+  // over what, and the network between instances per GPU. Unset: not said (no limit is applied).
+  std::optional<double> instance_gpus;
+  std::optional<OfferCluster> cluster;
+  std::optional<double> inter_node_gbps;
+  std::optional<double> max_gpus;  // the provider's own cap on one cluster of this offer
+  std::string network_source;
 };
+
+// The most GPUs one job can use on an offer (nullopt: no known limit), and why.
+struct OfferLimit {
+  double gpus = 0;
+  bool one_instance = false;  // the limit is one instance (instances cannot be joined)
+};
+std::optional<OfferLimit> offer_gpu_limit(const Offer& offer);
 
 struct ModelPreset {
   ModelSpec model;  // model.preset holds the ID

@@ -171,6 +171,8 @@ inline constexpr Named<TextKind> text_kinds[] = {{"english", TextKind::english},
                                                  {"chinese", TextKind::chinese},
                                                  {"chinese-english-tokenizer", TextKind::chinese_english_tokenizer},
                                                  {"code", TextKind::code}};
+inline constexpr Named<OfferCluster> offer_clusters[] = {
+    {"rdma", OfferCluster::rdma}, {"ethernet", OfferCluster::ethernet}, {"none", OfferCluster::none}};
 inline constexpr Named<NormKind> norm_kinds[] = {{"rmsnorm", NormKind::rms}, {"layernorm", NormKind::layer}};
 // How training.* gives the amount of data; "chinchilla" is tokens given as that word.
 inline constexpr Named<DataKind> data_amount_keys[] = {

@@ -8,6 +8,10 @@
 namespace traincalc {
 
 enum class Precision { fp32, tf32, fp16, bf16, fp8 };
+
+// How a cloud offer's instances join into one job: over a training fabric with RDMA (InfiniBand,
+// EFA, RoCE, GPUDirect-TCPX), over ordinary Ethernet/TCP only, or not at all (one instance at most).
+enum class OfferCluster { rdma, ethernet, none };
 // bf16, fp16 and fp8 training keep 16-bit weights, gradients and activations (fp8 only inside the matmuls).
 constexpr bool sixteen_bit(Precision p) {
   return p == Precision::bf16 || p == Precision::fp16 || p == Precision::fp8;

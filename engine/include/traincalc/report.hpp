@@ -344,6 +344,10 @@ struct PlanReport {
   std::optional<bool> within_budget;
   std::optional<double> deadline_days;
   std::optional<bool> meets_deadline;
+  // The most GPUs one job can use on the offer (one instance, or the provider's cluster cap), and the
+  // count the budget or deadline would have used without it.
+  std::optional<double> max_gpus;
+  std::optional<double> gpus_wanted;
 };
 
 struct Report {

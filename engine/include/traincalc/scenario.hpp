@@ -81,6 +81,15 @@ struct Pricing {
   std::string offer;  // catalog offer ID when the price came from one
   std::string offer_source;
   std::optional<Exchange> exchange;  // the price converted into the report's currency
+  // The offer's instances (catalog.hpp, Offer): the GPUs of one, how they join, the network between
+  // them per GPU, and the most GPUs one job can use (one_instance: instances cannot be joined).
+  std::string offer_name;
+  bool own_price = false;  // the price is the user's own, for the offer's instances
+  std::optional<double> instance_gpus;
+  std::optional<OfferCluster> cluster;
+  std::optional<double> inter_node_gbps;
+  std::optional<double> max_gpus;
+  bool one_instance = false;
 };
 
 struct Budget {

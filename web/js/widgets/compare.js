@@ -4,7 +4,7 @@
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
-import { errorText, t } from '../i18n.js';
+import { errorText, t, warningText } from '../i18n.js';
 import { headline } from '../headline.js';
 
 // The headline figures of a row's report (the expected run's with a predicted utilisation).
@@ -135,7 +135,7 @@ export class Compare {
     ];
     if (report.errors.length) {
       const e = report.errors[0];
-      cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, text: lang === 'en' ? e.message : `${errorText(lang, e)} ${e.message}` }));
+      cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, 'data-error-code': e.code, text: lang === 'en' ? e.message : errorText(lang, e) }));
     } else {
       const cost = report.cost;
       const h = headline(report);
@@ -146,7 +146,13 @@ export class Compare {
           // The offer's own price, where it was converted into the user's currency.
           cost.exchange ? el('span', { class: 'sub', 'data-exchange-from': cost.exchange.from, text: `${format.money(cost.exchange.per_gpu_hour ?? cost.per_gpu_hour / cost.exchange.rate, cost.exchange.from, lang)}/h` }) : null,
         ] : []),
-        value('plan.gpus', format.plain(report.plan.gpus, lang, 0)),
+        // Held down by what the offer's instances can form: said in the cell, the engine's words in its title.
+        capped(report)
+          ? el('td', { 'data-report': 'plan.gpus', 'data-value': report.plan.gpus, 'data-capped': report.plan.max_gpus, title: warningText(lang, capped(report)) }, [
+            format.plain(report.plan.gpus, lang, 0),
+            el('span', { class: 'sub', text: t(lang, 'compare_capped', { max: format.plain(report.plan.max_gpus, lang, 0) }) }),
+          ])
+          : value('plan.gpus', format.plain(report.plan.gpus, lang, 0)),
         value(h.daysPath, format.days(h.days, lang)),
         ...(this.columns.some((c) => c.withEngine) ? [predicted && !predicted.errors.length
           ? el('td', { 'data-engine-days': headline(predicted).days }, [
@@ -162,6 +168,9 @@ export class Compare {
     return el('tr', offer.id ? { 'data-offer': offer.id } : { 'data-gpu': offer.gpu }, cells);
   }
 }
+
+// The warning that the offer's instances held the GPU count down, if any.
+const capped = (report) => report.warnings?.find((w) => w.code === 'offer_single_instance_capped' || w.code === 'offer_cluster_max_capped');
 
 // Cost against days, both on log scales, one point per offer (of the most common currency).
 function costTimeChart(rows, lang) {

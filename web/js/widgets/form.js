@@ -249,10 +249,11 @@ export class Form {
           this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
           continue;
         }
-        // The short message in the user's language; the engine's precise English one beside it.
-        const short = errorText(lang, issue);
-        if (lang === 'en' || short === issue.message) slot.textContent = issue.message;
-        else slot.replaceChildren(short, el('span', { class: 'detail', text: issue.message }));
+        // The message in the user's language only; the engine's precise English one as its title.
+        const short = lang === 'en' ? issue.message : errorText(lang, issue);
+        slot.textContent = short;
+        if (short !== issue.message) slot.title = issue.message;
+        else slot.removeAttribute('title');
         this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
       } else {
         general.push(issue);
@@ -260,13 +261,12 @@ export class Form {
     }
     this.generalErrors.replaceChildren(
       ...(general.length ? [el('strong', { text: t(lang, 'errors_general') })] : []),
-      // In Chinese the short message first, the engine's precise English one after it.
+      // In the user's language only; the engine's precise English message as the title.
       ...general.map((issue) => {
         const short = lang === 'en' ? issue.message : errorText(lang, issue);
-        return el('p', { 'data-error-for': issue.field || 'scenario' }, [
+        return el('p', { 'data-error-for': issue.field || 'scenario', ...(short === issue.message ? {} : { title: issue.message }) }, [
           issue.field ? `${issue.field}: ` : '',
           short,
-          ...(short === issue.message ? [] : [' ', el('span', { class: 'detail', text: issue.message })]),
         ]);
       }),
     );

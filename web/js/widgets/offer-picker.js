@@ -1,27 +1,29 @@
 // "Take the price from a cloud offer": the catalog's dated snapshots for the chosen GPU. Picking one
-// fills the price inputs, which stay editable; the note says whose snapshot it is and from when.
+// fills the price inputs, which stay editable, and puts the offer in the scenario (pricing.offer):
+// its instance size and network still apply at a price of the user's own. The note says whose
+// snapshot it is and from when, and what the offer's instances can form.
 import { el } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
 
 export class OfferPicker {
-  constructor(container, { onPick }) {
+  constructor(container, { onPick, onClear }) {
     this.select = el('select', { id: 'offer-picker' });
     this.label = el('label', { for: 'offer-picker' });
     this.note = el('p', { class: 'hint offer-note', 'aria-live': 'polite' });
+    this.network = el('p', { class: 'hint offer-network', 'data-offer-network': '' });
     this.select.addEventListener('change', () => {
       const offer = this.offers.find((o) => o.id === this.select.value);
-      if (offer) {
-        this.picked = offer;
-        onPick(offer);
-      }
+      if (offer) onPick(offer);
+      else onClear();
     });
-    this.root = el('div', { class: 'field offer-field' }, [this.label, this.select, this.note]);
+    this.root = el('div', { class: 'field offer-field' }, [this.label, this.select, this.note, this.network]);
     container.append(this.root);
     this.offers = [];
   }
 
-  update(catalog, gpuId, lang, currentPrice) {
+  // offerId: the scenario's pricing.offer; currentPrice: the price input's value.
+  update(catalog, gpuId, lang, currentPrice, offerId) {
     this.label.textContent = t(lang, 'offer_pick');
     this.offers = (catalog?.offers ?? []).filter((o) => o.gpu === gpuId);
     this.root.hidden = this.offers.length === 0;
@@ -35,11 +37,24 @@ export class OfferPicker {
       options.push(el('option', { value: o.id, text: `${o.provider} · ${o.pricing_type ?? ''} · ${price} · ${o.date ?? ''}` }));
     }
     this.select.replaceChildren(...options);
-    // The note stays while the price is still the snapshot's; editing the price makes it the user's.
-    const still = this.picked && this.offers.includes(this.picked) && currentPrice === (this.picked.per_gpu_hour ?? this.picked.per_gpu_month);
-    this.select.value = still ? this.picked.id : '';
-    this.note.textContent = still
-      ? t(lang, 'offer_snapshot', { provider: this.picked.provider, date: this.picked.date ?? '?', source: this.picked.source, currency: this.picked.currency })
-      : '';
+    // The snapshot's note while the price is still the snapshot's; an edited price is the user's own
+    // for the offer's instances.
+    const picked = this.offers.find((o) => o.id === offerId);
+    this.select.value = picked ? picked.id : '';
+    const still = picked && currentPrice === (picked.per_gpu_hour ?? picked.per_gpu_month);
+    this.note.textContent = !picked ? ''
+      : still ? t(lang, 'offer_snapshot', { provider: picked.provider, date: picked.date ?? '?', source: picked.source, currency: picked.currency })
+        : t(lang, 'offer_own_price', { offer: picked.name ?? picked.id });
+    this.network.textContent = picked ? networkText(picked, lang) : '';
+    this.network.dataset.offerNetwork = picked?.cluster ?? '';
+    this.network.hidden = !this.network.textContent;
   }
+}
+
+// What the offer's instances can form: their size, and whether and over what they join.
+export function networkText(offer, lang) {
+  if (!offer.cluster || !offer.instance_gpus) return '';
+  const values = { n: format.plain(offer.instance_gpus, lang, 0), gbps: format.plain(offer.inter_node_gbps, lang, 4) };
+  const text = t(lang, `offer_network_${offer.cluster}`, values);
+  return offer.max_gpus && offer.cluster !== 'none' ? `${text} ${t(lang, 'offer_max_gpus', { max: format.plain(offer.max_gpus, lang, 0) })}` : text;
 }
