@@ -58,6 +58,19 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
                             ". Choose an offer whose instances form a cluster for more.",
                         params});
   }
+  // A count that leaves an instance part-used: the whole instance is rented.
+  if (p.instance_gpus && plan.gpus_from == "count" && plan.gpus > *p.instance_gpus &&
+      std::fmod(plan.gpus, *p.instance_gpus) > 1e-9) {
+    const double instances = std::ceil(plan.gpus / *p.instance_gpus);
+    const std::string n = detail::format_number(instances), rented = detail::format_number(instances * *p.instance_gpus);
+    warnings.push_back({"hardware.count", "offer_partial_instance",
+                        detail::format_number(plan.gpus) + " GPUs on " + p.offer_name + " instances of " +
+                            detail::format_number(*p.instance_gpus) + " take " + n + " instances, " + rented +
+                            " GPUs rented; the cost counts the " + detail::format_number(plan.gpus) +
+                            " used. A multiple of " + detail::format_number(*p.instance_gpus) + " uses all it pays for.",
+                        {{"offer", p.offer_name}, {"gpus", detail::format_number(plan.gpus)},
+                         {"instance", detail::format_number(*p.instance_gpus)}, {"instances", n}, {"rented", rented}}});
+  }
   if (p.cluster == OfferCluster::ethernet && p.instance_gpus && plan.gpus > *p.instance_gpus) {
     const std::string instances = detail::format_number(std::ceil(plan.gpus / *p.instance_gpus));
     // The network the step model uses between instances (step_time.cpp, step_hardware).
@@ -109,7 +122,31 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
       p.chosen_by = "default";
       return p;
     }
-    return resolve_layout(v, gpus, warnings);
+    ParallelismReport p = resolve_layout(v, gpus, warnings);
+    // With a parameter count only there is no layout to search, but the sharding still decides what
+    // fits: ZeRO stage 1, 2, then 3 (FSDP), the lowest that fits (each stage adds communication;
+    // Rajbhandari et al. 2020, "ZeRO", sec. 5), else the most sharded.
+    if (!known && !v.strategy.zero && p.dp * p.cp > 1) {
+      Issues ignored;
+      double evaluated = 0, fitting = 0;
+      std::optional<double> chosen;
+      for (double stage = std::max(1.0, p.zero); stage <= 3; ++stage) {
+        ParallelismReport option = p;
+        option.zero = stage;
+        ++evaluated;
+        if (estimate_memory(v, r.model, option, r.hardware, r.compute, ignored).fits) {
+          ++fitting;
+          if (!chosen) chosen = stage;
+        }
+      }
+      if (chosen != p.zero) {
+        p.zero = chosen.value_or(3);
+        p.chosen_by = "planner";
+        p.layouts_evaluated = evaluated;
+        p.layouts_fitting = fitting;
+      }
+    }
+    return p;
   };
   auto layout_at = [&](double gpus, Issues& warnings) { return layout_for(s, gpus, warnings); };
   auto step_at = [&](const ParallelismReport& layout) -> std::optional<StepPrediction> {

@@ -1007,7 +1007,10 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   // Layout fields the planner searched were already weighed; only fixed ones are worth changing.
   const Strategy& st = s.strategy;
   const bool data_parallel = layout.dp * layout.cp > 1;
-  if (st.zero && layout.zero < 3 && data_parallel)
+  // A layout the planner did not search: its ZeRO stage is worth raising (with a parameter count only
+  // the sharding was already weighed unless the user fixed it).
+  const bool searched = layout.chosen_by == "planner";
+  if ((st.zero || !searched) && layout.zero < 3 && data_parallel)
     variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
   if (st.recompute && r.memory.activations_known && *st.recompute == Recompute::none)
     variant("strategy.recompute", "\"selective\"", [](Scenario& v) { v.strategy.recompute = Recompute::selective; });
@@ -1029,21 +1032,27 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   {
     Scenario wider = pinned;
     if (layout.zero < 3) wider.strategy.zero = 3;
-    if (auto gpus = min_gpus_that_fit(wider, r.model, r.hardware, r.compute); gpus && *gpus > r.plan.gpus) {
+    // Never more than the offer can join into one job.
+    const double most = s.pricing && s.pricing->max_gpus ? *s.pricing->max_gpus : 1e300;
+    if (auto gpus = min_gpus_that_fit(wider, r.model, r.hardware, r.compute);
+        gpus && *gpus > r.plan.gpus && *gpus <= most) {
       Scenario v = s;
       v.hardware.count = *gpus;
-      if (st.zero && layout.zero < 3) v.strategy.zero = 3;
+      // The count was found with ZeRO-3: where the user fixed a lower stage, the suggestion raises it.
+      const bool raise_zero = st.zero && layout.zero < 3;
+      if (raise_zero) v.strategy.zero = 3;
       if (st.dp) v.strategy.dp.reset();
       const MemoryReport m = probe(v, *gpus);
       MemorySuggestion more{{{"hardware.count", format_number(*gpus)}}, m.per_gpu_bytes.total, m.fits};
-      if (st.zero && layout.zero < 3) more.changes.push_back({"strategy.zero", "3"});
+      if (raise_zero) more.changes.push_back({"strategy.zero", "3"});
       out.push_back(std::move(more));
     }
   }
   // A GPU with more memory: the smallest in the catalog that holds this scenario's peak on it, at this
   // precision (its own peak: the cuBLAS workspaces and the attention kernel follow the GPU); among equals
   // the fastest.
-  if (catalog) {
+  // (Not while a cloud offer says which GPU is rented: another GPU is another offer.)
+  if (catalog && !(s.pricing && !s.pricing->offer.empty())) {
     const Precision precision = resolved_precision(s);
     const auto usable_bytes = [](const GpuSpec& gpu) { return units::gib_to_bytes(usable_memory_gib(gpu)); };
     // What follows the GPU is a small part of the peak (workspaces, fp8 copies, the attention kernel):
@@ -1066,6 +1075,23 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
       break;
     }
   }
+  // Only fixes that make it fit are offered: a change that saves memory but leaves the run short is
+  // not a fix. Offloading the optimizer states together with ZeRO-3 where neither alone does.
+  const auto fits = [](const MemorySuggestion& x) { return x.fits; };
+  const bool zero_short = std::any_of(out.begin(), out.end(), [](const MemorySuggestion& x) {
+    return !x.fits && x.changes.size() == 1 && x.changes[0].first == "strategy.zero";
+  });
+  const bool offload_short = std::any_of(out.begin(), out.end(), [](const MemorySuggestion& x) {
+    return !x.fits && x.changes.size() == 1 && x.changes[0].first == "strategy.offload";
+  });
+  if (zero_short && offload_short) {
+    Scenario v = s;
+    v.strategy.zero = 3;
+    v.strategy.offload = Offload::optimizer;
+    const MemoryReport m = probe(v, r.plan.gpus);
+    if (m.fits) out.insert(out.begin(), {{{"strategy.zero", "3"}, {"strategy.offload", "\"optimizer\""}}, m.per_gpu_bytes.total, true});
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [&](const MemorySuggestion& x) { return !fits(x); }), out.end());
   return out;
 }
 

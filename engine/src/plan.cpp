@@ -63,7 +63,14 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
   // a count given above it is refused; a budget or deadline is planned within it (said in a warning).
   if (const std::optional<double> cap = s.pricing ? s.pricing->max_gpus : std::nullopt; cap && errors.empty()) {
     plan.max_gpus = *cap;
-    if (s.hardware.count && *s.hardware.count > *cap) {
+    if (group > *cap) {
+      const Pricing& p = *s.pricing;
+      errors.push_back({"strategy.tp", "offer_group_too_large",
+                        "One job on " + p.offer_name + " gets at most " + format_number(*cap) +
+                            " GPUs, fewer than one model-parallel group (tp x pp x cp = " + format_number(group) +
+                            "). Make the group smaller, or choose an offer whose instances form a larger cluster.",
+                        {{"offer", p.offer_name}, {"max", format_number(*cap)}, {"group", format_number(group)}}});
+    } else if (s.hardware.count && *s.hardware.count > *cap) {
       const Pricing& p = *s.pricing;
       const std::string max = format_number(*cap), count = format_number(*s.hardware.count);
       if (p.one_instance)
@@ -79,8 +86,16 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                           {{"offer", p.offer_name}, {"max", max}, {"count", count}}});
     } else if (!s.hardware.count && plan.gpus > *cap) {
       plan.gpus_wanted = plan.gpus;
-      plan.gpus = std::max(1.0, std::floor(*cap / group) * group);
+      plan.gpus = std::floor(*cap / group) * group;
     }
+  }
+  // Beyond one instance a budget rents whole instances (an 8-GPU instance is rented whole): the GPUs
+  // it buys are rounded down to them, in whole model-parallel groups.
+  if (const std::optional<double> instance = s.pricing ? s.pricing->instance_gpus : std::nullopt;
+      instance && plan.gpus_from == "budget.per_month" && plan.gpus > *instance && errors.empty()) {
+    const double unit = static_cast<double>(
+        std::lcm(static_cast<long long>(std::max(1.0, group)), static_cast<long long>(std::max(1.0, *instance))));
+    if (unit > 0 && unit <= plan.gpus) plan.gpus = std::floor(plan.gpus / unit) * unit;
   }
   if (s.strategy.dp && !s.hardware.count && errors.empty() && *s.strategy.dp * group != plan.gpus)
     errors.push_back({"strategy.dp", "inconsistent",
@@ -270,7 +285,9 @@ DeadlinePlan plan_for_deadline(const Scenario& s, const ComputeReport& compute, 
     }
   }
   if (!high.meets && shortest) high = std::move(*shortest);
-  return {high.gpus, std::move(high.layout), high.step, std::move(high.warnings), capped && !high.meets};
+  // Held back by the limit only where the plan ends at it (the shortest run may be on fewer GPUs).
+  capped = capped && !high.meets && high.gpus >= most;
+  return {high.gpus, std::move(high.layout), high.step, std::move(high.warnings), capped};
 }
 
 void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings) {

@@ -445,7 +445,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
       }
       return x;
     };
-    if (auto x = convert(s.pricing->offer.empty() ? "pricing.currency" : "pricing.offer", s.pricing->currency)) {
+    if (auto x = convert(s.pricing->offer.empty() || s.pricing->own_price ? "pricing.currency" : "pricing.offer",
+                         s.pricing->currency)) {
       Pricing& p = *s.pricing;
       x->per_gpu_hour = p.per_gpu_hour;
       x->per_gpu_month = p.per_gpu_month;

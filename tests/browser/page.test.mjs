@@ -229,10 +229,13 @@ describe('the served page', () => {
     assert.match(await item('seed003-gpt3-full').locator('.answer').innerText(), /放不下/);
     assert.equal(await item('seed003-gpt3-qlora').locator('.answer').getAttribute('data-fits'), 'true');
     assert.equal(Math.round(Number(await item('seed004-cloud-a100-x').locator('.answer').getAttribute('data-days'))), 43);
+    // Each claim names its article by title, not by the project's file number.
+    assert.match(await item('seed003-gpt2-v100').innerText(), /《大模型微调需要多少GPU算力》：/);
+    assert.doesNotMatch(await page.locator('#examples').innerText(), /文章 0\d\d/);
     // The other language relabels the same answers.
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.querySelector('#examples [data-example="seed003-bert"] .answer').textContent.includes('batches a second'));
-    assert.match(await item('seed003-gpt2-v100').innerText(), /Article 003/);
+    assert.match(await item('seed003-gpt2-v100').innerText(), /“How much GPU compute does fine-tuning a large model take”:/);
     // Opening one puts it in the form: 100 GB of English text on one V100.
     await item('seed003-gpt2-v100').locator('a').click();
     await page.waitForFunction(() => document.querySelector('#f-training-dataset_gb')?.value === '100');
@@ -459,6 +462,31 @@ describe('the served page', () => {
     const h100Days = cliReport.time.wall_clock_days;
     assert.ok(Math.abs(Number(await a100.getAttribute('data-value')) / h100Days - 989.4 / 312) < 1e-9);
     assert.ok(await page.locator('#compare tbody tr').count() >= 44);
+    await context.close();
+  });
+
+  test('memory with a parameter count only: what is counted is said, the sharding is planned, every fix offered fits, in both languages and on a phone', async () => {
+    const hash = 'model.params=7e10&training.tokens=2e12&hardware.gpu=h100-sxm&hardware.count=8';
+    const { context, page, problems } = await openPage(`${base}#${hash}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    // 70e9 x 18 bytes over 8 H100s with ZeRO-3: 157.5 GB of states each, more than 80 GB.
+    assert.match(await page.locator('.memory .verdict').innerText(), /^仅权重、梯度和优化器状态就放不下/);
+    assert.match(await page.locator('.memory .verdict').innerText(), /激活值未计入/);
+    const fixes = page.locator('.memory .suggestions li');
+    assert.ok(await fixes.count() >= 1);
+    for (const text of await fixes.allInnerTexts()) assert.match(text, /放得下$/);
+    // The fewest GPUs that fit (16) applied: the verdict is about the states, and says so.
+    await page.locator('.memory .suggestions button', { hasText: '16 张 GPU' }).click();
+    await page.locator('.memory .verdict.ok').waitFor();
+    assert.equal(await page.locator('.card [data-report="memory.fits"]').innerText(), '不计激活值时放得下');
+    await page.click('#lang-toggle');
+    await page.locator('.memory .verdict', { hasText: 'Activations are not counted' }).waitFor();
+    assert.equal(await page.locator('.card [data-report="memory.fits"]').innerText(), 'Yes, without activations');
+    // At phone width the verdict and its caveat stay on screen, unclipped.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const card = await page.locator('.card [data-report="memory.fits"]').boundingBox();
+    assert.ok(card.x >= 0 && card.x + card.width <= 375, JSON.stringify(card));
+    assert.deepEqual(problems, []);
     await context.close();
   });
 

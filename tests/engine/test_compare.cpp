@@ -344,3 +344,37 @@ TEST_CASE("Offers and clusters: the user's own price for an offer's instances ke
   s["pricing"]["per_gpu_month"] = 800;
   CHECK(has_error(report_json(s), "pricing.per_gpu_month", "conflict"));
 }
+
+TEST_CASE("Offers and clusters: a model-parallel group larger than the offer's limit, and part-used instances",
+          "[offers]") {
+  json s = {{"model", {{"preset", "llama-2-7b"}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+            {"strategy", {{"tp", 8}, {"pp", 2}}},
+            {"budget", {{"per_month", 1e5}, {"currency", "USD"}}},
+            {"pricing", {{"offer", "runpod-community-1-gpu-pod-on-demand-h100-sxm"}}}};
+  // 16 GPUs per model replica on a pod of at most 8: refused, at the layout.
+  json r = report_json(s);
+  REQUIRE(has_error(r, "strategy.tp", "offer_group_too_large"));
+  CHECK(r["errors"][0]["params"]["group"] == "16");
+  // 12 GPUs on 8-GPU p5.48xlarge instances: 2 instances rented, said.
+  s = {{"model", {{"preset", "llama-2-7b"}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+       {"hardware", {{"count", 12}}},
+       {"pricing", {{"offer", "aws-p5.48xlarge-on-demand-h100-sxm"}}}};
+  r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  const json* partial = nullptr;
+  for (const auto& w : r["warnings"])
+    if (w["code"] == "offer_partial_instance") partial = &w;
+  REQUIRE(partial);
+  CHECK((*partial)["params"]["instances"] == "2");
+  CHECK((*partial)["params"]["rented"] == "16");
+  // A monthly budget beyond one instance buys whole instances: 100,000 USD at 6.88 x 730 rents 19
+  // GPUs, so 16 (two p5.48xlarge).
+  s = {{"model", {{"preset", "llama-2-7b"}}},
+       {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+       {"strategy", {{"mfu", 0.4}}},
+       {"budget", {{"per_month", 1e5}, {"currency", "USD"}}},
+       {"pricing", {{"offer", "aws-p5.48xlarge-on-demand-h100-sxm"}}}};
+  CHECK(report_json(s)["plan"]["gpus"] == 16);
+}

@@ -338,3 +338,80 @@ TEST_CASE("Memory never exceeds what a bigger layout needs: more sharding, less 
     previous = total;
   }
 }
+
+// ---- A parameter count only (issue 17): verdicts the engine can back -----------------------------
+// Without an architecture there are no activations to count and no layout to search, but the
+// sharding still decides what fits. 70e9 parameters in bf16 with Adam (Megatron's mixed precision:
+// 2-byte weights, 4-byte gradients, 12 bytes of states per parameter) need 18 bytes each.
+
+TEST_CASE("A parameter count only: the sharding is the lowest ZeRO stage that fits, and every fix offered fits",
+          "[memory]") {
+  json s = {{"model", {{"params", 7e10}}},
+            {"training", {{"type", "pretrain"}, {"tokens", 2e12}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}}};
+  // 64 GPUs: ZeRO-1 keeps 2 + 4 bytes of every parameter per GPU (420 GB); ZeRO-3 shards all 18.
+  json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["parallelism"]["zero"] == 3);
+  CHECK(r["parallelism"]["chosen_by"] == "planner");
+  CHECK(r["parallelism"]["layouts_evaluated"] == 3);
+  CHECK(r["memory"]["fits"] == true);
+  CHECK(r["memory"]["activations_known"] == false);
+  CHECK_THAT(r["memory"]["per_gpu_bytes"]["weights"].get<double>() +
+                 r["memory"]["per_gpu_bytes"]["gradients"].get<double>() +
+                 r["memory"]["per_gpu_bytes"]["optimizer"].get<double>(),
+             WithinRel(7e10 * 18 / 64, 1e-9));
+  // Only 8 GPUs: ZeRO-3 alone (157.5 GB of states each) does not fit an 80 GB H100; the fixes offered
+  // all fit (was: "16 GPUs -> 542 GB, does not fit", ZeRO-1 kept at every count).
+  s["hardware"]["count"] = 8;
+  r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  CHECK(r["memory"]["fits"] == false);
+  const json& suggestions = r["memory"]["suggestions"];
+  REQUIRE_FALSE(suggestions.empty());
+  bool more_gpus = false;
+  for (const auto& x : suggestions) {
+    INFO(x.dump());
+    CHECK(x["fits"] == true);
+    json applied = s;
+    for (const auto& [path, value] : x["changes"].items()) {
+      const auto dot = path.find('.');
+      applied[path.substr(0, dot)][path.substr(dot + 1)] = value;
+    }
+    CHECK(report_json(applied)["memory"]["fits"] == true);
+    if (x["changes"].contains("hardware.count")) {
+      more_gpus = true;
+      CHECK(x["changes"]["hardware.count"].get<double>() == 16);  // 70e9 x 18 / 16 = 78.75 GB of states
+    }
+  }
+  CHECK(more_gpus);
+  // The scaling chart's question: from 16 H100s on, some count fits.
+  for (double gpus : {16.0, 32.0, 128.0, 512.0}) {
+    s["hardware"]["count"] = gpus;
+    CHECK(report_json(s)["memory"]["fits"] == true);
+  }
+  // A ZeRO stage the user fixed is kept (and raising it is offered).
+  s["hardware"]["count"] = 64;
+  s["strategy"]["zero"] = 1;
+  r = report_json(s);
+  CHECK(r["parallelism"]["zero"] == 1);
+  CHECK(r["memory"]["fits"] == false);
+  CHECK(r["memory"]["suggestions"][0]["changes"]["strategy.zero"] == 3);
+}
+
+TEST_CASE("A parameter count only on a cloud offer: no fix beyond what the offer can join, no other GPU",
+          "[memory][offers]") {
+  // A RunPod community pod holds at most 8 H100s: 16 GPUs are not a fix there, and another GPU is
+  // another offer.
+  const json s = {{"model", {{"params", 7e10}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 2e12}}},
+                  {"hardware", {{"count", 8}}},
+                  {"pricing", {{"offer", "runpod-community-1-gpu-pod-on-demand-h100-sxm"}}}};
+  const json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  for (const auto& x : r["memory"]["suggestions"]) {
+    INFO(x.dump());
+    CHECK_FALSE(x["changes"].contains("hardware.count"));
+    CHECK_FALSE(x["changes"].contains("hardware.gpu"));
+  }
+}

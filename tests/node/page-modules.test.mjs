@@ -16,6 +16,8 @@ describe('numbers as people type them', () => {
   const cases = [
     ['7e9', 7e9], ['7B', 7e9], ['7 b', 7e9], ['1.4T', 1.4e12], ['70亿', 7e9], ['1.4万亿', 1.4e12], ['10,000', 1e4],
     ['10，000', 1e4], ['2.5', 2.5], ['.5', 0.5], ['-8', -8], ['1e22', 1e22], ['120M', 1.2e8], ['3k', 3000],
+    // A Chinese input method's full-width digits, and 千 / 百万 (issue 17).
+    ['７０亿', 7e9], ['０．４', 0.4], ['１２８', 128], ['3千', 3000], ['2百万', 2e6], ['１０，０００', 1e4], ['８　', 8],
   ];
   for (const [text, value] of cases) test(`${text} reads as ${value}`, () => assert.equal(parseNumber(text), value));
   for (const text of ['', 'abc', '7 billion', '1e999', '1..2', 'NaN', 'Infinity', '7BB', '1,000,00']) {
@@ -212,9 +214,24 @@ describe('language', () => {
 
 describe('scaling chart logic', async () => {
   const { scalingCounts, stopsPaying } = await js('widgets/scaling.js');
-  test('counts are powers of two from 1/64 to 64 times the current count, and the count itself', () => {
+  test('counts are powers of two from 1/64 to 64 times the current count, and the count itself', async () => {
     assert.deepEqual(scalingCounts(64), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
     assert.deepEqual(scalingCounts(100).slice(0, 3), [1, 2, 4]);
+    // An offer's pricing type in the reader's words.
+    const { pricingWord, networkText } = await js('widgets/offer-picker.js');
+    assert.equal(pricingWord('zh', 'on-demand'), '按需');
+    assert.equal(pricingWord('zh', 'on-demand (lowest seen)'), '按需 (所见最低价)');
+    assert.equal(pricingWord('zh', 'reserved-block (Capacity Blocks for ML)'), '预留时段 (Capacity Blocks for ML)');
+    assert.equal(pricingWord('en', 'monthly'), 'monthly');
+    assert.equal(pricingWord('zh', 'pay-as-you-go'), 'pay-as-you-go');
+    // What an offer's instances can form, with or without a bandwidth, and a cap alone.
+    assert.equal(networkText({ cluster: 'ethernet', instance_gpus: 4 }, 'en'),
+      'Instances of up to 4 GPUs, joined only over ordinary Ethernet: training across instances is slow.');
+    assert.equal(networkText({ max_gpus: 64 }, 'zh'), '一个集群最多 64 张 GPU。');
+    assert.equal(networkText({}, 'en'), '');
+    // A cloud offer that joins at most 8 GPUs (a RunPod community pod): the chart stops there.
+    assert.deepEqual(scalingCounts(8, 1, 8), [1, 2, 4, 8]);
+    assert.deepEqual(scalingCounts(4, 2, 12), [2, 4, 8, 12]);
     assert.ok(scalingCounts(100).includes(100));
     assert.equal(Math.max(...scalingCounts(1e6)), 2 ** 20);
   });
@@ -381,6 +398,7 @@ const WARNING_PARAMS = {
   offer_single_instance_capped: ['offer', 'max', 'gpus', 'wanted'],
   offer_cluster_max_capped: ['offer', 'max', 'gpus', 'wanted'],
   offer_ethernet_cluster: ['offer', 'instances', 'gbps'],
+  offer_partial_instance: ['offer', 'gpus', 'instance', 'instances', 'rented'],
   over_budget: ['cost', 'currency', 'budget'],
   deadline_at_risk: ['days', 'high_days', 'deadline_days'],
   interruptions_dominate: ['minutes', 'gpus', 'percent'],

@@ -71,6 +71,7 @@ const results = new Results(document.getElementById('results'), {
     for (const [path, value] of Object.entries(changes)) {
       if (path === 'hardware.count') state.modes.gpus = 'count';
       if (path === 'training.method') state.values.set('training.type', 'finetune');
+      if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
       if (FIELD_BY_PATH.has(path)) state.values.set(path, String(value));
       else state.extra.set(path, String(value));
     }
@@ -126,6 +127,7 @@ const linkBox = new LinkProblems(document.getElementById('inputs'), {
   // or the field takes the suggested ID (hardware.gpu=h1000 -> h100-sxm).
   onFix(issue, path, value) {
     state.extra.delete(issue.field);
+    if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
     if (FIELD_BY_PATH.has(path)) {
       state.values.set(path, String(value));
       if (path === 'hardware.count') state.modes.gpus = 'count';
@@ -187,7 +189,7 @@ async function recomputeScaling(report) {
   try {
     const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
     const group = fixed('tp') * fixed('pp') * fixed('cp');
-    points = await scaling(scenario, catalogs.vendorText, scalingCounts(report.plan.gpus, group), (done, total) => {
+    points = await scaling(scenario, catalogs.vendorText, scalingCounts(report.plan.gpus, group, report.plan.max_gpus ?? Infinity), (done, total) => {
       if (id === scalingId) scalingView.step(done, total, lang);
     });
   } catch (error) {
@@ -196,7 +198,7 @@ async function recomputeScaling(report) {
     return;
   }
   if (points === null || id !== scalingId) return;
-  scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given');
+  scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given', report.plan.max_gpus);
 }
 
 const catalogs = new Catalogs();
@@ -328,7 +330,8 @@ async function recompute() {
   const problems = linkProblems(errors, state.extra);
   linkBox.show(problems, state);
   refusedExtras.clear();
-  for (const issue of errors) if (state.extra.has(issue.field)) refusedExtras.add(issue.field);
+  // (Not the picked offer: the picker shows and clears it, and a vendor's catalog may still be on its way.)
+  for (const issue of errors) if (state.extra.has(issue.field) && issue.field !== 'pricing.offer') refusedExtras.add(issue.field);
   const formErrors = errors.filter((issue) => !state.extra.has(issue.field));
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
   form.showErrors(catalogs.problem ? [catalogs.problem, ...formErrors] : formErrors, state.lang);

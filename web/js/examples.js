@@ -3,6 +3,15 @@
 // a number the engine computes: the page computes those when the list opens. The claims are the
 // articles' words (zh; shortened with ……, or a table row in words) and their translation (en); the
 // notes say what was assumed and why, and tests/node/engine.test.mjs asserts what they state.
+// The articles by title, as a reader knows them (the first line of each; article 003 has none, so
+// its opening sentence's subject).
+export const ARTICLE_TITLES = {
+  '000': { zh: '大模型预训练需要多少GPU小时？详细估算与分析', en: 'How many GPU-hours does LLM pre-training take? A detailed estimate' },
+  '001': { zh: '深度学习模型训练中的GPU算力需求分析：从BERT到GPT', en: 'GPU compute needs in deep learning training: from BERT to GPT' },
+  '003': { zh: '大模型微调需要多少GPU算力', en: 'How much GPU compute does fine-tuning a large model take' },
+  '004': { zh: '深度学习模型训练成本与时间大揭秘：1000 亿参数模型在不同 GPU 配置下的表现', en: 'Training cost and time revealed: a 100-billion-parameter model on different GPU configurations' },
+};
+
 export const EXAMPLES = [
   {
     id: 'seed001-7b',
@@ -129,8 +138,8 @@ export const EXAMPLES = [
       en: 'BERT pre-training may need only a few thousand GPU-hours.',
     },
     note: {
-      zh: 'BERT 预训练是 100 万步、批次 256×512 token（Devlin 等 2019），不是文章 001 说的“1亿步”。其中 90% 的步数实际只用 128 token，所以这里按 512 算是上限。1.1 亿参数的 BERT-Base 在 V100 上是几百 GPU 小时；参数约为其 3 倍的 BERT-Large 超过一千。',
-      en: 'BERT pre-training ran 1M steps of 256×512 tokens (Devlin et al. 2019), not the "100 million steps" of article 001; 90% of those steps used 128 tokens, so 512 throughout is an upper bound. For the 110M-parameter BERT-Base that is hundreds of V100 GPU-hours; BERT-Large, with 3 times the parameters, takes over a thousand.',
+      zh: 'BERT 预训练是 100 万步、批次 256×512 token（Devlin 等 2019），不是《深度学习模型训练中的GPU算力需求分析》一文说的“1亿步”。其中 90% 的步数实际只用 128 token，所以这里按 512 算是上限。1.1 亿参数的 BERT-Base 在 V100 上是几百 GPU 小时；参数约为其 3 倍的 BERT-Large 超过一千。',
+      en: 'BERT pre-training ran 1M steps of 256×512 tokens (Devlin et al. 2019), not the "100 million steps" of the article "GPU compute needs in deep learning training"; 90% of those steps used 128 tokens, so 512 throughout is an upper bound. For the 110M-parameter BERT-Base that is hundreds of V100 GPU-hours; BERT-Large, with 3 times the parameters, takes over a thousand.',
     },
   },
   {

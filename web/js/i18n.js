@@ -36,15 +36,27 @@ export function t(lang, key, values) {
 
 // The most specific message the issue's params allow: out_of_range with a max is out_of_range_max,
 // a wrong_type that expected text is wrong_type_text, ... with {max}, {got}, {allowed} filled in.
-export function errorText(lang, issue) {
+function errorTemplate(lang, issue) {
   const params = issue.params ?? {};
   const variants = [];
   if (params.expected) variants.push(`${issue.code}_${params.expected}`);
   for (const name of ['max', 'min', 'got', 'allowed', 'suggestion']) if (params[name] !== undefined) variants.push(`${issue.code}_${name}`);
   const key = [...variants, issue.code].find((k) => ERRORS[lang]?.[k] ?? ERRORS.en[k]);
-  if (!key) return issue.message;
-  const text = ERRORS[lang]?.[key] ?? ERRORS.en[key];
-  return text.replace(/\{(\w+)\}/g, (whole, name) => params[name] ?? whole);
+  return key ? ERRORS[lang]?.[key] ?? ERRORS.en[key] : null;
+}
+
+export function errorText(lang, issue) {
+  const text = errorTemplate(lang, issue);
+  if (!text) return issue.message;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => issue.params?.[name] ?? whole);
+}
+
+// Whether the translated message is a generic one that carries none of the engine's specifics (no
+// values filled in): then the engine's own message is still worth showing, as a detail.
+export function errorNeedsDetail(lang, issue) {
+  if (lang === 'en') return false;
+  const text = errorTemplate(lang, issue);
+  return text !== null && !/\{\w+\}/.test(text);
 }
 
 // A warning in the user's language, falling back to the engine's English message. A translation

@@ -1,4 +1,4 @@
-// Reads a number the way people type it: 7e9, 7B, 1.4T, 70亿, 1.4万亿, 10,000, 40%.
+// Reads a number the way people type it: 7e9, 7B, 1.4T, 70亿, 1.4万亿, 3千, 2百万, 10,000, ７０亿 (full width), 40%.
 // Returns null for text that is not a number; the caller passes such text on to the engine,
 // which names the field in its error, so what the user typed is never silently changed.
 
@@ -9,7 +9,8 @@ const SUFFIXES = new Map([
 
 export function parseNumber(text) {
   if (typeof text !== 'string') return null;
-  let s = text.trim().replace(/[\s_]/g, '');
+  // Full-width digits, point and signs (an IME's ０.４, ７０亿) read as their ASCII forms.
+  let s = text.trim().replace(/[０-９．＋－ｅＥ]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/[\s_\u3000]/g, '');
   if (s === '') return null;
   // Thousands separators: "10,000" and "10，000" (full-width comma).
   if (/^[+-]?\d{1,3}([,，]\d{3})+(?![\d,，])/.test(s)) s = s.replace(/[,，]/g, '');

@@ -4,7 +4,7 @@
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
-import { errorText, t, warningText } from '../i18n.js';
+import { errorNeedsDetail, errorText, t, warningText } from '../i18n.js';
 import { headline } from '../headline.js';
 
 // The headline figures of a row's report (the expected run's with a predicted utilisation).
@@ -135,7 +135,8 @@ export class Compare {
     ];
     if (report.errors.length) {
       const e = report.errors[0];
-      cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, 'data-error-code': e.code, text: lang === 'en' ? e.message : errorText(lang, e) }));
+      cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, 'data-error-code': e.code },
+        [lang === 'en' ? e.message : errorText(lang, e), ...(errorNeedsDetail(lang, e) ? [' ', el('span', { class: 'sub', lang: 'en', text: e.message })] : [])]));
     } else {
       const cost = report.cost;
       const h = headline(report);

@@ -4,7 +4,7 @@
 import { el } from '../dom.js';
 import * as format from '../format.js';
 import { errorText, t } from '../i18n.js';
-import { EXAMPLES } from '../examples.js';
+import { ARTICLE_TITLES, EXAMPLES } from '../examples.js';
 import { headline } from '../headline.js';
 
 export class Examples {
@@ -47,7 +47,7 @@ export class Examples {
     this.container.dataset.state = 'ok';
     this.list.replaceChildren(...EXAMPLES.map((example, i) => el('li', { 'data-example': example.id }, [
       el('p', { class: 'claim' }, [
-        el('span', { class: 'seed', text: t(lang, 'examples_article', { n: example.seed }) }),
+        el('span', { class: 'seed', 'data-seed': example.seed, text: t(lang, 'examples_article', { n: ARTICLE_TITLES[example.seed]?.[lang] ?? example.seed }) }),
         ` ${example.claim[lang]}`,
       ]),
       answer(example, reports[i], lang),

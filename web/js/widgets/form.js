@@ -3,7 +3,7 @@
 import { el, idFor } from '../dom.js';
 import { CUSTOM_GPU, MODES, SECTIONS } from '../fields.js';
 import { count } from '../format.js';
-import { confidenceWord, errorText, t } from '../i18n.js';
+import { confidenceWord, errorNeedsDetail, errorText, t } from '../i18n.js';
 import { displayValue } from '../state.js';
 
 export class Form {
@@ -249,11 +249,11 @@ export class Form {
           this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
           continue;
         }
-        // The message in the user's language only; the engine's precise English one as its title.
+        // The message in the user's language, with the engine's values in it; where the translation is a
+        // generic one, the engine's precise English message as a detail under it.
         const short = lang === 'en' ? issue.message : errorText(lang, issue);
-        slot.textContent = short;
-        if (short !== issue.message) slot.title = issue.message;
-        else slot.removeAttribute('title');
+        if (errorNeedsDetail(lang, issue)) slot.replaceChildren(short, el('span', { class: 'detail', lang: 'en', text: issue.message }));
+        else slot.textContent = short;
         this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
       } else {
         general.push(issue);
@@ -261,12 +261,13 @@ export class Form {
     }
     this.generalErrors.replaceChildren(
       ...(general.length ? [el('strong', { text: t(lang, 'errors_general') })] : []),
-      // In the user's language only; the engine's precise English message as the title.
+      // In the user's language; a generic translation keeps the engine's English message as a detail.
       ...general.map((issue) => {
         const short = lang === 'en' ? issue.message : errorText(lang, issue);
-        return el('p', { 'data-error-for': issue.field || 'scenario', ...(short === issue.message ? {} : { title: issue.message }) }, [
+        return el('p', { 'data-error-for': issue.field || 'scenario' }, [
           issue.field ? `${issue.field}: ` : '',
           short,
+          ...(errorNeedsDetail(lang, issue) ? [' ', el('span', { class: 'detail', lang: 'en', text: issue.message })] : []),
         ]);
       }),
     );

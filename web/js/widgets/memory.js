@@ -45,9 +45,12 @@ function describeChange(field, value, lang, catalog) {
 export function memorySection(report, lang, { catalog, onApply }) {
   const m = report.memory;
   const parts = m.per_gpu_bytes;
+  // With a parameter count only the verdict is about the weights, gradients and optimizer states:
+  // activations need the architecture, and the verdict says they are not counted.
+  const states = m.activations_known ? '' : '_states';
   const verdict = m.fits
-    ? t(lang, 'memory_fits', { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), free: format.bytes(m.headroom_bytes, lang) })
-    : t(lang, 'memory_does_not_fit', { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), short: format.bytes(m.shortfall_bytes, lang) });
+    ? t(lang, `memory_fits${states}`, { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), free: format.bytes(m.headroom_bytes, lang) })
+    : t(lang, `memory_does_not_fit${states}`, { total: format.bytes(parts.total, lang), capacity: format.bytes(m.capacity_bytes, lang), short: format.bytes(m.shortfall_bytes, lang) });
   // The legend names what the bar stacks: the parts in memory at the peak, which sum to the total.
   const atPeak = m.at_peak_bytes;
   const legend = el('ul', { class: 'memory-legend' }, PARTS.filter((p) => atPeak[p] > 0).map((p) => el('li', {}, [

@@ -34,14 +34,15 @@ export class OfferPicker {
       const price = o.per_gpu_hour !== undefined
         ? `${format.money(o.per_gpu_hour, o.currency, lang)}/h`
         : `${format.money(o.per_gpu_month, o.currency, lang)}/${t(lang, 'month')}`;
-      options.push(el('option', { value: o.id, text: `${o.provider} · ${o.pricing_type ?? ''} · ${price} · ${o.date ?? ''}` }));
+      options.push(el('option', { value: o.id, text: `${o.provider} · ${pricingWord(lang, o.pricing_type ?? '')} · ${price} · ${o.date ?? ''}` }));
     }
     this.select.replaceChildren(...options);
     // The snapshot's note while the price is still the snapshot's; an edited price is the user's own
     // for the offer's instances.
     const picked = this.offers.find((o) => o.id === offerId);
     this.select.value = picked ? picked.id : '';
-    const still = picked && currentPrice === (picked.per_gpu_hour ?? picked.per_gpu_month);
+    // An empty price input (another price mode) leaves the offer's own price in use.
+    const still = picked && (!(currentPrice > 0) || currentPrice === (picked.per_gpu_hour ?? picked.per_gpu_month));
     this.note.textContent = !picked ? ''
       : still ? t(lang, 'offer_snapshot', { provider: picked.provider, date: picked.date ?? '?', source: picked.source, currency: picked.currency })
         : t(lang, 'offer_own_price', { offer: picked.name ?? picked.id });
@@ -51,10 +52,22 @@ export class OfferPicker {
   }
 }
 
+// A catalog's pricing type in the reader's words: its leading word (on-demand, spot, reserved,
+// reserved-block, monthly) translated, the rest (a provider's product name) as written.
+export function pricingWord(lang, type) {
+  const match = /^(on-demand|spot|reserved-block|reserved|monthly)\b(.*)$/.exec(type);
+  if (!match) return type;
+  const word = t(lang, `pricing_${match[1].replace('-', '_')}`);
+  const rest = match[2].trim().replace(/^\((lowest seen)\)$/, () => `(${t(lang, 'pricing_lowest_seen')})`);
+  return rest ? `${word} ${rest}` : word;
+}
+
 // What the offer's instances can form: their size, and whether and over what they join.
 export function networkText(offer, lang) {
-  if (!offer.cluster || !offer.instance_gpus) return '';
+  const cap = offer.max_gpus && offer.cluster !== 'none' ? t(lang, 'offer_max_gpus', { max: format.plain(offer.max_gpus, lang, 0) }) : '';
+  if (!offer.cluster || !offer.instance_gpus) return cap;
   const values = { n: format.plain(offer.instance_gpus, lang, 0), gbps: format.plain(offer.inter_node_gbps, lang, 4) };
-  const text = t(lang, `offer_network_${offer.cluster}`, values);
-  return offer.max_gpus && offer.cluster !== 'none' ? `${text} ${t(lang, 'offer_max_gpus', { max: format.plain(offer.max_gpus, lang, 0) })}` : text;
+  // A vendor's offer may say how its instances join without saying the bandwidth.
+  const key = offer.cluster !== 'none' && offer.inter_node_gbps === undefined ? `offer_network_${offer.cluster}_unsaid` : `offer_network_${offer.cluster}`;
+  return [t(lang, key, values), cap].filter(Boolean).join(' ');
 }

@@ -126,8 +126,10 @@ export class Results {
         `${report.hardware.gpu_name}`),
       card(lang, 'card_fits', el('span', {
         class: `value ${report.memory.fits ? 'ok' : 'bad'}`, 'data-report': 'memory.fits', 'data-value': report.memory.fits,
-        text: t(lang, report.memory.fits ? 'card_fits_yes' : 'card_fits_no'),
-      }), t(lang, 'card_fits_detail', { total: format.bytes(report.memory.per_gpu_bytes.total, lang), capacity: format.bytes(report.memory.capacity_bytes, lang) })),
+        // With a parameter count only, activations are not counted: the verdict says so.
+        'data-activations-known': String(report.memory.activations_known),
+        text: t(lang, report.memory.fits ? (report.memory.activations_known ? 'card_fits_yes' : 'card_fits_yes_states') : 'card_fits_no'),
+      }), t(lang, report.memory.activations_known ? 'card_fits_detail' : 'card_fits_detail_states', { total: format.bytes(report.memory.per_gpu_bytes.total, lang), capacity: format.bytes(report.memory.capacity_bytes, lang) })),
     ]);
 
     const memory = report.memory;

@@ -7,12 +7,14 @@ import * as format from '../format.js';
 import { t } from '../i18n.js';
 
 // The current count, and powers of two times the fixed model-parallel group (tp x pp x cp that the
-// user set; 1 when the planner chooses) from 1/64 to 64 times the current count, at most 2^20.
-export function scalingCounts(current, group = 1) {
+// user set; 1 when the planner chooses) from 1/64 to 64 times the current count, at most 2^20, and
+// at most what the cloud offer can join into one job (most: the report's plan.max_gpus).
+export function scalingCounts(current, group = 1, most = Infinity) {
   const counts = new Set([current]);
   const low = Math.max(1, 2 ** Math.floor(Math.log2(current / group / 64)));
   const high = Math.min(2 ** 20 / group, 2 ** Math.ceil(Math.log2((current / group) * 64)));
-  for (let n = low; n <= high; n *= 2) counts.add(n * group);
+  for (let n = low; n <= high && n * group <= most; n *= 2) counts.add(n * group);
+  if (most < Infinity && most > current && most % group === 0) counts.add(most);
   return [...counts].sort((a, b) => a - b);
 }
 
@@ -94,7 +96,8 @@ export class Scaling {
     this.figure = el('div', { class: 'chart', role: 'img' });
     this.legend = el('p', { class: 'scaling-legend' });
     this.note = el('p', { class: 'scaling-note' });
-    container.append(this.heading, this.progress, this.figure, this.legend, this.note);
+    this.offerLimit = el('p', { class: 'hint scaling-offer-limit', hidden: true });
+    container.append(this.heading, this.progress, this.figure, this.legend, this.note, this.offerLimit);
   }
 
   label(lang) {
@@ -121,7 +124,8 @@ export class Scaling {
     this.progress.textContent = t(lang, 'engine_failed');
   }
 
-  render(points, current, lang, fixedMfu) {
+  // maxGpus: the most the cloud offer can join into one job (the chart stops there), if any.
+  render(points, current, lang, fixedMfu, maxGpus) {
     this.container.dataset.state = 'ok';
     this.container.dataset.points = String(points.filter((p) => !p.errors).length);
     this.progress.textContent = '';
@@ -136,6 +140,8 @@ export class Scaling {
       points.some((p) => !p.errors && !p.fits) ? `  ○ ${t(lang, 'scaling_no_fit')}` : '',
     );
     delete this.note.dataset.limit;
+    this.offerLimit.textContent = maxGpus ? t(lang, 'scaling_offer_max', { max: format.plain(maxGpus, lang, 0) }) : '';
+    this.offerLimit.hidden = !maxGpus;
     if (fixedMfu) this.note.textContent = t(lang, 'scaling_fixed_mfu');
     else if (points.filter((p) => !p.errors && p.fits).length < 2) this.note.textContent = t(lang, 'scaling_too_few');
     else if (limit) {
