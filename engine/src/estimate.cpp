@@ -101,9 +101,11 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
 
   // A scenario's layout at a GPU count: given, planned, or (without an architecture) the defaults.
   // Used for the user's scenario and for each what-if of the memory suggestions.
-  auto layout_for = [&](const Scenario& v, double gpus, Issues& warnings) {
+  // (compute: the scenario's, or a what-if's whose sequence length differs.)
+  auto layout_for = [&](const Scenario& v, double gpus, Issues& warnings, const ComputeReport* what_if = nullptr) {
+    const ComputeReport& compute = what_if ? *what_if : r.compute;
     if (known && layout_is_searched(v.strategy)) {
-      LayoutSearchResult search = plan_layout(v, r.model, r.compute, r.hardware, gpus, batch);
+      LayoutSearchResult search = plan_layout(v, r.model, compute, r.hardware, gpus, batch);
       if (search.truncated)
         warnings.push_back({"strategy.tp",
                             "planner_truncated",
@@ -134,7 +136,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
         ParallelismReport option = p;
         option.zero = stage;
         ++evaluated;
-        if (estimate_memory(v, r.model, option, r.hardware, r.compute, ignored).fits) {
+        if (estimate_memory(v, r.model, option, r.hardware, compute, ignored).fits) {
           ++fitting;
           if (!chosen) chosen = stage;
         }
@@ -184,6 +186,17 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     deadline_capped = plan.capped;
   }
   offer_cluster_warnings(s, r.plan, deadline_capped, r.warnings);
+  // QLoRA's 4-bit layers and the 8-bit optimizer are bitsandbytes' CUDA kernels (its docs: CUDA fully
+  // supported, other backends in preview): on another vendor's GPU, said.
+  if (const std::string& vendor = s.hardware.gpu.vendor;
+      !vendor.empty() && vendor != "NVIDIA" &&
+      (s.training.method == FinetuneMethod::qlora || s.strategy.optimizer == Optimizer::adamw_8bit))
+    r.warnings.push_back({s.training.method == FinetuneMethod::qlora ? "training.method" : "strategy.optimizer",
+                          "bitsandbytes_gpu",
+                          "QLoRA's 4-bit layers and the 8-bit optimizer run on bitsandbytes' CUDA kernels; the " +
+                              s.hardware.gpu.name + " is not a GPU bitsandbytes fully supports. Check that your "
+                              "framework runs them on it before planning on it.",
+                          {{"gpu", s.hardware.gpu.name}}});
   r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
   if (const StageLayers on = pipeline_stage_layers(s, r.parallelism.pp, r.parallelism.virtual_stages);
       r.parallelism.pp > 1 && on.valid) {
@@ -204,6 +217,13 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.memory.max_seq_len = max_seq_len_that_fits(s, r.model, r.parallelism, r.hardware, r.compute);
   const MemoryProbe probe = [&](const Scenario& v, double gpus) {
     Issues ignored;
+    // A what-if with another sequence length (a shorter sequence to make it fit) has its own compute.
+    if (v.training.seq_len != s.training.seq_len) {
+      Issues errors;
+      const ComputeReport compute = estimate_compute(v, ignored, errors);
+      if (errors.empty())
+        return estimate_memory(v, r.model, layout_for(v, gpus, ignored, &compute), r.hardware, compute, ignored);
+    }
     return estimate_memory(v, r.model, layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);

@@ -1004,27 +1004,46 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
     if (m.per_gpu_bytes.total < r.memory.per_gpu_bytes.total * (1 - 1e-9))
       out.push_back({{{field, std::move(value)}}, m.per_gpu_bytes.total, m.fits});
   };
+  // In the order to try them: the workload's own shape and the software first (a shorter sequence, a
+  // smaller micro-batch, recomputation, an 8-bit optimizer, a loss kernel that keeps no whole logits),
+  // then sharding and offload, a lighter method, and only then other hardware.
   // Layout fields the planner searched were already weighed; only fixed ones are worth changing.
   const Strategy& st = s.strategy;
   const bool data_parallel = layout.dp * layout.cp > 1;
-  // A layout the planner did not search: its ZeRO stage is worth raising (with a parameter count only
-  // the sharding was already weighed unless the user fixed it).
   const bool searched = layout.chosen_by == "planner";
-  if ((st.zero || !searched) && layout.zero < 3 && data_parallel)
-    variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
+  // The longest sequence that fits this layout, in whole 256-token blocks (fine-tuning samples are
+  // often far shorter than the model's context).
+  if (r.memory.max_seq_len && *r.memory.max_seq_len >= 1 && *r.memory.max_seq_len < r.compute.seq_len) {
+    const double longest = *r.memory.max_seq_len;
+    const double len = longest >= 512 ? std::floor(longest / 256) * 256 : std::floor(longest);
+    variant("training.seq_len", format_number(len), [len](Scenario& v) { v.training.seq_len = len; });
+  }
+  if (st.micro_batch && layout.micro_batch > 1)
+    variant("strategy.micro_batch", "1", [](Scenario& v) { v.strategy.micro_batch = 1; });
   if (st.recompute && r.memory.activations_known && *st.recompute == Recompute::none)
     variant("strategy.recompute", "\"selective\"", [](Scenario& v) { v.strategy.recompute = Recompute::selective; });
   if (st.recompute && r.memory.activations_known && *st.recompute != Recompute::full)
     variant("strategy.recompute", "\"full\"", [](Scenario& v) { v.strategy.recompute = Recompute::full; });
-  if (st.micro_batch && layout.micro_batch > 1)
-    variant("strategy.micro_batch", "1", [](Scenario& v) { v.strategy.micro_batch = 1; });
+  // bitsandbytes' 8-bit AdamW (1 byte per state instead of 4): its CUDA kernels, NVIDIA GPUs only.
+  const bool nvidia = s.hardware.gpu.vendor.empty() || s.hardware.gpu.vendor == "NVIDIA";
+  if (nvidia && (st.optimizer == Optimizer::adamw || st.optimizer == Optimizer::adam) &&
+      s.training.method == FinetuneMethod::full)
+    variant("strategy.optimizer", "\"adamw-8bit\"", [](Scenario& v) { v.strategy.optimizer = Optimizer::adamw_8bit; });
+  // A loss kernel that never holds the whole fp32 logits (Liger's fused linear cross-entropy).
+  if (r.memory.activations_known && (!st.cross_entropy || *st.cross_entropy == CrossEntropy::eager) &&
+      resolve_memory_regime(s).cross_entropy == CrossEntropy::eager)
+    variant("strategy.cross_entropy", "\"fused_linear\"", [](Scenario& v) { v.strategy.cross_entropy = CrossEntropy::fused_linear; });
+  // A layout the planner did not search: its ZeRO stage is worth raising (with a parameter count only
+  // the sharding was already weighed unless the user fixed it).
+  if ((st.zero || !searched) && layout.zero < 3 && data_parallel)
+    variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
   if (s.strategy.offload == Offload::none && s.training.method == FinetuneMethod::full)
     variant("strategy.offload", "\"optimizer\"", [](Scenario& v) { v.strategy.offload = Offload::optimizer; });
   if (s.training.type == TrainingType::finetune && s.model.architecture) {
     if (s.training.method == FinetuneMethod::full)
       variant("training.method", "\"lora\"", [](Scenario& v) { v.training.method = FinetuneMethod::lora; });
     const bool sixteen_bit = r.hardware.precision == "bf16" || r.hardware.precision == "fp16";
-    if (s.training.method != FinetuneMethod::qlora && sixteen_bit)
+    if (s.training.method != FinetuneMethod::qlora && sixteen_bit && nvidia)  // bitsandbytes' 4-bit kernels
       variant("training.method", "\"qlora\"", [](Scenario& v) { v.training.method = FinetuneMethod::qlora; });
   }
   // More GPUs: the fewest at which the chosen layout, with ZeRO-3 over a larger data-parallel group,
@@ -1058,8 +1077,12 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
     // What follows the GPU is a small part of the peak (workspaces, fp8 copies, the attention kernel):
     // only GPUs within 10% of this peak are worth estimating again.
     std::vector<const GpuSpec*> candidates;
+    // QLoRA's 4-bit layers and the 8-bit optimizer are bitsandbytes' CUDA kernels: only NVIDIA GPUs
+    // (never an Ascend or a TPU for them).
+    const bool needs_cuda = s.training.method == FinetuneMethod::qlora || st.optimizer == Optimizer::adamw_8bit;
     for (const GpuSpec& gpu : catalog->gpus)
       if (dense_peak_tflops(gpu, precision) && usable_bytes(gpu) > r.memory.capacity_bytes &&
+          (!needs_cuda || gpu.vendor == "NVIDIA") &&
           usable_bytes(gpu) >= 0.9 * r.memory.per_gpu_bytes.total)
         candidates.push_back(&gpu);
     std::stable_sort(candidates.begin(), candidates.end(), [&](const GpuSpec* a, const GpuSpec* b) {

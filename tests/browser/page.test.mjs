@@ -720,6 +720,8 @@ describe('the served page', () => {
     await page.fill('#f-training-tokens', '1e12');
     await page.click('[data-way="finetune"]');
     await page.locator('#f-training-method').waitFor();
+    // Tokens of the user's own stay tokens.
+    assert.equal(await page.inputValue('#f-training-tokens'), '1e12');
     assert.equal(await page.getAttribute('[data-way="finetune"]', 'aria-pressed'), 'true');
     await page.click('[data-way="budget"]');
     await page.locator('#f-budget-per_month').waitFor();
@@ -745,6 +747,32 @@ describe('the served page', () => {
     assert.equal(await comparing.page.getAttribute('[data-way="compare"]', 'aria-pressed'), 'true');
     assert.equal(await comparing.page.locator('[data-way="compare"]').innerText(), '比较 GPU');
     await comparing.context.close();
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('fine-tuning from the start: fine-tuning data shown in the inputs, LoRA of an 8B model fits a 24 GB card, and the fixes come in the order to try them, in both languages', async () => {
+    const hash = 'model.preset=llama-3-8b&hardware.gpu=rtx-4090&hardware.count=1';
+    const { context, page, problems } = await openPage(`${base}#${hash}&lang=zh`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.click('[data-way="finetune"]');
+    await page.locator('#f-training-samples').waitFor();
+    assert.equal(await page.inputValue('#f-training-samples'), '52002');
+    assert.equal(await page.inputValue('#f-training-epochs'), '3');
+    assert.equal(await page.inputValue('#f-training-seq_len'), '2048');
+    await page.selectOption('#f-training-method', 'lora');
+    await page.waitForFunction(() => location.hash.includes('training.method=lora'));
+    await page.locator('#results[data-state="ok"]').waitFor();
+    // 52,002 x 2,048 x 3 tokens; LoRA of Llama 3 8B at 2,048 tokens fits the 4090's 24 GB.
+    assert.equal(await reportValue(page, 'compute.tokens'), 52002 * 2048 * 3);
+    await page.locator('.memory .verdict.ok').waitFor();
+    // At the model's whole context (8,192) it does not: the first fix offered is a shorter sequence.
+    await page.fill('#f-training-seq_len', '8192');
+    await page.locator('.memory .verdict.bad').waitFor();
+    const first = page.locator('.memory .suggestions li').first();
+    assert.match(await first.innerText(), /^序列长度 [\d,]+ token → .* 放得下$/);
+    await page.click('#lang-toggle');
+    await page.locator('.memory .suggestions li', { hasText: /^sequences of [\d,]+ tokens/ }).first().waitFor();
     assert.deepEqual(problems, []);
     await context.close();
   });

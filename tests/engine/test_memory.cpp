@@ -415,3 +415,47 @@ TEST_CASE("A parameter count only on a cloud offer: no fix beyond what the offer
     CHECK_FALSE(x["changes"].contains("hardware.gpu"));
   }
 }
+
+TEST_CASE("What would make it fit: the workload's shape and software before other hardware, never a GPU the method cannot run on",
+          "[memory]") {
+  // LoRA of Llama 3 8B on a 24 GB RTX 4090 at the model's whole context (8,192 tokens) does not fit;
+  // the longest sequence that does comes first, in whole 256-token blocks.
+  json s = {{"model", {{"preset", "llama-3-8b"}}},
+            {"training", {{"type", "finetune"}, {"method", "lora"}, {"samples", 52002}, {"epochs", 3}, {"seq_len", 8192}}},
+            {"hardware", {{"gpu", "rtx-4090"}, {"count", 1}}}};
+  json r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  REQUIRE(r["memory"]["fits"] == false);
+  const json& first = r["memory"]["suggestions"][0];
+  REQUIRE(first["changes"].contains("training.seq_len"));
+  const double len = first["changes"]["training.seq_len"];
+  CHECK(std::fmod(len, 256) == 0);
+  CHECK(len <= r["memory"]["max_seq_len"].get<double>());
+  CHECK(len > r["memory"]["max_seq_len"].get<double>() - 256);
+  CHECK(first["fits"] == true);
+  // Other hardware comes last.
+  const json& suggestions = r["memory"]["suggestions"];
+  bool hardware_seen = false;
+  for (const auto& x : suggestions) {
+    const bool hardware = x["changes"].contains("hardware.gpu") || x["changes"].contains("hardware.count");
+    CHECK_FALSE((hardware_seen && !hardware));
+    hardware_seen = hardware_seen || hardware;
+  }
+  // QLoRA (bitsandbytes' CUDA kernels) on a Huawei Ascend: said, and no other GPU but an NVIDIA one
+  // is offered.
+  s["training"]["method"] = "qlora";
+  s["hardware"]["gpu"] = "ascend-910b";
+  s["model"]["preset"] = "llama-2-70b";
+  r = report_json(s);
+  REQUIRE(r["errors"].empty());
+  bool warned = false;
+  for (const auto& w : r["warnings"]) warned = warned || w["code"] == "bitsandbytes_gpu";
+  CHECK(warned);
+  const json catalog = json::parse(traincalc::catalog_to_json(traincalc::builtin_catalog()));
+  for (const auto& x : r["memory"]["suggestions"]) {
+    INFO(x.dump());
+    if (!x["changes"].contains("hardware.gpu")) continue;
+    for (const auto& gpu : catalog["gpus"])
+      if (gpu["id"] == x["changes"]["hardware.gpu"]) CHECK(gpu["vendor"] == "NVIDIA");
+  }
+}

@@ -326,6 +326,25 @@ describe('four ways in, one state', async () => {
     assert.equal(state.values.get('training.tokens'), '1e12');
     assert.equal(state.values.get('hardware.count'), '128');
   });
+  test('fine-tuning starts from fine-tuning data, shown in the inputs, and pre-training gets its own back', () => {
+    const state = stateFromHash('model.preset=llama-3-8b&hardware.gpu=rtx-4090&hardware.count=1');
+    enterWay(state, 'finetune');
+    // Not 2 trillion tokens at the model's 8,192: Alpaca's 52,002 samples, 3 epochs, 2,048 tokens each.
+    assert.equal(state.modes.data, 'samples');
+    assert.equal(state.values.get('training.samples'), '52002');
+    assert.equal(state.values.get('training.epochs'), '3');
+    assert.equal(state.values.get('training.seq_len'), '2048');
+    assert.match(hashFromState(state), /training\.samples=52002.*training\.seq_len=2048/);
+    enterWay(state, 'pretrain');
+    assert.equal(state.modes.data, 'tokens');
+    assert.equal(state.values.get('training.tokens'), '2e12');
+    assert.equal(state.values.get('training.seq_len'), '');
+    // What the user typed is theirs: tokens of their own stay tokens, a sequence of their own stays.
+    const typed = stateFromHash('training.tokens=5e8&training.seq_len=512');
+    enterWay(typed, 'finetune');
+    assert.equal(typed.modes.data, 'tokens');
+    assert.equal(typed.values.get('training.seq_len'), '512');
+  });
   test('the way survives the link', () => {
     assert.equal(wayOf(stateFromHash('view=compare')), 'compare');
     assert.equal(wayOf(stateFromHash('budget.deadline_days=30')), 'budget');
@@ -399,6 +418,7 @@ const WARNING_PARAMS = {
   offer_cluster_max_capped: ['offer', 'max', 'gpus', 'wanted'],
   offer_ethernet_cluster: ['offer', 'instances', 'gbps'],
   offer_partial_instance: ['offer', 'gpus', 'instance', 'instances', 'rented'],
+  bitsandbytes_gpu: ['gpu'],
   over_budget: ['cost', 'currency', 'budget'],
   deadline_at_risk: ['days', 'high_days', 'deadline_days'],
   interruptions_dominate: ['minutes', 'gpus', 'percent'],

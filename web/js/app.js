@@ -20,7 +20,7 @@ import { Share } from './widgets/share.js';
 import { Validation } from './widgets/validation.js';
 import { Examples } from './widgets/examples.js';
 import { EXAMPLES } from './examples.js';
-import { enterWay, Ways } from './widgets/ways.js';
+import { applyTrainingDefaults, enterWay, Ways } from './widgets/ways.js';
 import { EmbedSnippet } from './widgets/embed-snippet.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
@@ -40,6 +40,7 @@ const form = new Form(document.getElementById('inputs'), {
     if (path === 'budget.per_month') pinBudgetCurrency(state);
     if (path === 'model.preset') dropImportedExtras();
     if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
+    if (path === 'training.type') applyTrainingDefaults(state, state.values.get('training.type'));
     changed();
   },
   // A typed value is complete (the input left, or Enter): the estimate on screen is the user's.

@@ -35,6 +35,9 @@ function describeChange(field, value, lang, catalog) {
     case 'strategy.recompute': return t(lang, `sug_recompute_${value}`);
     case 'strategy.micro_batch': return t(lang, 'sug_micro_batch', { v: value });
     case 'strategy.offload': return t(lang, 'sug_offload');
+    case 'training.seq_len': return t(lang, 'sug_seq_len', { v: format.plain(value, lang, 0) });
+    case 'strategy.optimizer': return t(lang, 'sug_optimizer_8bit');
+    case 'strategy.cross_entropy': return t(lang, 'sug_cross_entropy');
     case 'training.method': return t(lang, `sug_method_${value}`);
     case 'hardware.count': return t(lang, 'sug_gpus', { v: format.plain(value, lang, 0) });
     case 'hardware.gpu': return t(lang, 'sug_gpu', { v: catalog?.gpus.find((g) => g.id === value)?.name ?? value });
