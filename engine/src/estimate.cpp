@@ -48,9 +48,7 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
       wanted = (by_deadline ? "The deadline needs " : "The budget rents ") + detail::format_number(*plan.gpus_wanted) +
                " GPUs, but ";
     }
-    const std::string limit = p.one_instance ? "cannot join instances into one job, and one instance holds at most " +
-                                                   max + " GPUs"
-                                             : "joins at most " + max + " GPUs into one cluster";
+    const std::string limit = detail::offer_limit_words(p);
     const std::string first = wanted.empty() ? p.offer_name + " " + limit : wanted + p.offer_name + " " + limit;
     warnings.push_back({by_deadline ? "budget.deadline_days" : "budget.per_month",
                         p.one_instance ? "offer_single_instance_capped" : "offer_cluster_max_capped",
@@ -73,9 +71,8 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
   }
   if (p.cluster == OfferCluster::ethernet && p.instance_gpus && plan.gpus > *p.instance_gpus) {
     const std::string instances = detail::format_number(std::ceil(plan.gpus / *p.instance_gpus));
-    // The network the step model uses between instances (step_time.cpp, step_hardware).
-    const std::string gbps = detail::format_number(
-        s.hardware.inter_node_gbps.value_or(p.inter_node_gbps.value_or(s.hardware.gpu.inter_node_gbps.value_or(100))));
+    // The network the step model uses between instances.
+    const std::string gbps = detail::format_number(detail::inter_node_gbps(s));
     warnings.push_back({"pricing.offer",
                         "offer_ethernet_cluster",
                         "The " + detail::format_number(plan.gpus) + " GPUs take " + instances + " instances of " +

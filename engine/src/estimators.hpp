@@ -36,6 +36,12 @@ double trainable_lora_params(const Architecture& a, const Training& t, bool per_
 ModelReport report_model(const Scenario& s);
 ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& errors);
 HardwareReport report_hardware(const Scenario& s);
+// The network between servers, per GPU (Gbit/s): as given, else the cloud offer's between its
+// instances, else the GPU's usual, else 100.
+double inter_node_gbps(const Scenario& s);
+// What limits a cloud offer's jobs, in words after its name: "cannot join instances into one job, and
+// one instance holds at most 8 GPUs" or "joins at most 256 GPUs into one cluster".
+std::string offer_limit_words(const Pricing& p);
 
 double resolved_mfu(const Scenario& s, Issues& warnings);
 // How many GPUs: given, bought by a monthly budget, or needed by a deadline.

@@ -1100,21 +1100,19 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   }
   // Only fixes that make it fit are offered: a change that saves memory but leaves the run short is
   // not a fix. Offloading the optimizer states together with ZeRO-3 where neither alone does.
-  const auto fits = [](const MemorySuggestion& x) { return x.fits; };
-  const bool zero_short = std::any_of(out.begin(), out.end(), [](const MemorySuggestion& x) {
-    return !x.fits && x.changes.size() == 1 && x.changes[0].first == "strategy.zero";
-  });
-  const bool offload_short = std::any_of(out.begin(), out.end(), [](const MemorySuggestion& x) {
-    return !x.fits && x.changes.size() == 1 && x.changes[0].first == "strategy.offload";
-  });
-  if (zero_short && offload_short) {
+  const auto short_alone = [&](std::string_view field) {  // offered alone, and not enough
+    return std::any_of(out.begin(), out.end(), [&](const MemorySuggestion& x) {
+      return !x.fits && x.changes.size() == 1 && x.changes[0].first == field;
+    });
+  };
+  if (short_alone("strategy.zero") && short_alone("strategy.offload")) {
     Scenario v = s;
     v.strategy.zero = 3;
     v.strategy.offload = Offload::optimizer;
     const MemoryReport m = probe(v, r.plan.gpus);
     if (m.fits) out.insert(out.begin(), {{{"strategy.zero", "3"}, {"strategy.offload", "\"optimizer\""}}, m.per_gpu_bytes.total, true});
   }
-  out.erase(std::remove_if(out.begin(), out.end(), [&](const MemorySuggestion& x) { return !fits(x); }), out.end());
+  out.erase(std::remove_if(out.begin(), out.end(), [](const MemorySuggestion& x) { return !x.fits; }), out.end());
   return out;
 }
 

@@ -75,13 +75,13 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
       const std::string max = format_number(*cap), count = format_number(*s.hardware.count);
       if (p.one_instance)
         errors.push_back({"hardware.count", "offer_single_instance",
-                          p.offer_name + " cannot join instances into one job, and one instance holds at most " + max +
-                              " GPUs: " + count + " GPUs would be separate machines with no network between them. "
+                          p.offer_name + " " + offer_limit_words(p) + ": " + count +
+                              " GPUs would be separate machines with no network between them. "
                               "Use at most " + max + " GPUs, or an offer whose instances form a cluster.",
                           {{"offer", p.offer_name}, {"max", max}, {"count", count}}});
       else
         errors.push_back({"hardware.count", "offer_cluster_max",
-                          p.offer_name + " joins at most " + max + " GPUs into one cluster, not " + count +
+                          p.offer_name + " " + offer_limit_words(p) + ", not " + count +
                               ". Use at most " + max + " GPUs, or another offer.",
                           {{"offer", p.offer_name}, {"max", max}, {"count", count}}});
     } else if (!s.hardware.count && plan.gpus > *cap) {

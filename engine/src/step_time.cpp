@@ -160,9 +160,7 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
                                                         : units::tflops_to_flops(sixteen) / 300) *
                               params.memory_efficiency;
   const double intra_gbs = s.hardware.intra_node_gbs.value_or(gpu.intra_node_gbs.value_or(32));
-  // Between servers: as given, else the offer's network between its instances, else the GPU's usual.
-  const std::optional<double> offer_gbps = s.pricing ? s.pricing->inter_node_gbps : std::nullopt;
-  const double inter_gbps = s.hardware.inter_node_gbps.value_or(offer_gbps.value_or(gpu.inter_node_gbps.value_or(100)));
+  const double inter_gbps = inter_node_gbps(s);
   m.intra_bytes_per_second = units::gb_to_bytes(intra_gbs) * params.link_efficiency;
   m.inter_bytes_per_second = units::gbit_to_bytes(inter_gbps) * params.link_efficiency;
   // The fast link's reach: the server, or a TPU pod's inter-chip interconnect (a 3D torus of 4,096

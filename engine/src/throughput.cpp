@@ -27,6 +27,17 @@ HardwareReport report_hardware(const Scenario& s) {
   return h;
 }
 
+double inter_node_gbps(const Scenario& s) {
+  const std::optional<double> offer = s.pricing ? s.pricing->inter_node_gbps : std::nullopt;
+  return s.hardware.inter_node_gbps.value_or(offer.value_or(s.hardware.gpu.inter_node_gbps.value_or(100)));
+}
+
+std::string offer_limit_words(const Pricing& p) {
+  const std::string max = p.max_gpus ? format_number(*p.max_gpus) : "?";
+  return p.one_instance ? "cannot join instances into one job, and one instance holds at most " + max + " GPUs"
+                        : "joins at most " + max + " GPUs into one cluster";
+}
+
 double resolved_mfu(const Scenario& s, Issues& warnings) {
   if (s.strategy.mfu) return *s.strategy.mfu;
   // With an architecture the step is predicted; this is only the starting point of a deadline plan.

@@ -46,6 +46,22 @@ inline bool has_warning(const traincalc::Report& report, const std::string& code
   return false;
 }
 
+// A JSON report's warning with this code, or nullptr.
+inline const json* warning_of(const json& report, const std::string& code) {
+  for (const auto& w : report["warnings"])
+    if (w["code"] == code) return &w;
+  return nullptr;
+}
+
+// The scenario with a memory suggestion's changes ({"strategy.zero": 3, ...}) applied.
+inline json with_changes(json scenario, const json& changes) {
+  for (const auto& [path, value] : changes.items()) {
+    const auto dot = path.find('.');
+    scenario[path.substr(0, dot)][path.substr(dot + 1)] = value;
+  }
+  return scenario;
+}
+
 // Every number in a JSON value is finite and not negative (what the engine promises of a report).
 inline bool finite_non_negative(const json& value) {
   if (value.is_number()) return std::isfinite(value.get<double>()) && value.get<double>() >= 0;

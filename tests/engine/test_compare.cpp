@@ -175,14 +175,6 @@ TEST_CASE("A comparison request that cannot be read is refused, naming the field
 // cannot be joined; a RunPod secure pod joins others over "Global Networking" at 100 Mbit/s a pod;
 // an AWS p5.48xlarge joins others over EFA at 3,200 Gbit/s an instance.
 
-namespace {
-const json* warning_of(const json& out_report, const std::string& code) {
-  for (const auto& w : out_report["warnings"])
-    if (w["code"] == code) return &w;
-  return nullptr;
-}
-}  // namespace
-
 TEST_CASE("Offers and clusters: a monthly budget never rents more GPUs than the offer can join into one job",
           "[compare][offers]") {
   const json s = {{"model", {{"preset", "llama-2-7b"}}},
@@ -363,9 +355,7 @@ TEST_CASE("Offers and clusters: a model-parallel group larger than the offer's l
        {"pricing", {{"offer", "aws-p5.48xlarge-on-demand-h100-sxm"}}}};
   r = report_json(s);
   REQUIRE(r["errors"].empty());
-  const json* partial = nullptr;
-  for (const auto& w : r["warnings"])
-    if (w["code"] == "offer_partial_instance") partial = &w;
+  const json* partial = warning_of(r, "offer_partial_instance");
   REQUIRE(partial);
   CHECK((*partial)["params"]["instances"] == "2");
   CHECK((*partial)["params"]["rented"] == "16");

@@ -223,13 +223,8 @@ TEST_CASE("Every suggestion, applied, is a valid scenario with the memory it sta
     REQUIRE_FALSE(report["memory"]["fits"].get<bool>());
     REQUIRE_FALSE(report["memory"]["suggestions"].empty());
     for (const auto& suggestion : report["memory"]["suggestions"]) {
-      json applied = scenario;
-      for (const auto& [path, value] : suggestion["changes"].items()) {
-        const auto dot = path.find('.');
-        applied[path.substr(0, dot)][path.substr(dot + 1)] = value;
-      }
       INFO(suggestion.dump());
-      const json again = run_json(applied);
+      const json again = run_json(with_changes(scenario, suggestion["changes"]));
       CHECK_THAT(again["memory"]["per_gpu_bytes"]["total"].get<double>(),
                  WithinRel(suggestion["total_bytes"].get<double>(), 1e-9));
       CHECK(again["memory"]["fits"] == suggestion["fits"]);
@@ -373,12 +368,7 @@ TEST_CASE("A parameter count only: the sharding is the lowest ZeRO stage that fi
   for (const auto& x : suggestions) {
     INFO(x.dump());
     CHECK(x["fits"] == true);
-    json applied = s;
-    for (const auto& [path, value] : x["changes"].items()) {
-      const auto dot = path.find('.');
-      applied[path.substr(0, dot)][path.substr(dot + 1)] = value;
-    }
-    CHECK(report_json(applied)["memory"]["fits"] == true);
+    CHECK(report_json(with_changes(s, x["changes"]))["memory"]["fits"] == true);
     if (x["changes"].contains("hardware.count")) {
       more_gpus = true;
       CHECK(x["changes"]["hardware.count"].get<double>() == 16);  // 70e9 x 18 / 16 = 78.75 GB of states
@@ -448,9 +438,7 @@ TEST_CASE("What would make it fit: the workload's shape and software before othe
   s["model"]["preset"] = "llama-2-70b";
   r = report_json(s);
   REQUIRE(r["errors"].empty());
-  bool warned = false;
-  for (const auto& w : r["warnings"]) warned = warned || w["code"] == "bitsandbytes_gpu";
-  CHECK(warned);
+  CHECK(warning_of(r, "bitsandbytes_gpu"));
   const json catalog = json::parse(traincalc::catalog_to_json(traincalc::builtin_catalog()));
   for (const auto& x : r["memory"]["suggestions"]) {
     INFO(x.dump());

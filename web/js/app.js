@@ -39,7 +39,7 @@ const form = new Form(document.getElementById('inputs'), {
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
     if (path === 'budget.per_month') pinBudgetCurrency(state);
     if (path === 'model.preset') dropImportedExtras();
-    if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
+    dropOfferForGpu(path);
     if (path === 'training.type') applyTrainingDefaults(state, state.values.get('training.type'));
     changed();
   },
@@ -72,7 +72,7 @@ const results = new Results(document.getElementById('results'), {
     for (const [path, value] of Object.entries(changes)) {
       if (path === 'hardware.count') state.modes.gpus = 'count';
       if (path === 'training.method') state.values.set('training.type', 'finetune');
-      if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
+      dropOfferForGpu(path);
       if (FIELD_BY_PATH.has(path)) state.values.set(path, String(value));
       else state.extra.set(path, String(value));
     }
@@ -122,13 +122,18 @@ const ways = new Ways(document.querySelector('main.layout'), {
 });
 const scalingView = new Scaling(document.getElementById('scaling'));
 let shown = null;  // {scenario, report} of the estimate on screen
+// A picked cloud offer rents one GPU: choosing another GPU (typed, a memory fix, a link fix) drops it.
+function dropOfferForGpu(path) {
+  if (path === 'hardware.gpu') state.extra.delete('pricing.offer');
+}
+
 const refusedExtras = new Set();  // the link's parameters (without an input) the engine refused
 const linkBox = new LinkProblems(document.getElementById('inputs'), {
   // The suggestion used: the value moves to the suggested field (hardware.cuont=8 -> hardware.count=8)
   // or the field takes the suggested ID (hardware.gpu=h1000 -> h100-sxm).
   onFix(issue, path, value) {
     state.extra.delete(issue.field);
-    if (path === 'hardware.gpu') state.extra.delete('pricing.offer');  // the offer rents another GPU
+    dropOfferForGpu(path);
     if (FIELD_BY_PATH.has(path)) {
       state.values.set(path, String(value));
       if (path === 'hardware.count') state.modes.gpus = 'count';
