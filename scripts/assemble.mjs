@@ -29,6 +29,10 @@ for (const which of ['scenario', 'catalog', 'report']) {
   writeFileSync(join(site, 'schema', `${which}.schema.json`), text);
 }
 
+// The vendor catalog's documentation, served beside the page (the embed snippet links to it).
+mkdirSync(join(site, 'docs'), { recursive: true });
+cpSync(join(root, 'docs', 'embedding.md'), join(site, 'docs', 'embedding.md'));
+
 // One file: scripts and styles inline, the wasm as base64, a CSP that allows exactly these inline
 // blocks by hash (and nothing from the network).
 const bundle = await esbuild.build({

@@ -22,6 +22,7 @@ let server;
 let base;
 let browser;
 let cliReport;
+let cliFlops6n;
 
 before(async () => {
   server = serveStatic(SITE);
@@ -29,6 +30,10 @@ before(async () => {
   base = `http://127.0.0.1:${server.address().port}/`;
   browser = await launch();
   cliReport = JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(SCENARIO), encoding: 'utf8' }));
+  // The article route's 6·N·T count, from the CLI (Llama 2 7B, 2T tokens).
+  cliFlops6n = JSON.parse(execFileSync(CLI, ['estimate', '-'], {
+    input: JSON.stringify({ ...SCENARIO, hardware: { gpu: 'a100-80gb-sxm', count: 64 } }), encoding: 'utf8',
+  })).compute.total_flops_6n;
 });
 
 // Servers a test starts are also closed here, so that a failing test cannot keep node running.
@@ -834,11 +839,25 @@ describe('the served page', () => {
     const lines = readFileSync(await csv.path(), 'utf8').trim().split('\r\n');
     assert.match(lines[0], /^provider,offer,date,gpu,price_per_gpu_hour/);
     assert.equal(lines.length - 1, await page.locator('.compare-table tbody tr').count());
-    // Printed: the results without the form and the buttons.
+    // Printed: the results without the form and the buttons, but saying what was estimated (model,
+    // training, GPUs, price and the link as text), with the math expanded and no table clipped.
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('#inputs').isVisible(), false);
     assert.equal(await page.locator('#copy-link').isVisible(), false);
     assert.equal(await page.locator('[data-report="time.gpu_hours"]').first().isVisible(), true);
+    assert.equal(await page.locator('#print-summary').isVisible(), true);
+    assert.match(await page.locator('[data-print="print_model"]').innerText(), /Llama 2 7B · 6\.74B parameters/);
+    assert.match(await page.locator('[data-print="print_training"]').innerText(), /Pre-training · 2T tokens/);
+    assert.match(await page.locator('[data-print="print_gpus"]').innerText(), /^64 × NVIDIA H100/);
+    assert.equal(await page.locator('[data-print="print_link"]').innerText(), page.url());
+    assert.equal(await page.locator('#results details:not([open])').count(), 0);
+    const clipped = await page.evaluate(() => [...document.querySelectorAll('.compare-table, .table-scroll')]
+      .filter((node) => node.scrollWidth > node.clientWidth + 1 || node.scrollHeight > node.clientHeight + 1).length);
+    assert.equal(clipped, 0, 'a printed table is clipped');
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await page.emulateMedia({ media: 'screen' });
+    assert.equal(await page.locator('#print-summary').isVisible(), false);
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -963,6 +982,157 @@ describe('the served page', () => {
     for (const server of hosts) server.close();
   });
 
+  test('the embed a vendor ships: at most 720 px tall, its own offers only once its catalog is in, no energy or articles unless asked, the full link current, a bad theme in the console', async () => {
+    const vendor = {
+      offers: [
+        { id: 'vendor-h100-hourly', name: 'H100 on demand', provider: 'Vendor', gpu: 'h100-sxm', per_gpu_hour: 2.1, currency: 'USD', date: '2026-11', source: 'test vendor', instance_gpus: 8, cluster: 'rdma' },
+        { id: 'vendor-a100-hourly', name: 'A100 on demand', provider: 'Vendor', gpu: 'a100-80gb-sxm', per_gpu_hour: 1.2, currency: 'USD', date: '2026-11', source: 'test vendor', instance_gpus: 8, cluster: 'rdma' },
+      ],
+    };
+    // The vendor's catalog at a link (#catalog=URL), served beside the page here.
+    const serveCatalog = (context) => context.route('**/vendor-catalog.json', (route) => route.fulfill({ json: vendor }));
+    const hash = `embed=1&theme=nothex&catalog=vendor-catalog.json&model.preset=llama-2-70b&training.tokens=2e12&hardware.gpu=rtx-4090&hardware.count=8&pricing.per_gpu_hour=2`;
+    for (const lang of ['en', 'zh']) {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 720 } });
+      await serveCatalog(context);
+      const page = await context.newPage();
+      const warnings = [];
+      page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+      await page.goto(`${base}#${hash}&lang=${lang}`);
+      await page.locator('#results[data-state="ok"]').waitFor();
+      await page.locator('.notice:not([hidden])').waitFor();
+      // A workload that does not fit, with notes: still within the snippet's 720 px frame.
+      assert.equal(await page.locator('[data-report="memory.fits"]').first().getAttribute('data-value'), 'false');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollHeight) <= 720, `${lang}: taller than 720 px`);
+      assert.equal(await page.locator('.memory .suggestions').isVisible(), true, 'what would make it fit stays');
+      // No energy (form, figure, math, note) and no articles unless asked.
+      assert.equal(await page.locator('fieldset[data-section="section_energy"]').isVisible(), false);
+      assert.equal(await page.locator('.energy-part').first().isVisible(), false);
+      assert.equal(await page.locator('#examples-view').isVisible(), false);
+      // The vendor's offers only: in the picker and in the comparison.
+      await page.selectOption('#f-hardware-gpu', 'h100-sxm');
+      await page.locator('#results[data-state="ok"]').waitFor();
+      const offered = await page.locator('#offer-picker option').evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
+      assert.deepEqual(offered, ['vendor-h100-hourly'], lang);
+      await page.locator('#compare summary').click();
+      await page.locator('#compare[data-state="ok"]').waitFor();
+      assert.deepEqual(await page.locator('.compare-table tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.offer).sort()),
+        ['vendor-a100-hourly', 'vendor-h100-hourly']);
+      // The link to the full calculator carries the edit just made, without the embedding parameters.
+      await page.fill('#f-hardware-count', '32');
+      await page.waitForFunction(() => /hardware\.count=32/.test(document.getElementById('full-link').href));
+      assert.doesNotMatch(await page.locator('#full-link').getAttribute('href'), /embed=|theme=/);
+      assert.ok(warnings.some((w) => /theme="nothex" is ignored/.test(w)), warnings.join('\n'));
+      // At phone width: one column, nothing wider than the screen.
+      await page.setViewportSize({ width: 375, height: 720 });
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375);
+      await context.close();
+    }
+    // Asked for by the link: energy and the articles come back.
+    const { context, page } = await openPage(`${base}#embed=1&show=energy,articles&${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await page.locator('fieldset[data-section="section_energy"]').isVisible(), true);
+    assert.equal(await page.locator('dd.energy-part').isVisible(), true);
+    assert.equal(await page.locator('#examples-view').isVisible(), true);
+    await context.close();
+  });
+
+  test('on a phone: the verdict in the summary bar, the comparison without sideways scrolling, chart text at 11 px or more, in both languages', async () => {
+    for (const lang of ['en', 'zh']) {
+      const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+      const page = await context.newPage();
+      await page.goto(`${base}#model.preset=llama-2-70b&training.tokens=2e12&hardware.gpu=rtx-4090&hardware.count=8&pricing.per_gpu_hour=2&lang=${lang}`);
+      await page.locator('#results[data-state="ok"]').waitFor();
+      const verdict = page.locator('.summary-bar .bar-fits');
+      assert.equal(await verdict.isVisible(), true);
+      assert.equal(await verdict.getAttribute('data-fits'), 'false');
+      assert.equal(await verdict.innerText(), lang === 'zh' ? '放不下' : 'does not fit');
+      await page.locator('#compare summary').click();
+      await page.locator('#compare[data-state="ok"]').waitFor();
+      const table = await page.locator('.table-scroll').evaluate((box) => ({ scroll: box.scrollWidth, client: box.clientWidth }));
+      assert.ok(table.scroll <= table.client + 1, `${lang}: the comparison scrolls sideways (${JSON.stringify(table)})`);
+      for (const column of ['offer', 'gpus', 'days', 'cost', 'memory']) {
+        assert.equal(await page.locator(`.compare-table thead .col-${column}`).isVisible(), true, column);
+      }
+      await page.locator('#scaling[data-state="ok"]').waitFor();
+      // Every chart's text as drawn on screen: its font size times the drawing's scale.
+      const smallest = await page.evaluate(() => Math.min(...[...document.querySelectorAll('svg text')].filter((node) => node.getBoundingClientRect().width > 0).map((node) => {
+        const chart = node.ownerSVGElement;
+        const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
+        return parseFloat(getComputedStyle(node).fontSize) * scale;
+      })));
+      assert.ok(smallest >= 11, `${lang}: chart text drawn at ${smallest} px`);
+      await context.close();
+    }
+  });
+
+  test('charts read at a glance: full width, axis titles with units, at least four ticks an axis, a short job in hours, the current count and the best offers named', async () => {
+    const { context, page } = await openPage(`${base}#model.preset=llama-3-8b&training.type=finetune&training.method=lora&training.samples=52002&training.epochs=3&training.seq_len=2048&hardware.gpu=h100-sxm&hardware.count=8&pricing.per_gpu_hour=2.5&lang=en`);
+    await page.locator('#scaling[data-state="ok"]').waitFor();
+    const scaling = page.locator('#scaling .chart-svg');
+    const widths = await page.evaluate(() => [document.querySelector('#scaling .chart-svg').getBoundingClientRect().width, document.querySelector('#scaling .chart').clientWidth]);
+    assert.ok(Math.abs(widths[0] - widths[1]) <= 1, `the chart fills its panel: ${widths}`);
+    const texts = (locator) => locator.evaluateAll((nodes) => nodes.map((n) => n.textContent));
+    const titles = await texts(scaling.locator('.axis-title'));
+    assert.deepEqual(titles.slice(1), ['Wall-clock time (hours)', 'Cost (USD)'], 'a 1.5-hour job is charted in hours');
+    assert.match(titles[0], /^GPUs/);
+    const ticks = await scaling.locator('text.tick').evaluateAll((nodes) => nodes.map((n) => ({ x: Number(n.getAttribute('x')), cls: n.getAttribute('class'), anchor: n.getAttribute('text-anchor') })));
+    assert.ok(ticks.filter((t) => t.anchor === 'end').length >= 4, 'time ticks');
+    assert.ok(ticks.filter((t) => /cost-tick/.test(t.cls)).length >= 4, 'cost ticks');
+    assert.ok(ticks.filter((t) => t.anchor === 'middle').length >= 4, 'GPU ticks');
+    assert.match((await texts(scaling.locator('.point-label'))).join(), /^8 GPUs: [\d.]+ hours$/);
+    await page.locator('#compare summary').click();
+    await page.locator('#compare[data-state="ok"]').waitFor();
+    const compare = page.locator('#compare .chart-svg');
+    assert.deepEqual(await texts(compare.locator('.axis-title')), ['Wall-clock time (hours)', 'Cost (USD)']);
+    assert.ok(await compare.locator('text.tick[text-anchor="middle"]').count() >= 3);
+    assert.ok(await compare.locator('text.tick[text-anchor="end"]').count() >= 4);
+    assert.match((await texts(compare.locator('.point-label'))).join(' '), /fastest.*: .+/);
+    await context.close();
+  });
+
+  test('the article route: where the detailed count differs from 6·N·T, the days by 6·N·T stand beside the headline, in both languages', async () => {
+    for (const [lang, pattern] of [['en', /^117\.2 days by 6·N·T$/], ['zh', /^按 6·N·T 为 117\.2 天$/]]) {
+      const { context, page } = await openPage(`${base}#model.preset=llama-2-7b&training.tokens=2e12&hardware.gpu=a100-80gb-sxm&hardware.count=64&strategy.mfu=0.4&lang=${lang}`);
+      await page.locator('#results[data-state="ok"]').waitFor();
+      const line = page.locator('.cards .six-nt-line');
+      assert.match(await line.innerText(), pattern);
+      // 6·N·T at the same 40%: the time in proportion to the FLOPs (engine: compute.total_flops_6n).
+      const days = await reportValue(page, 'time.wall_clock_days');
+      const f = await reportValue(page, 'compute.total_flops');
+      assert.ok(Math.abs(Number(await line.getAttribute('data-six-nt-days')) - days * (cliFlops6n / f)) < 1e-6);
+      await context.close();
+    }
+    // A parameter count only: the count is 6·N·T, so one number.
+    const { context, page } = await openPage(`${base}#model.params=7e9&training.tokens=2e12&hardware.gpu=a100-80gb-sxm&hardware.count=64&strategy.mfu=0.4&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    assert.equal(await page.locator('.six-nt-line').count(), 0);
+    await context.close();
+  });
+
+  test('keyboard in a filtered picker: arrows move through the matches, Enter picks one, Escape goes back', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await page.fill('#f-hardware-gpu-search', 'a100');
+    const matches = await page.locator('#f-hardware-gpu option').evaluateAll((options) => options
+      .filter((o) => `${o.value} ${o.textContent}`.toLowerCase().includes('a100')).map((o) => o.value));
+    assert.ok(matches.length >= 2);
+    await page.press('#f-hardware-gpu-search', 'ArrowDown');
+    assert.equal(await page.inputValue('#f-hardware-gpu'), matches[0]);
+    await page.press('#f-hardware-gpu-search', 'ArrowDown');
+    assert.equal(await page.inputValue('#f-hardware-gpu'), matches[1]);
+    await page.press('#f-hardware-gpu-search', 'ArrowUp');
+    await page.press('#f-hardware-gpu-search', 'Escape');
+    assert.equal(await page.inputValue('#f-hardware-gpu'), 'h100-sxm', 'Escape goes back to the chosen GPU');
+    assert.match(page.url(), /hardware\.gpu=h100-sxm/);
+    await page.press('#f-hardware-gpu-search', 'ArrowDown');
+    await page.press('#f-hardware-gpu-search', 'ArrowDown');
+    await page.press('#f-hardware-gpu-search', 'Enter');
+    await page.waitForFunction((id) => location.hash.includes(`hardware.gpu=${id}`), matches[1]);
+    assert.equal(await page.locator('#f-hardware-gpu-search').evaluate((n) => n === document.activeElement), true, 'focus stays in the search box');
+    await context.close();
+  });
+
   test('the snippet generator writes the iframe code for the current workload', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();
@@ -976,6 +1146,15 @@ describe('the served page', () => {
     assert.match(code, /catalog=https%3A%2F%2Fvendor\.example%2Fcatalog\.json/);
     assert.match(code, /hardware\.count=64&amp;/);
     assert.match(code, /title="traincalc"/);
+    assert.doesNotMatch(code, /show=/);
+    await page.check('#embed-show-energy');
+    assert.match(await page.inputValue('#embed-code'), /show=energy&amp;/);
+    // The vendor's catalog documentation, served beside the page: the format and its JSON Schema.
+    for (const href of await page.locator('.embed-docs a').evaluateAll((links) => links.map((a) => a.href))) {
+      const response = await page.request.get(href);
+      assert.equal(response.status(), 200, href);
+    }
+    assert.match(await page.locator('.embed-docs').innerText(), /catalog: the format, with an example · its JSON Schema/);
     assert.deepEqual(problems, []);
     await context.close();
   });

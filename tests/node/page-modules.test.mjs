@@ -374,11 +374,14 @@ describe('embedding parameters', async () => {
     assert.equal(originOf('javascript:alert(1)'), null);
     assert.equal(originOf('*'), null);
   });
-  test('embed, theme and origin survive the link; bad ones are dropped', () => {
-    const state = stateFromHash('embed=1&theme=AA3300&origin=https%3A%2F%2Fvendor.example&hardware.count=8');
-    assert.deepEqual(state.embed, { on: true, theme: 'aa3300', origin: 'https://vendor.example' });
-    assert.match(hashFromState(state), /embed=1&theme=aa3300&origin=https%3A%2F%2Fvendor\.example/);
-    assert.deepEqual(stateFromHash('embed=yes&theme=red;&origin=https://x.example/a').embed, { on: false, theme: null, origin: null });
+  test('embed, theme, origin and the sections asked for survive the link; bad ones are dropped and listed for the console', () => {
+    const state = stateFromHash('embed=1&theme=AA3300&origin=https%3A%2F%2Fvendor.example&show=energy,articles,energy&hardware.count=8');
+    assert.deepEqual(state.embed, { on: true, theme: 'aa3300', origin: 'https://vendor.example', show: ['energy', 'articles'], problems: [] });
+    assert.match(hashFromState(state), /embed=1&theme=aa3300&origin=https%3A%2F%2Fvendor\.example&show=energy,articles/);
+    const bad = stateFromHash('embed=yes&theme=red;&origin=https://x.example/a&show=prices').embed;
+    assert.deepEqual({ ...bad, problems: undefined }, { on: false, theme: null, origin: null, show: [], problems: undefined });
+    assert.deepEqual(bad.problems.map((p) => `${p.key}=${p.value}`), ['theme=red;', 'origin=https://x.example/a', 'show=prices']);
+    assert.doesNotMatch(hashFromState(stateFromHash('embed=1&theme=red')), /theme/);
   });
   test('the iframe code escapes what it quotes and keeps the height sensible', () => {
     const code = iframeSnippet('https://calc.example/', '#model.preset=a"b&hardware.count=8&embed=0', {
@@ -389,6 +392,39 @@ describe('embedding parameters', async () => {
     assert.match(code, /embed=1&amp;theme=aa3300&amp;catalog=https%3A%2F%2Fv\.example%2Fc\.json%3Fx%3D%22%3E%3Cscript%3E&amp;origin=https%3A%2F%2Fv\.example/);
     assert.match(code, /height="4000"/);
     assert.doesNotMatch(code, /embed=0/);
+    // Energy and the articles only where the vendor ticks them; nothing else passes as a section.
+    const shown = iframeSnippet('https://calc.example/', '#hardware.count=8&show=prices', { show: ['articles', 'prices'] });
+    assert.match(shown, /embed=1&amp;show=articles"/);
+    assert.doesNotMatch(iframeSnippet('https://calc.example/', '#show=energy', {}), /show=/);
+  });
+});
+
+describe('chart axes', () => {
+  test('every axis has at least four labelled ticks at round values', async () => {
+    const { linearTicks, logTicks } = await js('chart.js');
+    assert.deepEqual(logTicks(1, 10000), [1, 10, 100, 1000, 10000]);            // decades where there are four
+    assert.deepEqual(logTicks(10, 1000), [10, 30, 100, 300, 1000]);             // else 1-3 in each decade
+    assert.deepEqual(logTicks(10, 100), [10, 20, 50, 100]);                     // else 1-2-5
+    assert.deepEqual(linearTicks(0, 22000), [0, 5000, 10000, 15000, 20000]);
+    assert.deepEqual(linearTicks(0, 3.3), [0, 1, 2, 3]);
+    for (const [lo, hi] of [[0.1, 1], [3, 7], [1e-3, 2e-3], [100, 101]]) {
+      assert.ok(logTicks(lo, hi).length >= 4, `${lo}-${hi}: ${logTicks(lo, hi)}`);
+      assert.ok(logTicks(lo, hi).every((v) => v >= lo * 0.999 && v <= hi * 1.001));
+    }
+  });
+  test('a label too long for the drawing is cut with an ellipsis, a CJK character counted wider', async () => {
+    const { fitText, textWidth } = await js('chart.js');
+    assert.equal(textWidth('ab'), 13.2);
+    assert.equal(textWidth('最省'), 22);
+    assert.equal(fitText('cheapest: Vultr', 200), 'cheapest: Vultr');
+    const cut = fitText('cheapest: Chinese GPU-rental platforms (lowest advertised)', 150);
+    assert.match(cut, /^cheapest: Chinese.*…$/);
+    assert.ok(textWidth(cut) <= 150);
+  });
+  test('a job under two days is charted in hours', async () => {
+    const { timeUnit } = await js('chart.js');
+    assert.deepEqual(timeUnit(1.9), { unit: 'hours', perDay: 24 });
+    assert.deepEqual(timeUnit(2), { unit: 'days', perDay: 1 });
   });
 });
 

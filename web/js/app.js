@@ -4,7 +4,7 @@ import { parseNumber } from './numbers.js';
 import { LinkProblems, linkProblems } from './widgets/link-problems.js';
 import { el } from './dom.js';
 import { Catalogs } from './catalogs.js';
-import { applyEmbed, EmbedProtocol } from './embed.js';
+import { applyEmbed, EmbedProtocol, reportEmbedProblems } from './embed.js';
 import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { count } from './format.js';
@@ -22,6 +22,7 @@ import { Examples } from './widgets/examples.js';
 import { EXAMPLES } from './examples.js';
 import { applyTrainingDefaults, enterWay, Ways } from './widgets/ways.js';
 import { EmbedSnippet } from './widgets/embed-snippet.js';
+import { PrintSummary } from './widgets/print-summary.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
 
@@ -153,6 +154,7 @@ let committed = null;
 let typingPath = null;  // the input being typed in, until it is left
 const share = new Share(document.getElementById('share'), { current: () => shown });
 const embedSnippet = new EmbedSnippet(document.getElementById('embed-view'));
+const printSummary = new PrintSummary(document.getElementById('print-summary'));
 const examplesView = new Examples(document.getElementById('examples-view'), {
   async onOpen() {
     if (examplesView.reports) return;
@@ -211,6 +213,8 @@ const catalogs = new Catalogs();
 let engineError = null;  // why the engine could not load, said again in the other language
 let catalogsLoaded = null;  // resolves once the built-in (and any #catalog=URL) catalog is in place
 
+// Embedded by a vendor (its catalog named by the link or expected from its page): its offers only.
+const shownCatalog = () => catalogs.shown(state.embed.on && Boolean(state.catalogUrl || state.embed.origin));
 const applyEmbedNow = () => applyEmbed(state.embed, state.lang, catalogs);
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyEmbedNow);
 const embedProtocol = new EmbedProtocol({
@@ -234,7 +238,8 @@ async function recomputeComparison() {
   // user's count, or the one on screen where a budget or deadline chose it). With a utilisation of
   // the user's own (seed 004's 100%), each row also comes at the engine's, and both days are shown.
   const kind = compare.kind;
-  const ids = (kind === 'gpus' ? catalogs.data.gpus : catalogs.data.offers).map((row) => row.id);
+  const listed = shownCatalog();
+  const ids = (kind === 'gpus' ? listed.compareGpus ?? listed.gpus : listed.offers).map((row) => row.id);
   let out;
   try {
     out = await compareOffers(scenario, catalogs.vendorText, { kind, ids, gpusWhenUnset: shown?.report.plan.gpus ?? 8 });
@@ -290,6 +295,7 @@ window.addEventListener('afterprint', () => {
 });
 
 function applyLanguage() {
+  reportEmbedProblems(state.embed);
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t(state.lang, 'title');
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(state.lang, node.dataset.i18n);
@@ -357,6 +363,7 @@ async function recompute() {
   }
   else {
     results.render(report, state.lang, catalogs.data);
+    printSummary.render(scenario, report, state.lang, location.href);
     shown = { scenario, report };
     if (!typingPath) committed = shown;
     recomputeComparison();
@@ -381,8 +388,9 @@ function labelWidgets() {
 function changed() {
   labelWidgets();
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
-  offerPicker.update(catalogs.data, state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)), state.extra.get('pricing.offer'));
+  offerPicker.update(shownCatalog(), state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)), state.extra.get('pricing.offer'));
   writeHash();
+  applyEmbedNow();  // the link to the full calculator carries the state just written
   recompute();
 }
 

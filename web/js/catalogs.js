@@ -17,11 +17,32 @@ export class Catalogs {
     this.notice = null;        // [message key, values]: a vendor catalog in use is always said
     this.fromMessage = false;  // the embedding page's IDs mean nothing on the full page
     this.builtinIds = new Set();
+    this.vendorIds = { gpus: new Set(), offers: new Set() };  // what the vendor's own catalog lists
+  }
+
+  // The catalog as a page shows it. Embedded by a vendor (a catalog named by the link or expected by
+  // postMessage), only the vendor's own offers are listed, and none until its catalog is in, so a
+  // competitor's price never shows on its page; the comparison by GPU keeps the GPUs it lists or
+  // offers. Otherwise the whole merged catalog.
+  shown(vendorOnly) {
+    if (!this.data || !vendorOnly) return this.data;
+    const offers = this.data.offers.filter((o) => this.vendorIds.offers.has(o.id));
+    const sold = new Set([...this.vendorIds.gpus, ...offers.map((o) => o.gpu).filter((gpu) => typeof gpu === 'string')]);
+    const gpus = this.data.gpus.filter((g) => sold.has(g.id));
+    return { ...this.data, offers, compareGpus: gpus.length ? gpus : this.data.gpus };
+  }
+
+  setVendor(text) {
+    this.vendorText = text;
+    const rows = JSON.parse(text);
+    const ids = (list) => new Set((Array.isArray(list) ? list : []).map((row) => row?.id));
+    this.vendorIds = { gpus: ids(rows.gpus), offers: ids(rows.offers) };
   }
 
   // The built-in catalog and, with a URL, a vendor's over it.
   async load(catalogUrl, lang) {
     this.vendorText = '';
+    this.vendorIds = { gpus: new Set(), offers: new Set() };
     this.problem = null;
     this.notice = null;
     this.fromMessage = false;
@@ -36,7 +57,7 @@ export class Catalogs {
       const text = await response.text();
       const merged = await catalog(text);
       if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
-      this.vendorText = text;
+      this.setVendor(text);
       this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(text) }];
       this.data = merged;
     } catch (error) {
@@ -51,7 +72,7 @@ export class Catalogs {
       this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_message_failed', { origin })} (${merged.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
       return { ok: false, errors: merged.errors };
     }
-    this.vendorText = text;
+    this.setVendor(text);
     this.data = merged;
     this.problem = null;
     this.fromMessage = true;

@@ -1,13 +1,26 @@
 // Embedded on a vendor's page (#embed=1): compact, in the vendor's colour, with a link to the full
 // calculator, and the postMessage protocol by which the embedding page sends its catalog.
 import { t } from './i18n.js';
+import { EMBED_SECTIONS } from './state.js';
 import { themeColours } from './theme.js';
+
+// Embedding parameters that could not be used (theme=red, origin=vendor.example, show=prices): the
+// vendor who wrote the link is told in the console, once per link, and the page goes on without them.
+let reported = '';
+export function reportEmbedProblems(embed) {
+  const text = embed.problems.map((p) => `${p.key}=${p.value}`).join('&');
+  if (!embed.on || text === reported) return;
+  reported = text;
+  for (const p of embed.problems) console.warn(`traincalc embed: ${p.key}=${JSON.stringify(p.value)} is ignored; expected ${p.expected}.`);
+}
 
 // The page's look and its link to the full calculator (the same scenario, without the embedding
 // parameters, and without IDs from the embedding page's own catalog, which the full page lacks).
 export function applyEmbed(embed, lang, catalogs) {
-  const { on, theme } = embed;
+  const { on, theme, show } = embed;
   document.body.classList.toggle('embed', on);
+  // The essentials only, unless the vendor's link asks for more (#show=energy,articles).
+  for (const section of EMBED_SECTIONS) document.body.classList.toggle(`show-${section}`, on && show.includes(section));
   if (on && theme) {
     const colours = themeColours(theme, window.matchMedia('(prefers-color-scheme: dark)').matches);
     document.body.style.setProperty('--accent', colours.accent);
@@ -20,7 +33,7 @@ export function applyEmbed(embed, lang, catalogs) {
   full.hidden = !on;
   if (!on) return;
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-  for (const key of ['embed', 'theme', 'origin']) params.delete(key);
+  for (const key of ['embed', 'theme', 'origin', 'show']) params.delete(key);
   if (catalogs.fromMessage) {
     for (const key of ['hardware.gpu', 'pricing.offer', 'model.preset']) {
       if (params.has(key) && !catalogs.builtinIds.has(params.get(key))) params.delete(key);

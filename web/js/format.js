@@ -111,6 +111,17 @@ export function money(x, currency, lang) {
   }
 }
 
+// Money on a chart's axis: short from ten thousand up ("$20K", "US$2万"), whole amounts below.
+export function moneyTick(x, currency, lang) {
+  if (!finite(x)) return '—';
+  if (Math.abs(x) < 1e4) return money(x, currency, lang).replace(/[.,]00$/, '');
+  try {
+    return numberFormat(lang, { style: 'currency', currency, notation: 'compact', maximumSignificantDigits: 3 }).format(x);
+  } catch {
+    return `${count(x, lang)} ${currency}`;
+  }
+}
+
 export function bytes(x, lang) {
   if (!finite(x)) return '—';
   return `${plain(x / 1e9, lang, 1)} GB`;

@@ -15,8 +15,10 @@ export function initialState() {
     // 'compare' when the user came to compare GPUs (#view=compare); the other ways in follow from the inputs.
     view: null,
     // Embedded on another site (#embed=1): its theme colour (#theme=RRGGBB) and the one origin whose
-    // page may send a catalog by postMessage (#origin=https://vendor.example).
-    embed: { on: false, theme: null, origin: null },
+    // page may send a catalog by postMessage (#origin=https://vendor.example); the sections a vendor
+    // asks for beyond the essentials (#show=energy,articles); embedding parameters that could not be
+    // used, for the console (a vendor's typo must not pass silently).
+    embed: { on: false, theme: null, origin: null, show: [], problems: [] },
     lang: null,
   };
 }
@@ -35,6 +37,9 @@ function inferModes(params) {
   return modes;
 }
 
+// What an embedding vendor may switch on beyond the essentials (#show=energy,articles).
+export const EMBED_SECTIONS = ['energy', 'articles'];
+
 export function stateFromHash(hash) {
   const state = initialState();
   const params = new URLSearchParams(String(hash).replace(/^#/, ''));
@@ -44,8 +49,18 @@ export function stateFromHash(hash) {
     else if (key === 'catalog') state.catalogUrl = value;
     else if (key === 'view') state.view = value === 'compare' ? value : null;
     else if (key === 'embed') state.embed.on = value === '1';
-    else if (key === 'theme') state.embed.theme = /^[0-9a-fA-F]{6}$/.test(value) ? value.toLowerCase() : null;
-    else if (key === 'origin') state.embed.origin = originOf(value);
+    else if (key === 'theme') {
+      state.embed.theme = /^#?[0-9a-fA-F]{6}$/.test(value) ? value.replace('#', '').toLowerCase() : null;
+      if (!state.embed.theme) state.embed.problems.push({ key, value, expected: 'six hex digits, as theme=aa3300' });
+    } else if (key === 'origin') {
+      state.embed.origin = originOf(value);
+      if (!state.embed.origin) state.embed.problems.push({ key, value, expected: 'an http(s) origin, as origin=https://vendor.example' });
+    } else if (key === 'show') {
+      for (const part of value.split(',').map((word) => word.trim()).filter(Boolean)) {
+        if (EMBED_SECTIONS.includes(part)) { if (!state.embed.show.includes(part)) state.embed.show.push(part); }
+        else state.embed.problems.push({ key, value: part, expected: `one of ${EMBED_SECTIONS.join(', ')}` });
+      }
+    }
     else if (key === 'training.tokens' && value === 'chinchilla') continue;
     else if (FIELD_BY_PATH.has(key)) state.values.set(key, value);
     else state.extra.set(key, value);
@@ -104,6 +119,7 @@ export function hashFromState(state) {
   if (state.embed.on) params.set('embed', '1');
   if (state.embed.theme) params.set('theme', state.embed.theme);
   if (state.embed.origin) params.set('origin', state.embed.origin);
+  if (state.embed.show.length) params.set('show', state.embed.show.join(','));
   if (state.lang) params.set('lang', state.lang);
   return params.toString().replace(/%2C/g, ',');
 }

@@ -6,6 +6,7 @@ import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
 import { errorNeedsDetail, errorText, t, warningText } from '../i18n.js';
 import { headline } from '../headline.js';
+import { axisTitle, drawingWidth, fitText, logTicks, redrawOnResize, textWidth, timeUnit } from '../chart.js';
 
 // The headline figures of a row's report (the expected run's with a predicted utilisation).
 const hl = (report) => (report && !report.errors?.length ? headline(report) : null);
@@ -41,6 +42,7 @@ export class Compare {
     // With a byte-order mark, so that spreadsheets read CJK names as UTF-8.
     this.csv.addEventListener('click', () => download('traincalc-comparison.csv', `\uFEFF${comparisonCsv(this.sorted ?? [])}`, 'text/csv;charset=utf-8'));
     this.chart = el('div', { class: 'chart', role: 'img' });
+    redrawOnResize(this.chart, () => this.drawChart());
     this.root = el('details', { class: 'compare', id: 'compare' }, [
       this.summary, this.note, el('div', { class: 'compare-kind' }, [this.kindLabel, this.kindSelect, this.csv]),
       this.chart, el('div', { class: 'table-scroll' }, this.table),
@@ -118,13 +120,18 @@ export class Compare {
         this.sortKey = c.key;
         this.draw();
       });
-      return el('th', { scope: 'col', 'aria-sort': sorted ? (this.ascending ? 'ascending' : 'descending') : 'none' }, button);
+      return el('th', { scope: 'col', class: `col-${c.key}`, 'aria-sort': sorted ? (this.ascending ? 'ascending' : 'descending') : 'none' }, button);
     }));
     this.sorted = rows;
     const body = rows.map((row) => this.row(row, lang));
     this.table.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
-    this.chart.replaceChildren(costTimeChart(rows.filter((r) => !r.report.errors.length), lang));
-    this.chart.setAttribute('aria-label', t(lang, 'compare_chart'));
+    this.drawChart();
+  }
+
+  drawChart() {
+    if (!this.sorted) return;
+    this.chart.replaceChildren(costTimeChart(this.sorted.filter((r) => !r.report.errors.length), this.lang, drawingWidth(this.chart)));
+    this.chart.setAttribute('aria-label', t(this.lang, 'compare_chart'));
   }
 
   row({ rank, offer, gpuName, report, predicted }, lang) {
@@ -166,6 +173,8 @@ export class Compare {
         el('td', { class: report.memory.fits ? 'ok' : 'bad', text: `${format.bytes(report.memory.per_gpu_bytes.total, lang)} ${report.memory.fits ? '✓' : '✗'}` }),
       );
     }
+    // Each cell names its column, so that a phone can keep the ones that answer (style.css).
+    cells.forEach((cell, i) => { if (!cell.classList.contains('row-error')) cell.classList.add(`col-${this.columns[i].key}`); });
     return el('tr', offer.id ? { 'data-offer': offer.id } : { 'data-gpu': offer.gpu }, cells);
   }
 }
@@ -173,32 +182,64 @@ export class Compare {
 // The warning that the offer's instances held the GPU count down, if any.
 const capped = (report) => report.warnings?.find((w) => w.code === 'offer_single_instance_capped' || w.code === 'offer_cluster_max_capped');
 
-// Cost against days, both on log scales, one point per offer (of the most common currency).
-function costTimeChart(rows, lang) {
+// Cost against time, both on log scales, one point per offer (of the most common currency), drawn at
+// the width shown; the fastest and the cheapest offers are named beside their points.
+function costTimeChart(rows, lang, width) {
   const priced = rows.filter((r) => r.report.cost);
   const currencies = new Map();
   for (const r of priced) currencies.set(r.report.cost.currency, (currencies.get(r.report.cost.currency) ?? 0) + 1);
   const currency = [...currencies].sort((a, b) => b[1] - a[1])[0]?.[0];
   const points = priced.filter((r) => r.report.cost.currency === currency);
-  const chart = svg('svg', { viewBox: '0 0 480 240', class: 'chart-svg' });
+  const height = 300;
+  const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg compare-chart' });
   if (points.length < 2) return chart;
-  const xs = points.map((r) => Math.log10(headline(r.report).days));
-  const ys = points.map((r) => Math.log10(headline(r.report).cost));
-  const range = (v) => { const lo = Math.floor(Math.min(...v)), hi = Math.ceil(Math.max(...v)); return [lo, hi === lo ? lo + 1 : hi]; };
-  const [x0, x1] = range(xs), [y0, y1] = range(ys);
-  const left = 64, right = 470, top = 10, bottom = 200;
-  const sx = (v) => left + ((v - x0) / (x1 - x0)) * (right - left);
-  const sy = (v) => bottom - ((v - y0) / (y1 - y0)) * (bottom - top);
+  const days = points.map((r) => headline(r.report).days);
+  const costs = points.map((r) => headline(r.report).cost);
+  const unit = timeUnit(Math.max(...days));
+  const times = days.map((d) => d * unit.perDay);
+  const decades = (v) => {
+    const lo = 10 ** Math.floor(Math.log10(Math.min(...v)));
+    const hi = 10 ** Math.ceil(Math.log10(Math.max(...v)));
+    return [lo, hi > lo ? hi : lo * 10];
+  };
+  const [t0, t1] = decades(times);
+  const [c0, c1] = decades(costs);
+  const left = 36 + 6.6 * Math.max(...logTicks(c0, c1).map((v) => format.moneyTick(v, currency, lang).length)), right = width - 18, top = 14, bottom = height - 52;
+  const sx = (v) => left + (Math.log10(v / t0) / Math.log10(t1 / t0)) * (right - left);
+  const sy = (v) => bottom - (Math.log10(v / c0) / Math.log10(c1 / c0)) * (bottom - top);
+  for (const v of logTicks(t0, t1, width < 420 ? 3 : 4)) {
+    chart.append(svg('line', { x1: sx(v), y1: top, x2: sx(v), y2: bottom, class: 'grid' }),
+      svg('text', { x: sx(v), y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, format.plain(v, lang, v < 10 ? 1 : 0)));
+  }
+  for (const v of logTicks(c0, c1)) {
+    chart.append(svg('line', { x1: left, y1: sy(v), x2: right, y2: sy(v), class: 'grid' }),
+      svg('text', { x: left - 6, y: sy(v) + 4, 'text-anchor': 'end', class: 'tick' }, format.moneyTick(v, currency, lang)));
+  }
   chart.append(svg('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }), svg('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }));
-  for (let e = x0; e <= x1; e += 1) chart.append(svg('text', { x: sx(e), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.days(10 ** e, lang)));
-  for (let e = y0; e <= y1; e += 1) chart.append(svg('text', { x: left - 4, y: sy(e) + 4, 'text-anchor': 'end', class: 'tick' }, format.money(10 ** e, currency, lang)));
-  chart.append(svg('text', { x: (left + right) / 2, y: 232, 'text-anchor': 'middle', class: 'label' },
-    `${t(lang, 'compare_days')} · ${t(lang, 'compare_cost')} (${currency})`));
+  chart.append(axisTitle(t(lang, unit.unit === 'hours' ? 'chart_time_hours' : 'chart_time_days'), (left + right) / 2, height - 10),
+    axisTitle(t(lang, 'chart_cost', { currency }), 14, (top + bottom) / 2, -90));
   points.forEach((r, i) => {
-    const dot = svg('circle', { cx: sx(xs[i]), cy: sy(ys[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
+    const dot = svg('circle', { cx: sx(times[i]), cy: sy(costs[i]), r: 4, class: r.report.memory.fits ? 'dot fits' : 'dot' });
     const h = headline(r.report);
     dot.append(svg('title', {}, `${r.offer.provider} ${r.offer.name}: ${format.days(h.days, lang)} ${t(lang, 'unit_days')}, ${format.money(h.cost, currency, lang)}`));
     chart.append(dot);
   });
+  // The fastest and the cheapest of the offers that fit (of all, where none does), named once where
+  // one offer is both; a label is kept inside the drawing.
+  const candidates = points.map((r, i) => i).filter((i) => points[i].report.memory.fits);
+  const among = candidates.length ? candidates : points.map((r, i) => i);
+  const best = (values) => among.reduce((a, b) => (values[b] < values[a] ? b : a));
+  const fastest = best(times);
+  const cheapest = best(costs);
+  for (const [i, key] of fastest === cheapest ? [[fastest, 'chart_fastest_cheapest']] : [[fastest, 'chart_fastest'], [cheapest, 'chart_cheapest']]) {
+    const text = fitText(`${t(lang, key)}: ${points[i].offer.provider}`, width - 4);
+    const span = textWidth(text);
+    const x = sx(times[i]);
+    const start = Math.min(Math.max(x + 8, 2), width - 2 - span);
+    const atLeft = x - 8 - span >= 2 && x + 8 + span > width - 2;
+    chart.append(svg('text', {
+      x: atLeft ? x - 8 : Math.max(2, start), y: Math.max(top + 10, sy(costs[i]) - 8), 'text-anchor': atLeft ? 'end' : 'start', class: 'point-label',
+    }, text));
+  }
   return chart;
 }

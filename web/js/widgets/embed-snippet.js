@@ -2,15 +2,17 @@
 // vendor's theme colour, catalog URL, and the origin allowed to send a catalog by postMessage.
 import { el } from '../dom.js';
 import { t } from '../i18n.js';
-import { originOf } from '../state.js';
+import { EMBED_SECTIONS, originOf } from '../state.js';
 
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 // The iframe code for a page at pageUrl (the calculator's own address) with the scenario's hash.
-export function iframeSnippet(pageUrl, hash, { theme, catalogUrl, origin, height }) {
+export function iframeSnippet(pageUrl, hash, { theme, catalogUrl, origin, height, show = [] }) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
-  for (const key of ['embed', 'theme', 'origin', 'catalog', 'view']) params.delete(key);
+  for (const key of ['embed', 'theme', 'origin', 'catalog', 'view', 'show']) params.delete(key);
   params.set('embed', '1');
+  const sections = show.filter((s) => EMBED_SECTIONS.includes(s));
+  if (sections.length) params.set('show', sections.join(','));
   if (/^#?[0-9a-fA-F]{6}$/.test(theme ?? '')) params.set('theme', theme.replace('#', '').toLowerCase());
   if (catalogUrl) params.set('catalog', catalogUrl);
   if (originOf(origin ?? '')) params.set('origin', originOf(origin));
@@ -36,6 +38,16 @@ export class EmbedSnippet {
     this.originHint = el('span', { class: 'hint' });
     this.origin.node.append(this.originHint);
     this.height = field('embed-height', 'text', { value: '720', inputmode: 'numeric' });
+    // Beyond the essentials, only what the vendor asks for: energy and carbon, the articles' claims.
+    this.show = EMBED_SECTIONS.map((section) => {
+      const input = el('input', { id: `embed-show-${section}`, type: 'checkbox', value: section });
+      input.addEventListener('change', () => this.write());
+      const label = el('label', { for: `embed-show-${section}` });
+      return { section, input, label, node: el('div', { class: 'field check' }, [label, input]) };
+    });
+    // Where a vendor learns to write its catalog: the format (docs) and its JSON Schema, both served
+    // beside the page.
+    this.docs = el('p', { class: 'hint embed-docs' });
     this.output = el('textarea', { id: 'embed-code', readonly: true, rows: 4, spellcheck: 'false' });
     this.outputLabel = el('label', { for: 'embed-code' });
     this.copy = el('button', { type: 'button', class: 'tool', id: 'embed-copy' });
@@ -50,7 +62,8 @@ export class EmbedSnippet {
     });
     this.details = el('details', { class: 'embed-snippet' }, [
       this.summary, this.intro,
-      el('div', { class: 'grid' }, [this.theme.node, this.catalog.node, this.origin.node, this.height.node]),
+      el('div', { class: 'grid' }, [this.theme.node, this.catalog.node, this.origin.node, this.height.node, ...this.show.map((s) => s.node)]),
+      this.docs,
       this.outputLabel, this.output, el('div', { class: 'tools' }, [this.copy, this.status]),
     ]);
     this.details.addEventListener('toggle', () => this.write());
@@ -67,6 +80,10 @@ export class EmbedSnippet {
     this.height.label.textContent = t(lang, 'embed_height');
     this.outputLabel.textContent = t(lang, 'embed_code');
     this.copy.textContent = t(lang, 'embed_copy');
+    for (const { section, label } of this.show) label.textContent = t(lang, `embed_show_${section}`);
+    const link = (href, key) => el('a', { href: new URL(href, location.href).href, target: '_blank', rel: 'noopener', text: t(lang, key) });
+    this.docs.replaceChildren(t(lang, 'embed_docs'), ' ', link('docs/embedding.md#vendor-catalogs', 'embed_docs_format'), ' · ',
+      link('schema/catalog.schema.json', 'embed_docs_schema'));
     this.write();
   }
 
@@ -79,6 +96,7 @@ export class EmbedSnippet {
     this.output.value = iframeSnippet(page.href, location.hash, {
       theme: this.theme.input.value, catalogUrl: this.catalog.input.value.trim(),
       origin: this.origin.input.value.trim(), height: this.height.input.value,
+      show: this.show.filter((s) => s.input.checked).map((s) => s.section),
     });
   }
 }

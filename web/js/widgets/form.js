@@ -35,6 +35,8 @@ export class Form {
       fieldset.append(grid);
       this.container.append(fieldset);
     }
+    this.live = el('span', { class: 'visually-hidden', 'aria-live': 'polite' });
+    this.container.append(this.live);
     this.generalErrors = el('div', { class: 'general-errors', role: 'alert', hidden: true });
     this.notice = el('p', { class: 'notice', role: 'status', hidden: true });
     this.container.prepend(this.notice);
@@ -65,6 +67,40 @@ export class Form {
         // Catalog pickers: a search box that narrows the list, and the chosen entry's key numbers.
         search = el('input', { type: 'search', id: `${id}-search`, class: 'picker-search', autocomplete: 'off' });
         search.addEventListener('input', () => filterOptions(input, search.value));
+        // Arrows move through the matches (shown in the list), Enter picks the one shown, Escape
+        // goes back to the chosen one: the list is never left for the keyboard to reach.
+        search.setAttribute('aria-controls', id);
+        search.addEventListener('keydown', (event) => {
+          const path = field.path;
+          const chosen = this.chosen?.get(path) ?? input.value;
+          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            const matches = matchingOptions(input, search.value);
+            if (!matches.length) return;
+            const at = matches.findIndex((o) => o.value === input.value);
+            const next = event.key === 'ArrowDown'
+              ? matches[at < 0 ? 0 : Math.min(matches.length - 1, at + 1)]
+              : matches[at < 0 ? matches.length - 1 : Math.max(0, at - 1)];
+            (this.chosen ??= new Map()).set(path, chosen);
+            input.value = next.value;
+            filterOptions(input, search.value);
+            this.live.textContent = next.textContent;  // said by a screen reader: the list does not take focus
+          } else if (event.key === 'Enter') {
+            event.preventDefault();
+            const matches = matchingOptions(input, search.value);
+            const pick = matches.some((o) => o.value === input.value) && this.chosen?.has(path) ? input.value : matches[0]?.value;
+            this.chosen?.delete(path);
+            if (pick !== undefined && pick !== chosen) {
+              input.value = pick;
+              this.onInput(path, pick);
+            } else if (pick !== undefined) input.value = pick;
+          } else if (event.key === 'Escape' && this.chosen?.has(path)) {
+            event.preventDefault();
+            input.value = this.chosen.get(path);
+            this.chosen.delete(path);
+            filterOptions(input, search.value);
+          }
+        });
         facts = el('span', { class: 'facts', id: `${id}-facts` });
         this.searchBoxes.push(search);
         this.factLines.set(field.path, facts);
@@ -307,6 +343,15 @@ function replaceOptions(select, options) {
 }
 
 // Narrows a select to the options whose text contains every word typed (the chosen one stays).
+// The options whose text or ID holds every word typed, in list order.
+function matchingOptions(select, query) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return [...select.querySelectorAll('option')].filter((option) => {
+    const haystack = `${option.value} ${option.textContent}`.toLowerCase();
+    return words.every((w) => haystack.includes(w));
+  });
+}
+
 function filterOptions(select, query) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   for (const option of select.querySelectorAll('option')) {

@@ -12,7 +12,7 @@ function bar(memory, lang) {
   const parts = memory.at_peak_bytes;
   const scale = Math.max(memory.per_gpu_bytes.total, memory.capacity_bytes) * 1.02;
   const width = 600;
-  const chart = svg('svg', { viewBox: `0 0 ${width} 44`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
+  const chart = svg('svg', { viewBox: `0 0 ${width} 34`, class: 'memory-bar', role: 'img', 'aria-label': t(lang, 'memory_chart') });
   let x = 0;
   for (const part of PARTS.filter((p) => p in parts)) {
     const w = (parts[part] / scale) * width;
@@ -24,9 +24,13 @@ function bar(memory, lang) {
   }
   const cap = (memory.capacity_bytes / scale) * width;
   chart.append(svg('line', { x1: cap, y1: 0, x2: cap, y2: 32, class: 'capacity' }));
-  chart.append(svg('text', { x: Math.min(cap, width - 4), y: 42, 'text-anchor': cap > width - 80 ? 'end' : 'middle', class: 'capacity-label' },
-    `${t(lang, 'memory_capacity')} ${format.bytes(memory.capacity_bytes, lang)}`));
-  return chart;
+  // The capacity's label is text on the page, not in the drawing, so that it keeps its size on a phone.
+  const label = el('span', { class: 'capacity-label', text: `${t(lang, 'memory_capacity')} ${format.bytes(memory.capacity_bytes, lang)}` });
+  const at = cap / width;
+  if (at > 0.75) label.style.right = `${((1 - at) * 100).toFixed(1)}%`;
+  else label.style.left = `${(at * 100).toFixed(1)}%`;
+  if (at > 0.25 && at <= 0.75) label.style.transform = 'translateX(-50%)';
+  return el('div', { class: 'memory-bar-wrap' }, [chart, label]);
 }
 
 function describeChange(field, value, lang, catalog) {
@@ -89,7 +93,7 @@ export function memorySection(report, lang, { catalog, onApply }) {
       })),
     ])
     : null;
-  return el('section', { class: 'memory', 'aria-labelledby': 'memory-title' }, [
+  return el('section', { class: 'memory', 'data-fits': String(m.fits), 'aria-labelledby': 'memory-title' }, [
     el('h3', { id: 'memory-title', text: t(lang, 'memory_title') }),
     el('p', { class: m.fits ? 'verdict ok' : 'verdict bad', 'data-report': 'memory.fits', 'data-value': m.fits, text: verdict }),
     bar(m, lang),

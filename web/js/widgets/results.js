@@ -100,12 +100,13 @@ export class Results {
     const cards = el('div', { class: `cards${h.expected ? ' expected-headline' : ''}` }, [
       card(lang, 'time.wall_clock_days', number(report, h.daysPath, durationText(days, lang)), [
         h.expected ? el('span', { class: 'card-basis', text: t(lang, 'card_basis_expected') }) : null,
-        h.expected && daysRange ? el('br') : null,
+        h.expected && daysRange ? el('br', { class: 'card-basis' }) : null,
         daysRange ? likely(lang, h.daysRangePath, daysRange, (x) => durationIn(x, days, lang), ` ${t(lang, format.duration(days, lang)[1])}`) : null,
         otherLine(report, lang, h, 'time.wall_clock_days', durationText(report.time.wall_clock_days, lang),
           'time.expected.wall_clock_days', e ? durationText(e.wall_clock_days, lang) : ''),
         days >= 365 ? el('br') : null,
         days >= 365 ? `≈ ${format.plain(days / 365, lang, 1)} ${t(lang, 'unit_years')}` : null,
+        sixNTLine(report, h, lang),
       ]),
       card(lang, 'time.gpu_hours', number(report, h.gpuHoursPath, format.count(h.gpuHours, lang)), [
         hoursRange ? likely(lang, h.gpuHoursRangePath, hoursRange, (x) => format.count(roundSig(x), lang)) : null,
@@ -142,7 +143,7 @@ export class Results {
       ...(report.energy ? row(lang, 'energy_figure', [
         number(report, h.kwhPath, format.energy(h.kwh, lang)), ' · ',
         number(report, h.co2Path, `${format.mass(h.co2, lang)} CO₂`),
-      ]) : []),
+      ], 'energy-part') : []),
     ]);
 
     const warnings = report.warnings.length
@@ -157,6 +158,11 @@ export class Results {
       el('span', { text: durationText(days, lang) }),
       el('span', { text: `${format.count(h.gpuHours, lang)} ${t(lang, 'unit_gpu_hours')}` }),
       cost ? el('span', { text: format.money(h.cost, cost.currency, lang) }) : null,
+      // The verdict people came for, in view on a phone too.
+      el('span', {
+        class: `bar-fits ${report.memory.fits ? 'ok' : 'bad'}`, 'data-fits': String(report.memory.fits),
+        text: t(lang, report.memory.fits ? (report.memory.activations_known ? 'bar_fits_yes' : 'bar_fits_yes_states') : 'bar_fits_no'),
+      }),
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
     this.body.replaceChildren(cards, figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
@@ -284,7 +290,7 @@ Results.prototype.energyMath = function energyMath(report, lang) {
   if (!e) return null;
   const f = format.percent(e.gpu_power_fraction, lang);
   const hfu = report.time.hfu ?? report.time.mfu;
-  return el('details', { class: 'math' }, [
+  return el('details', { class: 'math energy-part' }, [
     el('summary', { text: t(lang, 'math_energy_title') }),
     el('ol', {}, [
       el('li', { text: t(lang, 'math_energy_power', { g: format.plain(report.plan.gpus, lang, 0), tdp: e.gpu_tdp_w, f, host: format.plain(e.host_power_fraction, lang), pue: format.plain(e.pue, lang), kw: format.plain(e.facility_kw, lang, 1) }) }),
@@ -328,11 +334,24 @@ function durationIn(x, days, lang) {
   return format.plain(value, lang, value < 10 ? 2 : 1);
 }
 
+// Articles count 6·N·T; where the detailed count differs, the days by 6·N·T at the same utilisation
+// stand beside the headline ("72 days; 68 by 6·N·T"), so an article's reader finds its number. Only
+// with a utilisation of the user's own: there the time is the FLOPs over a fixed rate, and so in
+// proportion; a predicted one times a step, not a FLOP count.
+function sixNTLine(report, h, lang) {
+  const c = report.compute;
+  if (h.expected || report.time.mfu_source !== 'given' || !(c.total_flops_6n > 0) || !(c.total_flops > 0)) return null;
+  const days = report.time.wall_clock_days * (c.total_flops_6n / c.total_flops);
+  const text = durationText(days, lang);
+  if (text === durationText(report.time.wall_clock_days, lang)) return null;
+  return el('span', { class: 'six-nt-line', 'data-six-nt-days': days, text: t(lang, 'card_six_nt', { time: text }) });
+}
+
 function durationText(days, lang) {
   const [value, unit] = format.duration(days, lang);
   return `${value} ${t(lang, unit)}`;
 }
 
-function row(lang, key, valueNodes) {
-  return [el('dt', { text: t(lang, key) }), el('dd', {}, valueNodes)];
+function row(lang, key, valueNodes, className = null) {
+  return [el('dt', { class: className, text: t(lang, key) }), el('dd', { class: className }, valueNodes)];
 }

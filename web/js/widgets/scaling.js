@@ -5,6 +5,7 @@
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
+import { axisTitle, drawingWidth, linearTicks, logTicks, redrawOnResize, timeUnit } from '../chart.js';
 
 // The current count, and powers of two times the fixed model-parallel group (tp x pp x cp that the
 // user set; 1 when the planner chooses) from 1/64 to 64 times the current count, at most 2^20, and
@@ -31,38 +32,51 @@ export function stopsPaying(points) {
 
 function chart(points, current, limit, lang, width) {
   const ok = points.filter((p) => !p.errors);
-  const height = 260;
-  const left = 56;
-  const right = width - 88;
-  const top = 16;
-  const bottom = height - 40;
+  const height = 300;
+  const left = 64;
+  const currency = ok.find((p) => p.currency)?.currency;
+  const money = (c) => (currency ? format.moneyTick(c, currency, lang) : format.count(c, lang));
+  const costs = ok.map((p) => p.cost ?? p.gpu_hours);
+  const c1 = Math.max(...costs.filter((c, i) => ok[i].fits), ...(ok.some((p) => p.fits) ? [] : costs)) * 1.1;
+  const costTicks = linearTicks(0, c1);
+  // Room on the right for the longest cost label (about 6.6 px a character at 11 px) and the title.
+  const right = width - 28 - 6.6 * Math.max(...costTicks.map((c) => money(c).length));
+  const top = 18;
+  const bottom = height - 52;
   const node = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg scaling-chart' });
   if (ok.length < 2) return node;
   const x0 = Math.log2(ok[0].gpus);
   const x1 = Math.log2(ok[ok.length - 1].gpus);
   const sx = (n) => left + ((Math.log2(n) - x0) / Math.max(1e-9, x1 - x0)) * (right - left);
-  const days = ok.map((p) => Math.log10(p.days));
-  const d0 = Math.floor(Math.min(...days));
-  const d1 = Math.ceil(Math.max(...days));
-  const sy = (d) => bottom - ((Math.log10(d) - d0) / Math.max(1, d1 - d0)) * (bottom - top);
-  const costs = ok.map((p) => p.cost ?? p.gpu_hours);
-  const c1 = Math.max(...costs.filter((c, i) => ok[i].fits), ...(ok.some((p) => p.fits) ? [] : costs)) * 1.1;
+  // Time on a log axis, in hours for a job under two days.
+  const unit = timeUnit(Math.max(...ok.map((p) => p.days)));
+  const times = ok.map((p) => Math.log10(p.days * unit.perDay));
+  const d0 = Math.floor(Math.min(...times));
+  const d1 = Math.max(d0 + 1, Math.ceil(Math.max(...times)));
+  const sy = (days) => bottom - ((Math.log10(days * unit.perDay) - d0) / (d1 - d0)) * (bottom - top);
   const sc = (c) => bottom - (c / c1) * (bottom - top);
-  const currency = ok.find((p) => p.currency)?.currency;
-  const money = (c) => (currency ? format.money(c, currency, lang) : format.count(c, lang));  // the legend names GPU-hours
 
+  for (const v of logTicks(10 ** d0, 10 ** d1)) {
+    const y = sy(v / unit.perDay);
+    node.append(svg('line', { x1: left, y1: y, x2: right, y2: y, class: 'grid' }),
+      svg('text', { x: left - 5, y: y + 4, 'text-anchor': 'end', class: 'tick' }, format.plain(v, lang, v < 10 ? 1 : 0)));
+  }
+  for (const c of costTicks) {
+    node.append(svg('text', { x: right + 5, y: sc(c) + 4, class: 'tick cost-tick' }, money(c)));
+  }
+  // GPU counts: the powers of two, thinned to what the width can label (at least four).
+  const powers = ok.filter((p) => Math.log2(p.gpus) % 1 === 0);
+  const every = Math.max(1, Math.ceil(powers.length / Math.max(4, Math.floor((right - left) / 56))));
+  powers.forEach((p, i) => {
+    if (i % every) return;
+    node.append(svg('text', { x: sx(p.gpus), y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, format.count(p.gpus, lang)));
+  });
   node.append(svg('line', { x1: left, y1: bottom, x2: right, y2: bottom, class: 'axis' }),
     svg('line', { x1: left, y1: top, x2: left, y2: bottom, class: 'axis' }),
     svg('line', { x1: right, y1: top, x2: right, y2: bottom, class: 'axis' }));
-  for (const p of ok) {
-    if (Math.log2(p.gpus) % 1 === 0 && (Math.log2(p.gpus) - x0) % Math.ceil((x1 - x0 + 1) / (width < 480 ? 5 : 8)) === 0) {
-      node.append(svg('text', { x: sx(p.gpus), y: bottom + 14, 'text-anchor': 'middle', class: 'tick' }, format.count(p.gpus, lang)));
-    }
-  }
-  for (let e = d0; e <= d1; e += 1) node.append(svg('text', { x: left - 4, y: sy(10 ** e) + 4, 'text-anchor': 'end', class: 'tick' }, format.days(10 ** e, lang)));
-  node.append(svg('text', { x: right + 4, y: sc(c1 / 1.1) + 4, class: 'tick cost-tick' }, money(c1 / 1.1)));
-  node.append(svg('text', { x: right + 4, y: bottom + 4, class: 'tick cost-tick' }, money(0)));
-  node.append(svg('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'label' }, t(lang, 'scaling_x')));
+  node.append(axisTitle(t(lang, 'scaling_x'), (left + right) / 2, height - 10),
+    axisTitle(t(lang, unit.unit === 'hours' ? 'chart_time_hours' : 'chart_time_days'), 14, (top + bottom) / 2, -90),
+    axisTitle(currency ? t(lang, 'chart_cost', { currency }) : t(lang, 'scaling_gpu_hours'), width - 10, (top + bottom) / 2, 90));
   if (limit) {
     const x = sx(limit.gpus);
     node.append(svg('line', { x1: x, y1: top, x2: x, y2: bottom, class: 'limit' }),
@@ -75,11 +89,20 @@ function chart(points, current, limit, lang, width) {
     node.append(svg('path', { d: path((p) => sy(p.days)), class: 'line days-line' }));
     node.append(svg('path', { d: path((p, i) => sc(costs[i])), class: 'line cost-line' }));
   }
+  const timeText = (days) => `${format.plain(days * unit.perDay, lang, days * unit.perDay < 10 ? 1 : 0)} ${t(lang, unit.unit === 'hours' ? 'unit_hours' : 'unit_days')}`;
   ok.forEach((p, i) => {
-    const title = `${format.plain(p.gpus, lang, 0)} GPU: ${format.days(p.days, lang)} ${t(lang, 'unit_days')}, ${money(costs[i])}, MFU ${format.percent(p.mfu, lang)}${p.fits ? '' : ` (${t(lang, 'scaling_no_fit')})`}`;
+    const title = `${format.plain(p.gpus, lang, 0)} GPU: ${timeText(p.days)}, ${currency ? format.money(costs[i], currency, lang) : format.count(costs[i], lang)}, MFU ${format.percent(p.mfu, lang)}${p.fits ? '' : ` (${t(lang, 'scaling_no_fit')})`}`;
     const dot = svg('circle', { cx: sx(p.gpus), cy: sy(p.days), r: p.gpus === current ? 5 : 3.5, class: `dot days-dot${p.fits ? ' fits' : ''}${p.gpus === current ? ' current' : ''}` });
     dot.append(svg('title', {}, title));
     node.append(dot);
+    if (p.gpus === current) {
+      // The count on screen, named at its point: "64 GPUs: 17 days".
+      const x = sx(p.gpus);
+      const end = x > (left + right) / 2;
+      node.append(svg('text', {
+        x: end ? x - 9 : x + 9, y: Math.max(top + 10, sy(p.days) - 9), 'text-anchor': end ? 'end' : 'start', class: 'point-label',
+      }, t(lang, 'scaling_point', { gpus: format.plain(p.gpus, lang, 0), time: timeText(p.days) })));
+    }
     if (!p.fits) return;
     const cost = svg('rect', { x: sx(p.gpus) - 3, y: sc(costs[i]) - 3, width: 6, height: 6, class: 'cost-dot' });
     cost.append(svg('title', {}, title));
@@ -98,6 +121,7 @@ export class Scaling {
     this.note = el('p', { class: 'scaling-note' });
     this.offerLimit = el('p', { class: 'hint scaling-offer-limit', hidden: true });
     container.append(this.heading, this.progress, this.figure, this.legend, this.note, this.offerLimit);
+    redrawOnResize(this.figure, () => { if (this.last && this.container.dataset.state === 'ok') this.render(...this.last); });
   }
 
   label(lang) {
@@ -126,12 +150,13 @@ export class Scaling {
 
   // maxGpus: the most the cloud offer can join into one job (the chart stops there), if any.
   render(points, current, lang, fixedMfu, maxGpus) {
+    this.last = [points, current, lang, fixedMfu, maxGpus];
     this.container.dataset.state = 'ok';
     this.container.dataset.points = String(points.filter((p) => !p.errors).length);
     this.progress.textContent = '';
     const limit = fixedMfu ? null : stopsPaying(points);
     // Drawn at the width it is shown at, so that labels stay legible on a phone.
-    const width = Math.max(320, Math.min(640, this.figure.clientWidth || 560));
+    const width = drawingWidth(this.figure);
     this.figure.replaceChildren(chart(points, current, limit, lang, width));
     this.figure.setAttribute('aria-label', t(lang, 'scaling_aria'));
     this.legend.replaceChildren(
