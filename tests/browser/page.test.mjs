@@ -1007,7 +1007,9 @@ describe('the served page', () => {
       assert.equal(await page.locator('.memory .suggestions').isVisible(), true, 'what would make it fit stays');
       // No energy (form, figure, math, note) and no articles unless asked.
       assert.equal(await page.locator('fieldset[data-section="section_energy"]').isVisible(), false);
-      assert.equal(await page.locator('.energy-part').first().isVisible(), false);
+      const energyParts = await page.locator('.energy-part').evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().height));
+      assert.ok(energyParts.length >= 3 && energyParts.every((h) => h === 0), `energy on the page: ${energyParts}`);
+      assert.equal(await page.locator('[data-warning^="energy"]').first().isVisible(), false);
       assert.equal(await page.locator('#examples-view').isVisible(), false);
       // The vendor's offers only: in the picker and in the comparison.
       await page.selectOption('#f-hardware-gpu', 'h100-sxm');
@@ -1078,6 +1080,9 @@ describe('the served page', () => {
     assert.match(titles[0], /^GPUs/);
     const ticks = await scaling.locator('text.tick').evaluateAll((nodes) => nodes.map((n) => ({ x: Number(n.getAttribute('x')), cls: n.getAttribute('class'), anchor: n.getAttribute('text-anchor') })));
     assert.ok(ticks.filter((t) => t.anchor === 'end').length >= 4, 'time ticks');
+    // A log axis has no zero: every time tick reads as a number above it (0.05, not 0).
+    const timeTicks = await scaling.locator('text.tick[text-anchor="end"]').evaluateAll((nodes) => nodes.map((n) => n.textContent));
+    assert.ok(timeTicks.every((text) => Number(text.replace(/,/g, '')) > 0), `a time tick shown as 0: ${timeTicks}`);
     assert.ok(ticks.filter((t) => /cost-tick/.test(t.cls)).length >= 4, 'cost ticks');
     assert.ok(ticks.filter((t) => t.anchor === 'middle').length >= 4, 'GPU ticks');
     assert.match((await texts(scaling.locator('.point-label'))).join(), /^8 GPUs: [\d.]+ hours$/);
@@ -1125,6 +1130,18 @@ describe('the served page', () => {
     await page.press('#f-hardware-gpu-search', 'Escape');
     assert.equal(await page.inputValue('#f-hardware-gpu'), 'h100-sxm', 'Escape goes back to the chosen GPU');
     assert.match(page.url(), /hardware\.gpu=h100-sxm/);
+    // Leaving the box after the arrows takes their preview back.
+    await page.press('#f-hardware-gpu-search', 'ArrowDown');
+    await page.locator('#f-hardware-count').focus();
+    assert.equal(await page.inputValue('#f-hardware-gpu'), 'h100-sxm');
+    // Enter without arrows keeps the chosen one where it matches; an empty box picks nothing.
+    await page.fill('#f-hardware-gpu-search', 'h100');
+    await page.press('#f-hardware-gpu-search', 'Enter');
+    assert.equal(await page.inputValue('#f-hardware-gpu'), 'h100-sxm');
+    await page.fill('#f-hardware-gpu-search', '');
+    await page.press('#f-hardware-gpu-search', 'Enter');
+    assert.match(page.url(), /hardware\.gpu=h100-sxm/);
+    await page.fill('#f-hardware-gpu-search', 'a100');
     await page.press('#f-hardware-gpu-search', 'ArrowDown');
     await page.press('#f-hardware-gpu-search', 'ArrowDown');
     await page.press('#f-hardware-gpu-search', 'Enter');

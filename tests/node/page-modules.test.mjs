@@ -421,6 +421,11 @@ describe('chart axes', () => {
     assert.match(cut, /^cheapest: Chinese.*…$/);
     assert.ok(textWidth(cut) <= 150);
   });
+  test('a tick reads as its value: never 0 for 0.01', async () => {
+    const { tickText } = await js('chart.js');
+    const plain = (x, lang, digits) => new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(x);
+    assert.deepEqual([0.001, 0.01, 0.05, 0.3, 1.5, 7, 30, 1000].map((v) => tickText(v, plain, 'en')), ['0.001', '0.01', '0.05', '0.3', '1.5', '7', '30', '1,000']);
+  });
   test('a job under two days is charted in hours', async () => {
     const { timeUnit } = await js('chart.js');
     assert.deepEqual(timeUnit(1.9), { unit: 'hours', perDay: 24 });

@@ -7,6 +7,7 @@ import { svg } from './dom.js';
 // of them, else 1-3, 1-2-5 or 1-1.5-2-3-5-7 steps in each decade; a linear fallback for a range too
 // narrow for any of those.
 export function logTicks(min, max, least = 4) {
+  if (!(min > 0) || !(max >= min) || !Number.isFinite(max)) return [];
   for (const steps of [[1], [1, 3], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]]) {
     const ticks = [];
     for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e += 1) {
@@ -72,6 +73,11 @@ export function fitText(text, width) {
   let cut = text;
   while (cut.length > 1 && textWidth(`${cut}…`) > width) cut = cut.slice(0, -1);
   return `${cut}…`;
+}
+
+// A tick's value as read: whole from 10 up, else to two significant digits (0.05, 0.3, 1.5).
+export function tickText(v, plain, lang) {
+  return v >= 10 ? plain(v, lang, 0) : plain(Number(v.toPrecision(2)), lang, 3);
 }
 
 // An axis title: under the x axis, or turned along a y axis (left or right side).

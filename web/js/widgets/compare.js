@@ -6,7 +6,7 @@ import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
 import { errorNeedsDetail, errorText, t, warningText } from '../i18n.js';
 import { headline } from '../headline.js';
-import { axisTitle, drawingWidth, fitText, logTicks, redrawOnResize, textWidth, timeUnit } from '../chart.js';
+import { axisTitle, drawingWidth, fitText, logTicks, redrawOnResize, textWidth, tickText, timeUnit } from '../chart.js';
 
 // The headline figures of a row's report (the expected run's with a predicted utilisation).
 const hl = (report) => (report && !report.errors?.length ? headline(report) : null);
@@ -130,7 +130,9 @@ export class Compare {
 
   drawChart() {
     if (!this.sorted) return;
-    this.chart.replaceChildren(costTimeChart(this.sorted.filter((r) => !r.report.errors.length), this.lang, drawingWidth(this.chart)));
+    const chart = costTimeChart(this.sorted.filter((r) => !r.report.errors.length), this.lang, drawingWidth(this.chart));
+    this.chart.replaceChildren(...(chart ? [chart] : []));
+    this.chart.hidden = !chart;
     this.chart.setAttribute('aria-label', t(this.lang, 'compare_chart'));
   }
 
@@ -189,10 +191,11 @@ function costTimeChart(rows, lang, width) {
   const currencies = new Map();
   for (const r of priced) currencies.set(r.report.cost.currency, (currencies.get(r.report.cost.currency) ?? 0) + 1);
   const currency = [...currencies].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const points = priced.filter((r) => r.report.cost.currency === currency);
+  const points = priced.filter((r) => r.report.cost.currency === currency
+    && headline(r.report).days > 0 && headline(r.report).cost > 0 && Number.isFinite(headline(r.report).days) && Number.isFinite(headline(r.report).cost));
   const height = 300;
   const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg compare-chart' });
-  if (points.length < 2) return chart;
+  if (points.length < 2) return null;  // nothing to set against each other: no empty box
   const days = points.map((r) => headline(r.report).days);
   const costs = points.map((r) => headline(r.report).cost);
   const unit = timeUnit(Math.max(...days));
@@ -209,7 +212,7 @@ function costTimeChart(rows, lang, width) {
   const sy = (v) => bottom - (Math.log10(v / c0) / Math.log10(c1 / c0)) * (bottom - top);
   for (const v of logTicks(t0, t1, width < 420 ? 3 : 4)) {
     chart.append(svg('line', { x1: sx(v), y1: top, x2: sx(v), y2: bottom, class: 'grid' }),
-      svg('text', { x: sx(v), y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, format.plain(v, lang, v < 10 ? 1 : 0)));
+      svg('text', { x: sx(v), y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, tickText(v, format.plain, lang)));
   }
   for (const v of logTicks(c0, c1)) {
     chart.append(svg('line', { x1: left, y1: sy(v), x2: right, y2: sy(v), class: 'grid' }),
@@ -231,14 +234,19 @@ function costTimeChart(rows, lang, width) {
   const best = (values) => among.reduce((a, b) => (values[b] < values[a] ? b : a));
   const fastest = best(times);
   const cheapest = best(costs);
+  const placed = [];
   for (const [i, key] of fastest === cheapest ? [[fastest, 'chart_fastest_cheapest']] : [[fastest, 'chart_fastest'], [cheapest, 'chart_cheapest']]) {
-    const text = fitText(`${t(lang, key)}: ${points[i].offer.provider}`, width - 4);
+    const text = fitText(`${t(lang, key)}: ${points[i].offer.provider} · ${points[i].offer.name}`, width - 4);
     const span = textWidth(text);
     const x = sx(times[i]);
     const start = Math.min(Math.max(x + 8, 2), width - 2 - span);
     const atLeft = x - 8 - span >= 2 && x + 8 + span > width - 2;
+    // A second label never sits on the first: a line apart at least.
+    let y = Math.max(top + 10, sy(costs[i]) - 8);
+    if (placed.some((other) => Math.abs(other - y) < 15)) y = Math.min(bottom - 4, Math.max(...placed) + 15);
+    placed.push(y);
     chart.append(svg('text', {
-      x: atLeft ? x - 8 : Math.max(2, start), y: Math.max(top + 10, sy(costs[i]) - 8), 'text-anchor': atLeft ? 'end' : 'start', class: 'point-label',
+      x: atLeft ? x - 8 : Math.max(2, start), y, 'text-anchor': atLeft ? 'end' : 'start', class: 'point-label',
     }, text));
   }
   return chart;

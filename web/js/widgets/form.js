@@ -70,6 +70,14 @@ export class Form {
         // Arrows move through the matches (shown in the list), Enter picks the one shown, Escape
         // goes back to the chosen one: the list is never left for the keyboard to reach.
         search.setAttribute('aria-controls', id);
+        // Leaving the box without Enter takes back what the arrows showed: the list shows what the
+        // estimate is for.
+        search.addEventListener('blur', () => {
+          if (!this.chosen?.has(field.path)) return;
+          input.value = this.chosen.get(field.path);
+          this.chosen.delete(field.path);
+          filterOptions(input, search.value);
+        });
         search.addEventListener('keydown', (event) => {
           const path = field.path;
           const chosen = this.chosen?.get(path) ?? input.value;
@@ -87,8 +95,10 @@ export class Form {
             this.live.textContent = next.textContent;  // said by a screen reader: the list does not take focus
           } else if (event.key === 'Enter') {
             event.preventDefault();
-            const matches = matchingOptions(input, search.value);
-            const pick = matches.some((o) => o.value === input.value) && this.chosen?.has(path) ? input.value : matches[0]?.value;
+            // The one shown where it matches (reached by the arrows, or the chosen one), else the
+            // first match; an empty box picks nothing.
+            const matches = search.value.trim() ? matchingOptions(input, search.value) : [];
+            const pick = matches.some((o) => o.value === input.value) ? input.value : matches[0]?.value;
             this.chosen?.delete(path);
             if (pick !== undefined && pick !== chosen) {
               input.value = pick;

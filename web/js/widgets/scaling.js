@@ -5,7 +5,7 @@
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
-import { axisTitle, drawingWidth, linearTicks, logTicks, redrawOnResize, timeUnit } from '../chart.js';
+import { axisTitle, drawingWidth, linearTicks, logTicks, redrawOnResize, tickText, timeUnit } from '../chart.js';
 
 // The current count, and powers of two times the fixed model-parallel group (tp x pp x cp that the
 // user set; 1 when the planner chooses) from 1/64 to 64 times the current count, at most 2^20, and
@@ -44,7 +44,7 @@ function chart(points, current, limit, lang, width) {
   const top = 18;
   const bottom = height - 52;
   const node = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg scaling-chart' });
-  if (ok.length < 2) return node;
+  if (ok.length < 2 || !ok.every((p) => p.days > 0 && Number.isFinite(p.days))) return node;
   const x0 = Math.log2(ok[0].gpus);
   const x1 = Math.log2(ok[ok.length - 1].gpus);
   const sx = (n) => left + ((Math.log2(n) - x0) / Math.max(1e-9, x1 - x0)) * (right - left);
@@ -59,7 +59,7 @@ function chart(points, current, limit, lang, width) {
   for (const v of logTicks(10 ** d0, 10 ** d1)) {
     const y = sy(v / unit.perDay);
     node.append(svg('line', { x1: left, y1: y, x2: right, y2: y, class: 'grid' }),
-      svg('text', { x: left - 5, y: y + 4, 'text-anchor': 'end', class: 'tick' }, format.plain(v, lang, v < 10 ? 1 : 0)));
+      svg('text', { x: left - 5, y: y + 4, 'text-anchor': 'end', class: 'tick' }, tickText(v, format.plain, lang)));
   }
   for (const c of costTicks) {
     node.append(svg('text', { x: right + 5, y: sc(c) + 4, class: 'tick cost-tick' }, money(c)));
@@ -89,7 +89,7 @@ function chart(points, current, limit, lang, width) {
     node.append(svg('path', { d: path((p) => sy(p.days)), class: 'line days-line' }));
     node.append(svg('path', { d: path((p, i) => sc(costs[i])), class: 'line cost-line' }));
   }
-  const timeText = (days) => `${format.plain(days * unit.perDay, lang, days * unit.perDay < 10 ? 1 : 0)} ${t(lang, unit.unit === 'hours' ? 'unit_hours' : 'unit_days')}`;
+  const timeText = (days) => `${tickText(days * unit.perDay, format.plain, lang)} ${t(lang, unit.unit === 'hours' ? 'unit_hours' : 'unit_days')}`;
   ok.forEach((p, i) => {
     const title = `${format.plain(p.gpus, lang, 0)} GPU: ${timeText(p.days)}, ${currency ? format.money(costs[i], currency, lang) : format.count(costs[i], lang)}, MFU ${format.percent(p.mfu, lang)}${p.fits ? '' : ` (${t(lang, 'scaling_no_fit')})`}`;
     const dot = svg('circle', { cx: sx(p.gpus), cy: sy(p.days), r: p.gpus === current ? 5 : 3.5, class: `dot days-dot${p.fits ? ' fits' : ''}${p.gpus === current ? ' current' : ''}` });
@@ -101,7 +101,7 @@ function chart(points, current, limit, lang, width) {
       const end = x > (left + right) / 2;
       node.append(svg('text', {
         x: end ? x - 9 : x + 9, y: Math.max(top + 10, sy(p.days) - 9), 'text-anchor': end ? 'end' : 'start', class: 'point-label',
-      }, t(lang, 'scaling_point', { gpus: format.plain(p.gpus, lang, 0), time: timeText(p.days) })));
+      }, t(lang, 'scaling_point', { gpus: format.plain(p.gpus, lang, 0), time: timeText(p.days) }).trim()));
     }
     if (!p.fits) return;
     const cost = svg('rect', { x: sx(p.gpus) - 3, y: sc(costs[i]) - 3, width: 6, height: 6, class: 'cost-dot' });
