@@ -423,8 +423,7 @@ describe('chart axes', () => {
   });
   test('a tick reads as its value: never 0 for 0.01', async () => {
     const { tickText } = await js('chart.js');
-    const plain = (x, lang, digits) => new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(x);
-    assert.deepEqual([0.001, 0.01, 0.05, 0.3, 1.5, 7, 30, 1000].map((v) => tickText(v, plain, 'en')), ['0.001', '0.01', '0.05', '0.3', '1.5', '7', '30', '1,000']);
+    assert.deepEqual([0.001, 0.01, 0.05, 0.3, 1.5, 7, 30, 1000].map((v) => tickText(v, 'en')), ['0.001', '0.01', '0.05', '0.3', '1.5', '7', '30', '1,000']);
   });
   test('a job under two days is charted in hours', async () => {
     const { timeUnit } = await js('chart.js');

@@ -2,6 +2,7 @@
 // unit a job is said in (hours for a job under two days), axis titles with units, and a drawing
 // width equal to the width shown, so that text is drawn at its CSS size (11 px and up) on a phone.
 import { svg } from './dom.js';
+import { plain } from './format.js';
 
 // Ticks on a logarithmic axis from min to max (both > 0): decades where there are at least `least`
 // of them, else 1-3, 1-2-5 or 1-1.5-2-3-5-7 steps in each decade; a linear fallback for a range too
@@ -76,7 +77,7 @@ export function fitText(text, width) {
 }
 
 // A tick's value as read: whole from 10 up, else to two significant digits (0.05, 0.3, 1.5).
-export function tickText(v, plain, lang) {
+export function tickText(v, lang) {
   return v >= 10 ? plain(v, lang, 0) : plain(Number(v.toPrecision(2)), lang, 3);
 }
 

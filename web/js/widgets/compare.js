@@ -191,8 +191,8 @@ function costTimeChart(rows, lang, width) {
   const currencies = new Map();
   for (const r of priced) currencies.set(r.report.cost.currency, (currencies.get(r.report.cost.currency) ?? 0) + 1);
   const currency = [...currencies].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const points = priced.filter((r) => r.report.cost.currency === currency
-    && headline(r.report).days > 0 && headline(r.report).cost > 0 && Number.isFinite(headline(r.report).days) && Number.isFinite(headline(r.report).cost));
+  const drawable = (h) => h.days > 0 && h.cost > 0 && Number.isFinite(h.days) && Number.isFinite(h.cost);
+  const points = priced.filter((r) => r.report.cost.currency === currency && drawable(headline(r.report)));
   const height = 300;
   const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart-svg compare-chart' });
   if (points.length < 2) return null;  // nothing to set against each other: no empty box
@@ -212,7 +212,7 @@ function costTimeChart(rows, lang, width) {
   const sy = (v) => bottom - (Math.log10(v / c0) / Math.log10(c1 / c0)) * (bottom - top);
   for (const v of logTicks(t0, t1, width < 420 ? 3 : 4)) {
     chart.append(svg('line', { x1: sx(v), y1: top, x2: sx(v), y2: bottom, class: 'grid' }),
-      svg('text', { x: sx(v), y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, tickText(v, format.plain, lang)));
+      svg('text', { x: sx(v), y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, tickText(v, lang)));
   }
   for (const v of logTicks(c0, c1)) {
     chart.append(svg('line', { x1: left, y1: sy(v), x2: right, y2: sy(v), class: 'grid' }),

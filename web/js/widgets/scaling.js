@@ -59,7 +59,7 @@ function chart(points, current, limit, lang, width) {
   for (const v of logTicks(10 ** d0, 10 ** d1)) {
     const y = sy(v / unit.perDay);
     node.append(svg('line', { x1: left, y1: y, x2: right, y2: y, class: 'grid' }),
-      svg('text', { x: left - 5, y: y + 4, 'text-anchor': 'end', class: 'tick' }, tickText(v, format.plain, lang)));
+      svg('text', { x: left - 5, y: y + 4, 'text-anchor': 'end', class: 'tick' }, tickText(v, lang)));
   }
   for (const c of costTicks) {
     node.append(svg('text', { x: right + 5, y: sc(c) + 4, class: 'tick cost-tick' }, money(c)));
@@ -89,7 +89,7 @@ function chart(points, current, limit, lang, width) {
     node.append(svg('path', { d: path((p) => sy(p.days)), class: 'line days-line' }));
     node.append(svg('path', { d: path((p, i) => sc(costs[i])), class: 'line cost-line' }));
   }
-  const timeText = (days) => `${tickText(days * unit.perDay, format.plain, lang)} ${t(lang, unit.unit === 'hours' ? 'unit_hours' : 'unit_days')}`;
+  const timeText = (days) => `${tickText(days * unit.perDay, lang)} ${t(lang, unit.unit === 'hours' ? 'unit_hours' : 'unit_days')}`;
   ok.forEach((p, i) => {
     const title = `${format.plain(p.gpus, lang, 0)} GPU: ${timeText(p.days)}, ${currency ? format.money(costs[i], currency, lang) : format.count(costs[i], lang)}, MFU ${format.percent(p.mfu, lang)}${p.fits ? '' : ` (${t(lang, 'scaling_no_fit')})`}`;
     const dot = svg('circle', { cx: sx(p.gpus), cy: sy(p.days), r: p.gpus === current ? 5 : 3.5, class: `dot days-dot${p.fits ? ' fits' : ''}${p.gpus === current ? ' current' : ''}` });
