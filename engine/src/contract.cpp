@@ -544,7 +544,7 @@ constexpr Field issue_fields[] = {
     required(text("code", "Stable machine code, e.g. \"not_positive\" (pages translate by it).")),
     required(text("message", "English message that says what to change.")),
     holds("params", Type::text_map, nullptr,
-          "What another language needs: got, min, max, allowed, suggestion, expected, ..."),
+          "What another language needs: got, min, max, allowed, suggestion, expected; reason names the check that failed (tp_heads, stage_layers, monthly_budget, ...), with the values its message gives"),
 };
 
 constexpr Field report_model_fields[] = {

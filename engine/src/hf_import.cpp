@@ -44,7 +44,8 @@ class HfReader {
       std::string names;
       for (const char* key : keys) names += (names.empty() ? "" : ", ") + std::string(key);
       errors_.push_back({std::string("hf_config.") + *keys.begin(), "required",
-                         std::string("The config does not give ") + what + " (looked for " + names + ")."});
+                         std::string("The config does not give ") + what + " (looked for " + names + ").",
+                         {{"reason", "hf_missing"}, {"names", names}}});
     }
     return std::nullopt;
   }

@@ -368,12 +368,14 @@ std::optional<json> parse_json_text(std::string_view text, Issues& errors) {
   if (locator.number_overflow) {
     errors.push_back({"", "parse_error",
                       "The number " + near + " (line " + std::to_string(line) + ", column " + std::to_string(column) +
-                          ") is too large to compute with; give a value below 1e300."});
+                          ") is too large to compute with; give a value below 1e300.",
+                      {{"reason", "number_overflow"}, {"number", near}, {"line", std::to_string(line)}, {"column", std::to_string(column)}, {"max", "1e300"}}});
     return std::nullopt;
   }
   errors.push_back({"", "parse_error",
                     "The input is not valid JSON (line " + std::to_string(line) + ", column " + std::to_string(column) +
-                        (near.empty() ? "" : ", near '" + near + "'") + "). Check quotes, commas and brackets."});
+                        (near.empty() ? "" : ", near '" + near + "'") + "). Check quotes, commas and brackets.",
+                    {{"reason", "json"}, {"line", std::to_string(line)}, {"column", std::to_string(column)}}});
   return std::nullopt;
 }
 

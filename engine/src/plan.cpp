@@ -37,14 +37,16 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
       errors.push_back({"budget.per_month", "out_of_range",
                         "This budget rents " + format_number(affordable) +
                             " GPUs a month, more than the 10 million the calculator plans for; check the budget and "
-                            "the price."});
+                            "the price.",
+                        {{"reason", "budget_gpus"}, {"gpus", format_number(affordable)}, {"max", format_number(1e7)}}});
     } else if (affordable < 1) {
       const std::string currency = " " + s.pricing->currency;
       errors.push_back({"budget.per_month", "budget_too_small",
                         "A monthly budget of " + format_number(*budget->per_month) + currency + " does not rent " +
                             (group > 1 ? format_number(group) + " GPUs" : std::string("one GPU")) + " at " +
                             format_number(price) + currency + " per GPU-month; raise it to at least " +
-                            format_number(price * group) + currency + " or choose a cheaper GPU."});
+                            format_number(price * group) + currency + " or choose a cheaper GPU.",
+                        {{"reason", "monthly_budget"}, {"budget", format_number(*budget->per_month)}, {"currency", s.pricing->currency}, {"gpus", format_number(group)}, {"price", format_number(price)}, {"needed", format_number(price * group)}}});
     }
   } else if (budget && budget->deadline_days) {
     const double seconds = *budget->deadline_days * units::seconds_per_day;
@@ -57,7 +59,11 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                         "Finishing in " + format_number(*budget->deadline_days) + " days would take " +
                             format_number(needed) +
                             " GPUs, more than the 10 million the calculator plans for; allow "
-                            "more time or less work."});
+                            "more time or less work.",
+                        {{"reason", "deadline_gpus"},
+                        {"days", format_number(*budget->deadline_days)},
+                        {"gpus", format_number(needed)},
+                        {"max", format_number(1e7)}}});
   }
   // An offer's limit (one instance where instances cannot be joined, or the provider's cluster cap):
   // a count given above it is refused; a budget or deadline is planned within it (said in a warning).
@@ -101,7 +107,8 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     errors.push_back({"strategy.dp", "inconsistent",
                       "strategy.dp x tp x pp x cp = " + format_number(*s.strategy.dp * group) + " but the " +
                           plan.gpus_from + " gives " + format_number(plan.gpus) +
-                          " GPUs; remove strategy.dp or give hardware.count instead."});
+                          " GPUs; remove strategy.dp or give hardware.count instead.",
+                      {{"reason", "dp_plan"}, {"product", format_number(*s.strategy.dp * group)}, {"gpus", format_number(plan.gpus)}}});
   plan.nodes = std::ceil(plan.gpus / hardware.gpus_per_node);
   if (budget) {
     plan.budget_per_month = budget->per_month;

@@ -36,7 +36,7 @@ void unknown_id(Fields& f, std::string_view key, const std::string& what, const 
     message += " Did you mean \"" + *near + "\"?";
     f.error(key, "unknown_id", message, {{"suggestion", *near}});
   } else {
-    f.error(key, "unknown_id", message);
+    f.error(key, "unknown_id", message, {{"got", id}});
   }
 }
 
@@ -67,11 +67,13 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
 
   if (preset_id) {
     if (params || active || f.has("params") || f.has("active_params"))
-      f.error("params", "conflict", "model.params cannot be combined with model.preset; remove one of them.");
+      f.error("params", "conflict", "model.params cannot be combined with model.preset; remove one of them.",
+              {{"reason", "preset_and_params"}});
     if (preset && architecture_given) {
       if (!spec.architecture)
         f.error("preset", "conflict",
-                "The preset \"" + *preset_id + "\" has no architecture to override; give a full architecture instead.");
+                "The preset \"" + *preset_id + "\" has no architecture to override; give a full architecture instead.",
+                {{"reason", "preset_architecture"}, {"preset", *preset_id}});
       else
         detail::check_architecture(arch, f);
       spec.architecture = arch;
@@ -79,7 +81,8 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
   } else if (architecture_given) {
     if (f.has("params") || f.has("active_params"))
       f.error("params", "conflict",
-              "model gives both params and an architecture; keep one (the architecture derives the parameter count).");
+              "model gives both params and an architecture; keep one (the architecture derives the parameter count).",
+              {{"reason", "architecture_and_params"}});
     detail::check_architecture(arch, f);
     spec.architecture = arch;
   } else if (params) {
@@ -88,7 +91,8 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
     if (active && *active > *params)
       f.error("active_params", "inconsistent",
               "model.active_params (" + format_number(*active) + ") cannot exceed model.params (" +
-                  format_number(*params) + ").");
+                  format_number(*params) + ").",
+              {{"reason", "active_params"}, {"active", format_number(*active)}, {"params", format_number(*params)}});
   } else if (!f.has("params")) {
     f.error("preset", "required",
             "model needs one of: a preset (e.g. \"llama-2-7b\"), params (e.g. 7e9), or an architecture "
@@ -118,7 +122,8 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   if (t.type == TrainingType::pretrain && t.method != FinetuneMethod::full)
     f.error("method", "conflict",
             "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
-            "\"full\".");
+            "\"full\".",
+            {{"reason", "lora_pretrain"}});
 
   std::vector<std::string> given;
   for (const auto& [key, kind] : contract::data_amount_keys)
@@ -126,10 +131,12 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   if (given.empty())
     f.error("tokens", "required",
             "Say how much data the run sees: training.tokens (a number or \"chinchilla\"), dataset_gb, samples, steps "
-            "or total_flops.");
+            "or total_flops.",
+            {{"reason", "data_amount"}});
   for (std::size_t i = 1; i < given.size(); ++i)
     f.error(given[i], "conflict",
-            "training." + given[0] + " and training." + given[i] + " both set the amount of data; keep one.");
+            "training." + given[0] + " and training." + given[i] + " both set the amount of data; keep one.",
+            {{"reason", "two_amounts"}, {"first", given[0]}, {"second", given[i]}});
 
   const auto tokens = f.number_or_word("tokens");
   if (tokens.is_word) t.data_kind = DataKind::chinchilla;
@@ -155,16 +162,19 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   if (auto v = f.choice("objective", contract::objectives)) t.objective = *v;
   if (auto v = f.number("epochs")) t.epochs = *v;
   if (f.has("epochs") && t.data_kind == DataKind::total_flops)
-    f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.");
+    f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.",
+            {{"reason", "epochs_total_flops"}});
   t.seq_len = f.number("seq_len");
   t.global_batch_tokens = f.number("global_batch_tokens");
   t.global_batch_sequences = f.number("global_batch_sequences");
   if (f.has("global_batch_tokens") && f.has("global_batch_sequences"))
     f.error("global_batch_sequences", "conflict",
-            "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.");
+            "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.",
+            {{"reason", "two_batches"}});
   if (given.size() == 1 && given[0] == "steps" && !f.has("global_batch_tokens") && !f.has("global_batch_sequences"))
     f.error("global_batch_tokens", "required",
-            "training.steps needs the batch size: set training.global_batch_tokens or global_batch_sequences.");
+            "training.steps needs the batch size: set training.global_batch_tokens or global_batch_sequences.",
+            {{"reason", "steps_batch"}});
   if (t.method == FinetuneMethod::full) {
     note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", warnings);
     note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", warnings);
@@ -193,9 +203,11 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
   // edited price): the offer still says the GPU, the instance size and the network.
   const bool own_price = f.has("per_gpu_hour") || f.has("per_gpu_month");
   if (!own_price && !f.has("offer"))
-    f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.");
+    f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.",
+            {{"reason", "pricing_price"}});
   if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
-    f.error("per_gpu_month", "conflict", "pricing gives both per_gpu_hour and per_gpu_month; keep one.");
+    f.error("per_gpu_month", "conflict", "pricing gives both per_gpu_hour and per_gpu_month; keep one.",
+            {{"reason", "both_prices"}});
   if (offer_id) {
     offer = catalog.find_offer(*offer_id);
     if (!offer) {
@@ -223,7 +235,8 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
       if (!own_price && currency && detail::currency_code(*currency) != offer->currency)
         f.error("currency", "conflict",
                 "The offer \"" + offer->id + "\" is priced in " + offer->currency + ", not " + *currency +
-                    "; remove pricing.currency or change it.");
+                    "; remove pricing.currency or change it.",
+                {{"reason", "offer_currency"}, {"offer", offer->id}, {"currency", offer->currency}, {"got", *currency}});
     }
   } else if (currency) {
     p.currency = detail::currency_code(*currency);
@@ -231,7 +244,8 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
     p.currency.clear();  // resolved with the budget's currency, or assumed, in check_combinations
   }
   if (currency && (currency->empty() || currency->size() > 8))
-    f.error("currency", "invalid", "pricing.currency must be a short currency code such as \"USD\" or \"CNY\".");
+    f.error("currency", "invalid", "pricing.currency must be a short currency code such as \"USD\" or \"CNY\".",
+            {{"reason", "currency_code"}});
   f.reject_unknown();
 }
 
@@ -247,7 +261,8 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
         if (offer && offer->gpu.id != id)
           f.error("gpu", "conflict",
                   "pricing.offer \"" + offer->id + "\" rents " + offer->gpu.name + ", not " + known->name +
-                      "; remove hardware.gpu or choose a matching offer.");
+                      "; remove hardware.gpu or choose a matching offer.",
+                  {{"reason", "offer_gpu"}, {"offer", offer->id}, {"offer_gpu", offer->gpu.name}, {"gpu", known->name}});
       } else {
         unknown_id(f, "gpu", "GPU", id, catalog.gpus);
       }
@@ -255,7 +270,8 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
       if (offer)
         f.error("gpu", "conflict",
                 "pricing.offer \"" + offer->id + "\" already says which GPU is rented (" + offer->gpu.name +
-                    "); remove hardware.gpu.");
+                    "); remove hardware.gpu.",
+                {{"reason", "offer_has_gpu"}, {"offer", offer->id}, {"offer_gpu", offer->gpu.name}});
       Fields g(*gpu, "hardware.gpu", errors, &contract::gpu);
       detail::read_gpu_fields(g, h.gpu);
       g.text("id");  // an inline spec may carry the ID a vendor knows it by
@@ -263,7 +279,8 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
       g.reject_unknown();
       if (h.gpu.name.empty()) h.gpu.name = "custom GPU";
     } else {
-      f.error("gpu", "wrong_type", "hardware.gpu must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".");
+      f.error("gpu", "wrong_type", "hardware.gpu must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".",
+              {{"reason", "gpu_id_or_spec"}});
     }
   } else if (offer) {
     h.gpu = offer->gpu;
@@ -307,14 +324,16 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   s.flash_attention = f.flag("flash_attention");
   if (f.has("attention") && f.has("flash_attention"))
     f.error("flash_attention", "conflict",
-            "strategy.attention and strategy.flash_attention both choose the attention kernel; keep attention.");
+            "strategy.attention and strategy.flash_attention both choose the attention kernel; keep attention.",
+            {{"reason", "attention_kernel"}});
   if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
   s.grad_reduce_precision = f.choice("grad_reduce_precision", contract::reduce_precisions);
   if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
   s.fused_cross_entropy = f.flag("fused_cross_entropy");
   if (f.has("cross_entropy") && f.has("fused_cross_entropy"))
     f.error("fused_cross_entropy", "conflict",
-            "strategy.cross_entropy and strategy.fused_cross_entropy both choose the loss kernel; keep cross_entropy.");
+            "strategy.cross_entropy and strategy.fused_cross_entropy both choose the loss kernel; keep cross_entropy.",
+            {{"reason", "loss_kernel"}});
   s.fused_softmax = f.flag("fused_softmax");
   s.sequence_parallel = f.flag("sequence_parallel");
   if (auto v = f.choice("offload", contract::offloads)) s.offload = *v;
@@ -330,13 +349,17 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
   if (auto v = f.text("currency")) b.currency = detail::currency_code(*v);
   if (f.has("months") && !f.has("per_month"))
     f.error("months", "inconsistent",
-            "budget.months says for how long a monthly budget runs: give budget.per_month too.");
+            "budget.months says for how long a monthly budget runs: give budget.per_month too.",
+            {{"reason", "months_without_monthly"}});
   if (f.has("months") && f.has("deadline_days"))
-    f.error("months", "conflict", "budget.months and budget.deadline_days both set the time; keep one.");
+    f.error("months", "conflict", "budget.months and budget.deadline_days both set the time; keep one.",
+            {{"reason", "months_and_deadline"}});
   if (!f.has("per_month") && !f.has("total") && !f.has("deadline_days"))
-    f.error("per_month", "required", "budget needs per_month, total or deadline_days.");
+    f.error("per_month", "required", "budget needs per_month, total or deadline_days.",
+            {{"reason", "budget_kind"}});
   if (f.has("per_month") && f.has("total"))
-    f.error("total", "conflict", "budget.per_month and budget.total are two different budgets; keep one.");
+    f.error("total", "conflict", "budget.per_month and budget.total are two different budgets; keep one.",
+            {{"reason", "two_budgets"}});
   f.reject_unknown();
 }
 
@@ -376,11 +399,13 @@ void read_energy(const json& value, Energy& e, Issues& errors) {
     } else {
       f.error("region", "unknown_choice",
               "energy.region must be one of " + detail::grid_region_list() +
-                  ", or give energy.grid_kg_co2_per_kwh for another grid.");
+                  ", or give energy.grid_kg_co2_per_kwh for another grid.",
+              {{"reason", "region"}, {"allowed", detail::grid_region_list()}});
     }
   }
   if (f.has("region") && f.has("grid_kg_co2_per_kwh"))
-    f.error("grid_kg_co2_per_kwh", "conflict", "Give energy.region or energy.grid_kg_co2_per_kwh, not both.");
+    f.error("grid_kg_co2_per_kwh", "conflict", "Give energy.region or energy.grid_kg_co2_per_kwh, not both.",
+            {{"reason", "region_and_grid"}});
   f.reject_unknown();
 }
 
@@ -391,12 +416,15 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
   if (s.training.data_kind == DataKind::images && !vision)
     errors.push_back({"training.images", "inconsistent",
                       "training.images needs an image network: a preset such as \"resnet-50\" or \"vit-b-16\", or "
-                      "model.forward_macs_per_image with image_resolution."});
+                      "model.forward_macs_per_image with image_resolution.",
+                      {{"reason", "images_network"}}});
   if (vision && s.training.data_kind != DataKind::images && s.training.data_kind != DataKind::total_flops)
     errors.push_back({"training.images", "required",
-                      s.model.name + " is an image network: give training.images (images per epoch) and epochs."});
+                      s.model.name + " is an image network: give training.images (images per epoch) and epochs.",
+                      {{"reason", "image_data"}, {"model", s.model.name}}});
   if (s.training.resolution && s.training.data_kind != DataKind::images)
-    errors.push_back({"training.resolution", "inconsistent", "training.resolution applies to training.images only."});
+    errors.push_back({"training.resolution", "inconsistent", "training.resolution applies to training.images only.",
+                      {{"reason", "resolution_images"}}});
   const bool count_key =
       root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
   const bool count_given = s.hardware.count.has_value();
@@ -406,16 +434,19 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
   if (count_key && budget_decides)
     errors.push_back({"hardware.count", "conflict",
                       std::string("hardware.count and budget.") + (budget->per_month ? "per_month" : "deadline_days") +
-                          " both decide how many GPUs to use; remove one of them."});
+                          " both decide how many GPUs to use; remove one of them.",
+                      {{"reason", "count_and_budget"}, {"budget_field", std::string(budget->per_month ? "per_month" : "deadline_days")}}});
   else if (!count_key && !budget_decides)
     errors.push_back({"hardware.count", "required",
                       "hardware.count is required (how many GPUs), unless budget.per_month or budget.deadline_days "
-                      "decides it."});
+                      "decides it.",
+                      {{"reason", "gpu_count"}}});
 
   if (budget && (budget->per_month || budget->total) && !s.pricing)
     errors.push_back(
         {budget->per_month ? "budget.per_month" : "budget.total", "required",
-         "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer."});
+         "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer.",
+                               {{"reason", "budget_price"}}});
   if (s.pricing && s.pricing->currency.empty()) {
     if (budget && !budget->currency.empty()) {
       s.pricing->currency = budget->currency;
@@ -476,26 +507,30 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
         if (dense_peak_tflops(gpu, p)) have += (have.empty() ? "" : ", ") + std::string(to_string(p));
       errors.push_back({"strategy.precision", "unsupported",
                         gpu.name + " has no dense " + to_string(*s.strategy.precision) +
-                            " peak; choose one it has: " + (have.empty() ? "none given" : have) + "."});
+                            " peak; choose one it has: " + (have.empty() ? "none given" : have) + ".",
+                        {{"reason", "precision_peak"}, {"gpu", gpu.name}, {"precision", std::string(to_string(*s.strategy.precision))}, {"have", have.empty() ? std::string("-") : have}}});
     }
   }
 
   const Precision precision = resolved_precision(s);
   if (s.training.method == FinetuneMethod::qlora && (precision == Precision::fp32 || precision == Precision::tf32))
     errors.push_back({"strategy.precision", "conflict",
-                      "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16."});
+                      "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16.",
+                      {{"reason", "qlora_precision"}}});
 
   // The model-parallel product must divide the GPU count it is given.
   const double model_parallel = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
   if (count_given && std::fmod(*s.hardware.count, model_parallel) != 0)
     errors.push_back({"strategy.tp", "inconsistent",
                       "tp x pp x cp = " + format_number(model_parallel) + " does not divide hardware.count (" +
-                          format_number(*s.hardware.count) + " GPUs); change the layout or the GPU count."});
+                          format_number(*s.hardware.count) + " GPUs); change the layout or the GPU count.",
+                      {{"reason", "model_parallel_divides"}, {"model_parallel", format_number(model_parallel)}, {"count", format_number(*s.hardware.count)}}});
   if (count_given && s.strategy.ep && *s.strategy.ep > 1 &&
       std::fmod(*s.hardware.count / (s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1)), *s.strategy.ep) != 0)
     errors.push_back({"strategy.ep", "inconsistent",
                       "Expert parallelism is carved out of the data- and context-parallel ranks: strategy.ep (" +
-                          format_number(*s.strategy.ep) + ") must divide hardware.count / (tp x pp)."});
+                          format_number(*s.strategy.ep) + ") must divide hardware.count / (tp x pp).",
+                      {{"reason", "ep_divides"}, {"ep", format_number(*s.strategy.ep)}}});
   if (s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params >= s.model.params)
     warnings.push_back({"strategy.ep", "ignored",
                         "strategy.ep splits the experts of a mixture of experts; this model "
@@ -514,7 +549,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         "strategy.pp (" + format_number(*s.strategy.pp) +
                             ") is more pipeline stages than the model has "
                             "layers (" +
-                            format_number(a->layers + a->decoder_layers) + ")."});
+                            format_number(a->layers + a->decoder_layers) + ").",
+                        {{"reason", "pp_layers"}, {"pp", format_number(*s.strategy.pp)}, {"layers", format_number(a->layers + a->decoder_layers)}}});
     const double blocks = a->layers + a->decoder_layers;
     if (stages_given && s.strategy.pp && *s.strategy.pp > 1 && *s.strategy.pp <= blocks) {
       const detail::StageLayers given = detail::pipeline_stage_layers(s, *s.strategy.pp);
@@ -523,7 +559,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                           "The pipeline stages between the first and the last split the other layers evenly: with " +
                               format_number(blocks) + " layers on " + format_number(*s.strategy.pp) +
                               " stages, these first and last stage layers leave a share that is not a whole number "
-                              "of at least one layer; change them (or leave them \"auto\")."});
+                              "of at least one layer; change them (or leave them \"auto\").",
+                          {{"reason", "stage_layers"}, {"layers", format_number(blocks)}, {"pp", format_number(*s.strategy.pp)}}});
       else if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 &&
                !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
         errors.push_back({stages_field, "inconsistent",
@@ -533,7 +570,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                               (*s.strategy.pp > 2 ? format_number(given.middle) + " (between), " : std::string()) +
                               format_number(given.last) + " layers on stages of " +
                               format_number(*s.strategy.pp_virtual_stages) +
-                              " chunks there is no such split; change the chunks per stage or the stage layers."});
+                              " chunks there is no such split; change the chunks per stage or the stage layers.",
+                          {{"reason", "stage_chunks"}, {"first", format_number(given.first)}, {"last", format_number(given.last)}, {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
     }
     if (s.strategy.pp && s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 && !stages_given &&
         *s.strategy.pp <= blocks &&
@@ -550,14 +588,16 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     if (s.strategy.tp && std::fmod(a->heads, *s.strategy.tp) != 0)
       errors.push_back({"strategy.tp", "inconsistent",
                         "Tensor parallelism splits the attention heads: strategy.tp (" + format_number(*s.strategy.tp) +
-                            ") must divide heads (" + format_number(a->heads) + ")."});
+                            ") must divide heads (" + format_number(a->heads) + ").",
+                        {{"reason", "tp_heads"}, {"tp", format_number(*s.strategy.tp)}, {"heads", format_number(a->heads)}}});
   }
   if (s.strategy.cp && *s.strategy.cp > 1) {
     const double seq = s.training.seq_len.value_or(s.model.default_seq_len > 0 ? s.model.default_seq_len : 2048);
     if (std::fmod(seq, 2 * *s.strategy.cp) != 0)
       errors.push_back({"strategy.cp", "inconsistent",
                         "Context parallelism splits each sequence into 2 x cp chunks: seq_len (" + format_number(seq) +
-                            ") must be a multiple of 2 x strategy.cp (" + format_number(2 * *s.strategy.cp) + ")."});
+                            ") must be a multiple of 2 x strategy.cp (" + format_number(2 * *s.strategy.cp) + ").",
+                        {{"reason", "cp_sequence"}, {"seq", format_number(seq)}, {"chunks", format_number(2 * *s.strategy.cp)}}});
   }
   // With tp, pp or cp left to the planner the data parallelism is not known yet; the planner looks for
   // a layout the batch allows (and says when there is none).
@@ -569,16 +609,19 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         "A global batch of " + format_number(*s.training.global_batch_sequences) +
                             " sequences is smaller than data parallelism x micro_batch (" +
                             format_number(dp * s.strategy.micro_batch.value_or(1)) +
-                            "); raise the batch or use fewer GPUs."});
+                            "); raise the batch or use fewer GPUs.",
+                        {{"reason", "batch_too_small"}, {"batch", format_number(*s.training.global_batch_sequences)}, {"needed", format_number(dp * s.strategy.micro_batch.value_or(1))}}});
   }
   if (s.strategy.offload == Offload::optimizer_and_params && s.strategy.zero.value_or(0) < 3)
     errors.push_back(
         {"strategy.offload", "inconsistent",
-         "Offloading parameters (ZeRO-Infinity) needs them sharded: set strategy.zero to 3 (or \"fsdp\")."});
+         "Offloading parameters (ZeRO-Infinity) needs them sharded: set strategy.zero to 3 (or \"fsdp\").",
+                               {{"reason", "offload_params"}}});
   if (count_given && s.strategy.dp && *s.strategy.dp * model_parallel != *s.hardware.count)
     errors.push_back({"strategy.dp", "inconsistent",
                       "tp x pp x cp x dp = " + format_number(model_parallel * *s.strategy.dp) +
-                          " must equal hardware.count (" + format_number(*s.hardware.count) + ")."});
+                          " must equal hardware.count (" + format_number(*s.hardware.count) + ").",
+                      {{"reason", "dp_product"}, {"product", format_number(model_parallel * *s.strategy.dp)}, {"count", format_number(*s.hardware.count)}}});
 }
 
 }  // namespace
@@ -597,7 +640,8 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   }
   Fields top(root, "", errors, &contract::scenario);
   if (const json* version = top.raw("version"); version && *version != 1)
-    top.error("version", "unsupported", "Only scenario version 1 is understood.");
+    top.error("version", "unsupported", "Only scenario version 1 is understood.",
+              {{"reason", "version"}});
   top.text("label");
 
   Catalog with_inline;

@@ -151,6 +151,26 @@ describe('the served page', () => {
     await page.locator('[data-error-for="hardware.count"]').filter({ hasText: /不能超过 .+（填的是 .+）/ }).waitFor();
     await page.goto(`${base}#${HASH}&hardware.cout=128&lang=zh`);
     await page.locator('[data-link-problem="hardware.cout"]').filter({ hasText: /是不是“hardware\.count=128”/ }).waitFor();
+    // A layout that does not fit the model or the GPUs: said in Chinese with the values, no English
+    // beside it (every check the engine makes has a Chinese message of its own).
+    // Both of the field's problems are said, one after the other.
+    await page.goto(`${base}#${HASH}&strategy.tp=3&strategy.pp=40&lang=zh`);
+    await page.locator('[data-error-for="strategy.tp"]').filter({ hasText: /张量并行度（3）必须整除注意力头数（32）/ }).waitFor();
+    assert.match(await page.locator('[data-error-for="strategy.tp"]').textContent(), /tp × pp × cp = 120，不能整除 GPU 数量（64 张）/);
+    await page.locator('[data-error-for="strategy.pp"]').filter({ hasText: /流水段数（40）超过了模型的层数（32）/ }).waitFor();
+    const shown = await page.$$eval('[data-error-for]', (nodes) => nodes.map((n) => n.textContent).filter((text) => text.trim()));
+    assert.ok(shown.length >= 2, shown.join(' | '));
+    for (const text of shown) {
+      const english = text.replace(/[\w.]+[._][\w.]+|"[^"]*"|“[^”]*”/g, '').match(/[A-Za-z]{3,}(?: [A-Za-z]{2,})+/g);
+      assert.equal(english, null, text);
+    }
+    assert.equal(await page.locator('.error .detail, [lang="en"].detail').count(), 0);
+    // A vendor catalog the engine refuses: why, in Chinese.
+    await context.route('**/vendor-catalog.json', (route) => route.fulfill({ json: { version: 1, offers: [{ id: 'acme-h100', provider: 'Acme', name: 'H100 pod', gpu: 'h100-sxm', per_gpu_hour: 2, currency: 'USD', source: 'acme.example/prices', instance_gpus: 8, max_gpus: 4 }] } }));
+    await page.goto(`${base}#catalog=vendor-catalog.json&${HASH}&lang=zh`);
+    await page.reload();
+    await page.locator('[data-error-for="catalog"]').filter({ hasText: /max_gpus（4）少于一个实例的 8 张 GPU/ }).waitFor();
+    assert.doesNotMatch(await page.locator('[data-error-for="catalog"]').textContent(), /is fewer than/);
     await context.close();
   });
 

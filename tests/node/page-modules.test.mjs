@@ -165,6 +165,78 @@ describe('language', () => {
     assert.deepEqual(Object.keys(ERRORS.zh).filter((code) => !ERRORS.en[code]), []);
   });
 
+  test('every error that names its check has a Chinese message of its own, with the values the engine passes', async () => {
+    // Each {"reason", "..."} in the engine's sources, with the names of the params beside it in the
+    // same braces: the Chinese message exists and asks for nothing the engine does not pass.
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { REASONS } = await js('i18n.js');
+    const found = new Map();
+    for (const file of readdirSync(join(ROOT, 'engine/src')).filter((f) => f.endsWith('.cpp'))) {
+      const text = readFileSync(join(ROOT, 'engine/src', file), 'utf8');
+      for (const m of text.matchAll(/\{\{"reason", "(\w+)"\}((?:,\s*\{"\w+",[^{}]*?(?:\([^()]*(?:\([^()]*\))?[^()]*\))?[^{}]*?\})*)\}/g)) {
+        const names = [...m[2].matchAll(/\{"(\w+)",/g)].map((n) => n[1]);
+        found.set(`${m[1]} (${file})`, { reason: m[1], names });
+      }
+    }
+    assert.ok(found.size >= 60, `${found.size} reasons found`);  // the pattern still finds them
+    for (const [where, { reason, names }] of found) {
+      const text = REASONS.zh[reason];
+      assert.ok(text, `no Chinese message for ${where}`);
+      for (const [, name] of text.matchAll(/\{(\w+)\}/g)) assert.ok(names.includes(name), `${where}: {${name}} is not passed (${names})`);
+    }
+    const used = new Set([...found.values()].map((r) => r.reason));
+    assert.deepEqual(Object.keys(REASONS.zh).filter((reason) => !used.has(reason)), []);
+  });
+
+  test('errors are fully Chinese with the engine\'s values: no English sentence beside them', async () => {
+    const { errorText } = await js('i18n.js');
+    const engine = (scenario) => {
+      try {
+        return JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }));
+      } catch (error) {
+        return JSON.parse(error.stdout);  // exit status 2: the report has errors
+      }
+    };
+    const base = { model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'a100-80gb-sxm', count: 8 } };
+    const cases = [
+      { ...base, strategy: { tp: 3 } },
+      { ...base, hardware: { gpu: 'a100-80gb-sxm', count: 12 }, strategy: { tp: 8, pp: 1, cp: 1 } },
+      { ...base, strategy: { tp: 2, pp: 2, cp: 1, dp: 4 } },
+      { ...base, strategy: { pp: 4, pp_first_stage_layers: 10, pp_last_stage_layers: 9 } },
+      { ...base, strategy: { cp: 3 }, training: { type: 'pretrain', tokens: 1e12, seq_len: 4096 } },
+      { ...base, training: { type: 'pretrain', tokens: 1e12, method: 'lora' } },
+      { ...base, training: { type: 'pretrain', tokens: 1e12, samples: 1000 } },
+      { ...base, pricing: { offer: 'aws-p4de.24xlarge-on-demand-a100-80gb-sxm', currency: 'CNY' } },
+      { ...base, hardware: { gpu: 'a100-80gb-sxm' }, pricing: { per_gpu_hour: 2, currency: 'USD' }, budget: { per_month: 1, currency: 'USD' } },
+      { model: { params: 7e9, active_params: 8e9 }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'a100-80gb-sxm', count: 8 } },
+      { model: { layers: 32, hidden: 4096, heads: 30, ffn_hidden: 11008, vocab: 32000 }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'a100-80gb-sxm', count: 8 } },
+    ];
+    const seen = new Set();
+    for (const scenario of cases) {
+      const { errors } = engine(scenario);
+      assert.ok(errors.length, JSON.stringify(scenario));
+      for (const e of errors) {
+        const zh = errorText('zh', e);
+        seen.add(e.params?.reason ?? e.code);
+        assert.doesNotMatch(zh, /\{\w+\}/, `${e.field}: ${zh}`);  // every value filled in
+        // No English sentence: at most field names and codes (a word joined by dots or underscores).
+        const words = zh.replace(/[\w.]+[._][\w.]+|"[^"]*"|“[^”]*”/g, '').match(/[A-Za-z]{3,}(?: [A-Za-z]{2,})+/g);
+        assert.equal(words, null, `${e.field}: ${zh}`);
+        assert.notEqual(zh, e.message);
+      }
+    }
+    for (const reason of ['tp_heads', 'model_parallel_divides', 'dp_product', 'stage_layers', 'cp_sequence', 'lora_pretrain', 'two_amounts', 'monthly_budget', 'active_params', 'hidden_heads', 'offer_currency'])
+      assert.ok(seen.has(reason), `${reason} not reached: ${[...seen]}`);
+    const tp = engine(cases[0]).errors.filter((e) => e.field === 'strategy.tp');
+    assert.deepEqual(tp.map((e) => errorText('zh', e)).sort(), [
+      'tp × pp × cp = 3，不能整除 GPU 数量（8 张）：请修改并行方案或 GPU 数量。',
+      '张量并行切分注意力头：张量并行度（3）必须整除注意力头数（32）。',
+    ]);
+    assert.equal(errorText('en', tp[0]), tp[0].message);  // English is the engine's own message
+    const budget = engine(cases[8]).errors.find((e) => e.field === 'budget.per_month');
+    assert.match(errorText('zh', budget), /^每月 1 USD 的预算，按每 GPU 每月 \d+(\.\d+)? USD 租不起 1 张 GPU：请提高到至少 \d+(\.\d+)? USD/);
+  });
+
   test('no message repeats an engine constant: the assumed utilisation, sequence length and fitted law come from the report', async () => {
     const { STRINGS, ERRORS, WARNINGS, warningText } = await js('i18n.js');
     for (const table of [STRINGS, ERRORS, WARNINGS]) {

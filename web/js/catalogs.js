@@ -2,7 +2,7 @@
 // (#catalog=URL) or from the embedding page (postMessage). The engine validates every catalog; one it
 // refuses is said, and the page goes on with what it had.
 import { catalog } from './engine.js';
-import { t } from './i18n.js';
+import { errorText, t } from './i18n.js';
 
 const rowCounts = (text) => {
   const rows = JSON.parse(text);
@@ -49,19 +49,30 @@ export class Catalogs {
     this.data = await catalog();
     this.builtinIds = new Set([...this.data.gpus, ...this.data.offers, ...this.data.models].map((row) => row.id));
     if (!catalogUrl) return;
+    let fetching = false;
     try {
-      const url = new URL(catalogUrl, location.href);
-      if (!['http:', 'https:'].includes(url.protocol)) throw new Error(`unsupported address ${url.protocol}`);
+      let url;
+      try {
+        url = new URL(catalogUrl, location.href);
+      } catch {
+        throw new Error(t(lang, 'catalog_address_invalid'));
+      }
+      if (!['http:', 'https:'].includes(url.protocol)) throw new Error(t(lang, 'catalog_address_unsupported', { protocol: url.protocol }));
+      fetching = true;
       const response = await fetch(url, { credentials: 'omit' });
+      fetching = false;
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const text = await response.text();
       const merged = await catalog(text);
-      if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${e.message}`).join(' '));
+      if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${errorText(lang, e)}`).join(' '));
       this.setVendor(text);
       this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(text) }];
       this.data = merged;
     } catch (error) {
-      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_failed', { url: catalogUrl })} (${error.message})` };
+      // fetch's own failure (network, CORS, CSP) is the browser's English, and an invalid address
+      // the URL parser's: said in the page's words.
+      const why = fetching ? t(lang, 'catalog_unreachable') : error.message;
+      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_failed', { url: catalogUrl })} (${why})` };
     }
   }
 
@@ -69,7 +80,7 @@ export class Catalogs {
   async acceptFromPage(text, origin, lang) {
     const merged = await catalog(text);
     if (merged.errors) {
-      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_message_failed', { origin })} (${merged.errors.map((e) => `${e.field}: ${e.message}`).join(' ')})` };
+      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_message_failed', { origin })} (${merged.errors.map((e) => `${e.field}: ${errorText(lang, e)}`).join(' ')})` };
       return { ok: false, errors: merged.errors };
     }
     this.setVendor(text);

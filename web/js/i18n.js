@@ -1,6 +1,6 @@
 // The page's words in Chinese and English: one locale file per language (i18n/en.js, i18n/zh.js).
 // Engine errors and warnings are translated by their stable code, with the engine's numbers from
-// their params; the engine's English message stays available as the detail.
+// their params; an error that names its check (params.reason) has a message of its own.
 import * as en from './i18n/en.js';
 import * as zh from './i18n/zh.js';
 
@@ -16,6 +16,7 @@ export function defaultLang(navigatorLanguages) {
 export const STRINGS = { en: en.STRINGS, zh: zh.STRINGS };
 export const ERRORS = { en: en.ERRORS, zh: zh.ERRORS };
 export const WARNINGS = { en: en.WARNINGS, zh: zh.WARNINGS };
+export const REASONS = { zh: zh.REASONS };
 
 // {name} is the value; {name#one|other} the word for that count, chosen by Intl.PluralRules in the
 // page's language (so "1 GPU", "8 GPUs"; Chinese has one form).
@@ -45,18 +46,17 @@ function errorTemplate(lang, issue) {
   return key ? ERRORS[lang]?.[key] ?? ERRORS.en[key] : null;
 }
 
+// An error in the user's language. One that names its check (params.reason: the stage layers, a
+// layout that does not divide the GPUs, ...) has its own message with the engine's values; in English
+// that is the engine's message. Others take their code's most specific message; an unknown code, the
+// engine's own.
 export function errorText(lang, issue) {
-  const text = errorTemplate(lang, issue);
+  const reason = issue.params?.reason;
+  const text = reason && lang !== 'en' && REASONS[lang]?.[reason] ? REASONS[lang][reason]
+    : reason && lang === 'en' && issue.message ? null
+      : errorTemplate(lang, issue);
   if (!text) return issue.message;
   return text.replace(/\{(\w+)\}/g, (whole, name) => issue.params?.[name] ?? whole);
-}
-
-// Whether the translated message is a generic one that carries none of the engine's specifics (no
-// values filled in): then the engine's own message is still worth showing, as a detail.
-export function errorNeedsDetail(lang, issue) {
-  if (lang === 'en') return false;
-  const text = errorTemplate(lang, issue);
-  return text !== null && !/\{\w+\}/.test(text);
 }
 
 // A warning in the user's language, falling back to the engine's English message. A translation

@@ -13,7 +13,8 @@ struct Issue {
   std::string code;   // stable, e.g. "not_positive", "unknown_key"
   std::string message;
   // What a message in another language needs, as text: "got", "min", "max", "allowed",
-  // "suggestion", "expected" (number, text, choice, boolean, object, list, number-or-word).
+  // "suggestion", "expected" (number, text, choice, boolean, object, list, number-or-word); "reason"
+  // names the check that failed (a page has a message per reason), beside the values that message gives.
   std::map<std::string, std::string> params = {};
 };
 

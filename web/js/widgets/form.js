@@ -3,7 +3,7 @@
 import { el, idFor } from '../dom.js';
 import { CUSTOM_GPU, MODES, SECTIONS } from '../fields.js';
 import { count } from '../format.js';
-import { confidenceWord, errorNeedsDetail, errorText, t } from '../i18n.js';
+import { confidenceWord, errorText, t } from '../i18n.js';
 import { displayValue } from '../state.js';
 
 export class Form {
@@ -289,17 +289,12 @@ export class Form {
       const wrapper = this.wrappers.get(path);
       if (slot && wrapper && !wrapper.hidden) {
         const { field } = this.inputs.get(path);
-        if (field.scale) {
-          // A field shown in percent: the engine's limits and value in the units the user typed.
-          slot.textContent = errorText(lang, scaledIssue(issue, field.scale));
-          this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
-          continue;
-        }
-        // The message in the user's language, with the engine's values in it; where the translation is a
-        // generic one, the engine's precise English message as a detail under it.
-        const short = lang === 'en' ? issue.message : errorText(lang, issue);
-        if (errorNeedsDetail(lang, issue)) slot.replaceChildren(short, el('span', { class: 'detail', lang: 'en', text: issue.message }));
-        else slot.textContent = short;
+        // The message in the user's language, with the engine's values in it; a field shown in percent
+        // gets the engine's limits and value in the units the user typed. A second problem with the
+        // same field is added after the first (tp that divides neither the heads nor the GPUs).
+        const text = field.scale ? errorText(lang, scaledIssue(issue, field.scale))
+          : lang === 'en' ? issue.message : errorText(lang, issue);
+        slot.textContent = slot.textContent ? `${slot.textContent}${lang === 'zh' ? '' : ' '}${text}` : text;
         this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
       } else {
         general.push(issue);
@@ -307,15 +302,11 @@ export class Form {
     }
     this.generalErrors.replaceChildren(
       ...(general.length ? [el('strong', { text: t(lang, 'errors_general') })] : []),
-      // In the user's language; a generic translation keeps the engine's English message as a detail.
-      ...general.map((issue) => {
-        const short = lang === 'en' ? issue.message : errorText(lang, issue);
-        return el('p', { 'data-error-for': issue.field || 'scenario' }, [
-          issue.field ? `${issue.field}: ` : '',
-          short,
-          ...(errorNeedsDetail(lang, issue) ? [' ', el('span', { class: 'detail', lang: 'en', text: issue.message })] : []),
-        ]);
-      }),
+      // In the user's language, with the engine's values in it.
+      ...general.map((issue) => el('p', { 'data-error-for': issue.field || 'scenario' }, [
+        issue.field ? `${issue.field}: ` : '',
+        lang === 'en' ? issue.message : errorText(lang, issue),
+      ])),
     );
     this.generalErrors.hidden = general.length === 0;
   }
