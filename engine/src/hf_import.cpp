@@ -59,8 +59,8 @@ class HfReader {
     return config_.contains(key) && config_[key].is_string() ? config_[key].get<std::string>() : std::string();
   }
 
-  void assume(const std::string& field, const std::string& message) {
-    warnings_.push_back({"hf_config." + field, "assumed", message});
+  void assume(const std::string& field, const std::string& message, std::map<std::string, std::string> params) {
+    warnings_.push_back({"hf_config." + field, "assumed", message, std::move(params)});
   }
 
  private:
@@ -87,7 +87,8 @@ HfImport import_hf_config(std::string_view config_text) {
     if (!text.contains("model_type") && config.contains("model_type")) text["model_type"] = config["model_type"];
     config = text;
     out.warnings.push_back({"hf_config.text_config", "assumed",
-                            "Only the language model (text_config) is imported; a vision encoder is not counted."});
+                            "Only the language model (text_config) is imported; a vision encoder is not counted.",
+                            {{"reason", "text_config"}}});
   }
   HfReader r(config, out.errors, out.warnings);
   const std::string type = r.text("model_type");
@@ -107,13 +108,15 @@ HfImport import_hf_config(std::string_view config_text) {
       !one_of(r.text("model_type"),
               {"gpt2", "opt", "bert", "roberta", "bloom", "t5", "mt5", "umt5", "phi", "gptj", "gpt_neox"}))
     r.assume("num_key_value_heads",
-             "No key/value head count; multi-head attention (as many as query heads) is assumed.");
+             "No key/value head count; multi-head attention (as many as query heads) is assumed.",
+             {{"reason", "kv_heads_assumed"}});
   if (auto d = r.count({"head_dim", "d_kv", "kv_channels"}, false, "")) a.head_dim = *d;
   auto ffn = r.count({"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "hidden_dim"}, false, "");
   if (!ffn && a.hidden > 0) {
     ffn = 4 * a.hidden;
     r.assume("intermediate_size", "No FFN size in the config; 4 x hidden (" + detail::format_number(*ffn) +
-                                      ") is assumed, the GPT-2 convention.");
+                                      ") is assumed, the GPT-2 convention.",
+             {{"reason", "ffn_assumed"}, {"ffn", detail::format_number(*ffn)}});
   }
   a.ffn_hidden = ffn.value_or(0);
 
@@ -133,7 +136,11 @@ HfImport import_hf_config(std::string_view config_text) {
       r.assume("shared_expert_intermediate_size",
                "The shared expert (" + detail::format_number(*s) + " wide) is counted as " +
                    detail::format_number(a.shared_experts) + " experts of the routed width (" +
-                   detail::format_number(width) + ").");
+                   detail::format_number(width) + ").",
+               {{"reason", "shared_expert_width"},
+                {"width", detail::format_number(*s)},
+                {"experts", detail::format_number(a.shared_experts)},
+                {"routed", detail::format_number(width)}});
   }
   if (auto d = r.count({"first_k_dense_replace"}, false, "")) a.dense_layers = *d;
 
@@ -164,31 +171,39 @@ HfImport import_hf_config(std::string_view config_text) {
   // Meta's and Mistral's native params.json (dim, n_layers, hidden_dim) describes a Llama decoder.
   const bool native_llama = type.empty() && config.contains("dim") && config.contains("n_layers");
   if (native_llama)
-    r.assume("model_type", "A native params.json (dim, n_layers): a Llama-style decoder (SwiGLU, untied) is assumed.");
+    r.assume("model_type", "A native params.json (dim, n_layers): a Llama-style decoder (SwiGLU, untied) is assumed.",
+             {{"reason", "native_llama"}});
   const bool known_type = native_llama || gated_by_type || layer_norm || all_biases || untied_by_type ||
                           one_of(type, {"t5", "mt5", "umt5", "falcon", "gptj"});
   if (!type.empty() && !known_type)
-    r.assume("model_type", "model_type \"" + type + "\" is not one the importer knows; its defaults are guessed.");
+    r.assume("model_type", "model_type \"" + type + "\" is not one the importer knows; its defaults are guessed.",
+             {{"reason", "unknown_type"}, {"type", type}});
   if (gated_by_type || native_llama || feed_forward.rfind("gated", 0) == 0) {
     a.gated_mlp = true;
   } else if (!known_type && one_of(activation, {"silu", "swiglu", "swish"})) {
     a.gated_mlp = true;
-    r.assume("hidden_act", "A " + activation + " MLP is taken to be gated (SwiGLU), as in Llama.");
+    r.assume("hidden_act", "A " + activation + " MLP is taken to be gated (SwiGLU), as in Llama.",
+             {{"reason", "gated_assumed"}, {"activation", activation}});
   }
   if (auto tied = r.flag("tie_word_embeddings")) {
     a.tied_embeddings = *tied;
   } else {
     a.tied_embeddings = !untied_by_type && !native_llama;
-    r.assume("tie_word_embeddings", std::string("tie_word_embeddings is not in the config; embeddings are taken as ") +
-                                        (a.tied_embeddings ? "tied" : "untied") + ", the default for model_type \"" +
-                                        type + "\".");
+    const std::string message = std::string("tie_word_embeddings is not in the config; embeddings are taken as ") +
+                                (a.tied_embeddings ? "tied" : "untied") + ", the default for model_type \"" + type +
+                                "\".";
+    if (a.tied_embeddings)
+      r.assume("tie_word_embeddings", message, {{"reason", "tied_assumed"}, {"type", type}});
+    else
+      r.assume("tie_word_embeddings", message, {{"reason", "untied_assumed"}, {"type", type}});
   }
   a.norm = layer_norm ? NormKind::layer : NormKind::rms;
   a.bias = all_biases;
   if (one_of(type, {"qwen2", "qwen2_moe"}) || r.flag("qkv_bias").value_or(false)) a.qkv_bias = true;
   if (r.flag("attention_bias").value_or(false)) {
     a.qkv_bias = true;
-    r.assume("attention_bias", "attention_bias is counted on Q, K and V (not on the output projection).");
+    r.assume("attention_bias", "attention_bias is counted on Q, K and V (not on the output projection).",
+             {{"reason", "attention_bias_qkv"}});
   }
   a.qk_norm = one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2"});
   if (one_of(type, {"gemma2", "gemma3", "gemma3_text"})) a.norms_per_layer = 4;
@@ -215,7 +230,8 @@ HfImport import_hf_config(std::string_view config_text) {
     }
   }
   if (a.encoder_only) a.tied_embeddings = true;  // BERT's MLM head reuses the embedding
-  if (type.empty()) r.assume("model_type", "No model_type: a plain decoder with RMSNorm and no biases is assumed.");
+  if (type.empty()) r.assume("model_type", "No model_type: a plain decoder with RMSNorm and no biases is assumed.",
+                               {{"reason", "no_type"}});
 
   if (!out.errors.empty()) return out;
   // Validate the result exactly as a scenario's architecture would be.

@@ -627,7 +627,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   if (regime.expandable_segments && s.memory.fragmentation)
     warnings.push_back({"memory.fragmentation", "ignored",
                         "memory.fragmentation is ignored: with expandable segments (memory.expandable_segments, on "
-                        "for framework fsdp2) the allocator reserves what it allocates."});
+                        "for framework fsdp2) the allocator reserves what it allocates.",
+                        {{"reason", "fragmentation_expandable"}}});
   x.fragmentation_fraction = fragmentation;
 
   // --- Each stage's peak over the phases of a step ---------------------------------------------------

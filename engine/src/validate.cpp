@@ -41,8 +41,9 @@ void unknown_id(Fields& f, std::string_view key, const std::string& what, const 
 }
 
 // A field that is valid but has no effect on this estimate: said, so nobody believes it counted.
-void note_unused(const Fields& f, std::string_view key, const std::string& why, Issues& warnings) {
-  if (f.has(key)) warnings.push_back({f.path(key), "ignored", f.path(key) + " " + why});
+// reason names why, for a page's message in another language.
+void note_unused(const Fields& f, std::string_view key, const std::string& why, const char* reason, Issues& warnings) {
+  if (f.has(key)) warnings.push_back({f.path(key), "ignored", f.path(key) + " " + why, {{"reason", reason}}});
 }
 
 void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issues& errors) {
@@ -176,18 +177,19 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
             "training.steps needs the batch size: set training.global_batch_tokens or global_batch_sequences.",
             {{"reason", "steps_batch"}});
   if (t.method == FinetuneMethod::full) {
-    note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", warnings);
-    note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", warnings);
-    note_unused(f, "adapter_precision", "only applies to LoRA and QLoRA, and is ignored.", warnings);
-    note_unused(f, "lora_dropout", "only applies to LoRA and QLoRA, and is ignored.", warnings);
+    note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
+    note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
+    note_unused(f, "adapter_precision", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
+    note_unused(f, "lora_dropout", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
   }
   if (t.method != FinetuneMethod::qlora)
-    note_unused(f, "quantization", "only applies to QLoRA, and is ignored.", warnings);
+    note_unused(f, "quantization", "only applies to QLoRA, and is ignored.", "qlora_only", warnings);
   if (t.data_kind != DataKind::dataset_gb) {
-    note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", warnings);
-    note_unused(f, "text", "only converts dataset_gb into tokens, and is ignored.", warnings);
+    note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", "dataset_only", warnings);
+    note_unused(f, "text", "only converts dataset_gb into tokens, and is ignored.", "dataset_only", warnings);
   } else if (f.has("bytes_per_token") && f.has("text")) {
-    note_unused(f, "text", "is ignored: training.bytes_per_token, given, says how dense the text is.", warnings);
+    note_unused(f, "text", "is ignored: training.bytes_per_token, given, says how dense the text is.", "bytes_given",
+                warnings);
   }
   f.reject_unknown();
 }
@@ -534,7 +536,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
   if (s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params >= s.model.params)
     warnings.push_back({"strategy.ep", "ignored",
                         "strategy.ep splits the experts of a mixture of experts; this model "
-                        "has none, so it is ignored."});
+                        "has none, so it is ignored.",
+                        {{"reason", "ep_dense"}}});
   // The stage-layer messages name the field given (the first stage's when both are).
   const bool stages_given = s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers;
   const char* stages_field =
@@ -542,7 +545,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
   if (stages_given && !s.model.architecture)
     warnings.push_back({stages_field, "ignored",
                         "Without the architecture (layers) the parameters split evenly over the pipeline stages: the "
-                        "stage layers are ignored."});
+                        "stage layers are ignored.",
+                        {{"reason", "stages_without_layers"}}});
   if (const auto& a = s.model.architecture) {
     if (s.strategy.pp && *s.strategy.pp > a->layers + a->decoder_layers)
       errors.push_back({"strategy.pp", "inconsistent",
@@ -584,7 +588,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                               "is timed with each chunk rounded up to whole layers, the memory with an even share."});
     if (stages_given && s.strategy.pp && *s.strategy.pp == 1)
       warnings.push_back(
-          {stages_field, "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored."});
+          {stages_field, "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored.",
+           {{"reason", "stages_one_stage"}}});
     if (s.strategy.tp && std::fmod(a->heads, *s.strategy.tp) != 0)
       errors.push_back({"strategy.tp", "inconsistent",
                         "Tensor parallelism splits the attention heads: strategy.tp (" + format_number(*s.strategy.tp) +

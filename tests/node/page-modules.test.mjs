@@ -175,8 +175,9 @@ describe('language', () => {
       const text = readFileSync(join(ROOT, 'engine/src', file), 'utf8');
       for (const m of text.matchAll(/\{\{"reason", "(\w+)"\}((?:,\s*\{"\w+",[^{}]*?(?:\([^()]*(?:\([^()]*\))?[^()]*\))?[^{}]*?\})*)\}/g)) {
         const names = [...m[2].matchAll(/\{"(\w+)",/g)].map((n) => n[1]);
-        found.set(`${m[1]} (${file})`, { reason: m[1], names });
+        found.set(`${m[1]} (${file})`, { reason: m[1], names: [...names, 'field'] });
       }
+      for (const m of text.matchAll(/note_unused\(f, "\w+", "[^"]*",\s*"(\w+)"/g)) found.set(`${m[1]} (${file})`, { reason: m[1], names: ['field'] });
     }
     assert.ok(found.size >= 60, `${found.size} reasons found`);  // the pattern still finds them
     for (const [where, { reason, names }] of found) {
@@ -184,6 +185,9 @@ describe('language', () => {
       assert.ok(text, `no Chinese message for ${where}`);
       for (const [, name] of text.matchAll(/\{(\w+)\}/g)) assert.ok(names.includes(name), `${where}: {${name}} is not passed (${names})`);
     }
+    // No Chinese warning quotes the engine's English message either.
+    const { WARNINGS } = await js('i18n.js');
+    assert.deepEqual(Object.entries(WARNINGS.zh).filter(([, text]) => text.includes('{message}')).map(([code]) => code), []);
     const used = new Set([...found.values()].map((r) => r.reason));
     assert.deepEqual(Object.keys(REASONS.zh).filter((reason) => !used.has(reason)), []);
   });
@@ -233,6 +237,15 @@ describe('language', () => {
       '张量并行切分注意力头：张量并行度（3）必须整除注意力头数（32）。',
     ]);
     assert.equal(errorText('en', tp[0]), tp[0].message);  // English is the engine's own message
+    // Warnings too: a setting that does nothing here, a config imported with defaults.
+    const { warningText } = await js('i18n.js');
+    const unused = engine({ ...base, training: { type: 'pretrain', tokens: 1e12, lora_rank: 16 } }).warnings.find((w) => w.field === 'training.lora_rank');
+    assert.equal(warningText('zh', unused), 'training.lora_rank 只适用于 LoRA 和 QLoRA，已忽略。');
+    const imported = JSON.parse(execFileSync(CLI, ['import-hf', '-'], { input: JSON.stringify({ model_type: 'mystery', hidden_size: 1024, num_hidden_layers: 4, num_attention_heads: 8, vocab_size: 1000, hidden_act: 'silu' }), encoding: 'utf8' }));
+    const texts = imported.warnings.map((w) => warningText('zh', w));
+    assert.ok(texts.includes('导入器不认识 model_type“mystery”，其默认值是推测的。'), texts.join(' | '));
+    assert.ok(texts.includes('配置中没有 FFN 宽度，按 GPT-2 的惯例取 4 × hidden（4096）。'), texts.join(' | '));
+    for (const text of texts) assert.equal(text.replace(/[\w.]+[._][\w.]+|"[^"]*"|“[^”]*”/g, '').match(/[A-Za-z]{3,}(?: [A-Za-z]{2,})+/g), null, text);
     const budget = engine(cases[8]).errors.find((e) => e.field === 'budget.per_month');
     assert.match(errorText('zh', budget), /^每月 1 USD 的预算，按每 GPU 每月 \d+(\.\d+)? USD 租不起 1 张 GPU：请提高到至少 \d+(\.\d+)? USD/);
   });

@@ -56,7 +56,8 @@ export function errorText(lang, issue) {
     : reason && lang === 'en' && issue.message ? null
       : errorTemplate(lang, issue);
   if (!text) return issue.message;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => issue.params?.[name] ?? whole);
+  const values = { field: issue.field ?? '', ...(issue.params ?? {}) };
+  return text.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
 }
 
 // A warning in the user's language, falling back to the engine's English message. A translation
@@ -72,7 +73,8 @@ export function confidenceWord(lang, word) {
 }
 
 export function warningText(lang, issue) {
-  const text = WARNINGS[lang]?.[issue.code];
+  const reason = issue.params?.reason;
+  const text = (lang !== 'en' && reason && REASONS[lang]?.[reason]) || WARNINGS[lang]?.[issue.code];
   if (!text) return issue.message;
   const params = { field: issue.field ?? '', message: issue.message ?? '', ...(issue.params ?? {}) };
   return text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
