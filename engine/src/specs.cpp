@@ -302,7 +302,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
             g.error("id", "unknown_key",
                     "Unknown key \"id\" in " + f.path("gpu") +
                         ": an offer's own GPU has no catalog ID; give the offer's gpu as a catalog GPU ID instead, "
-                        "or remove id.");
+                        "or remove id.",
+                    {{"reason", "offer_gpu_id"}});
           read_gpu_fields(g, offer.gpu);
           check_gpu(offer.gpu, g);
           g.reject_unknown();

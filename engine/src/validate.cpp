@@ -585,7 +585,11 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                               format_number(*s.strategy.pp) + " stages of " +
                               format_number(*s.strategy.pp_virtual_stages) +
                               " chunks of whole layers, not even with the first and last stages one chunk lighter: the step "
-                              "is timed with each chunk rounded up to whole layers, the memory with an even share."});
+                              "is timed with each chunk rounded up to whole layers, the memory with an even share.",
+                          {{"reason", "stage_chunks_rounded"},
+                           {"layers", format_number(blocks)},
+                           {"pp", format_number(*s.strategy.pp)},
+                           {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
     if (stages_given && s.strategy.pp && *s.strategy.pp == 1)
       warnings.push_back(
           {stages_field, "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored.",
@@ -696,7 +700,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
     else
       top.error("currency", "invalid",
                 "currency must be one the calculator converts (" + detail::currency_list() + "), not \"" + *v + "\".",
-                {{"known", detail::currency_list()}});
+                {{"reason", "currency_known"}, {"known", detail::currency_list()}, {"got", *v}});
   }
   top.reject_unknown();
 

@@ -171,6 +171,9 @@ describe('the served page', () => {
     await page.reload();
     await page.locator('[data-error-for="catalog"]').filter({ hasText: /max_gpus（4）少于一个实例的 8 张 GPU/ }).waitFor();
     assert.doesNotMatch(await page.locator('[data-error-for="catalog"]').textContent(), /is fewer than/);
+    // Switched to English, the catalog's problem is said again in English, with the engine's message.
+    await page.click('#lang-toggle');
+    await page.locator('[data-error-for="catalog"]').filter({ hasText: /could not be used[\s\S]*max_gpus \(4\) is fewer than one instance's 8 GPUs/ }).waitFor();
     await context.close();
   });
 

@@ -215,6 +215,7 @@ describe('language', () => {
       { model: { params: 7e9, active_params: 8e9 }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'a100-80gb-sxm', count: 8 } },
       { model: { layers: 32, hidden: 4096, heads: 30, ffn_hidden: 11008, vocab: 32000 }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'a100-80gb-sxm', count: 8 } },
     ];
+    const { REASONS } = await js('i18n.js');
     const seen = new Set();
     for (const scenario of cases) {
       const { errors } = engine(scenario);
@@ -227,6 +228,11 @@ describe('language', () => {
         const words = zh.replace(/[\w.]+[._][\w.]+|"[^"]*"|“[^”]*”/g, '').match(/[A-Za-z]{3,}(?: [A-Za-z]{2,})+/g);
         assert.equal(words, null, `${e.field}: ${zh}`);
         assert.notEqual(zh, e.message);
+        // A check that names itself is said by its own message, with the engine's values.
+        if (e.params?.reason) {
+          const values = { field: e.field, ...e.params };
+          assert.equal(zh, REASONS.zh[e.params.reason].replace(/\{(\w+)\}/g, (w, name) => values[name]), e.params.reason);
+        }
       }
     }
     for (const reason of ['tp_heads', 'model_parallel_divides', 'dp_product', 'stage_layers', 'cp_sequence', 'lora_pretrain', 'two_amounts', 'monthly_budget', 'active_params', 'hidden_heads', 'offer_currency'])
@@ -246,6 +252,9 @@ describe('language', () => {
     assert.ok(texts.includes('导入器不认识 model_type“mystery”，其默认值是推测的。'), texts.join(' | '));
     assert.ok(texts.includes('配置中没有 FFN 宽度，按 GPT-2 的惯例取 4 × hidden（4096）。'), texts.join(' | '));
     for (const text of texts) assert.equal(text.replace(/[\w.]+[._][\w.]+|"[^"]*"|“[^”]*”/g, '').match(/[A-Za-z]{3,}(?: [A-Za-z]{2,})+/g), null, text);
+    // The engine's name for a GPU without one, in Chinese.
+    const custom = engine({ ...base, hardware: { gpu: { memory_gb: 80, bf16_tflops: 500, source: 'a test' }, count: 8 }, strategy: { precision: 'fp8' } }).errors.find((e) => e.field === 'strategy.precision');
+    assert.equal(errorText('zh', custom), '自定义 GPU 没有 fp8 的稠密峰值；请选择它有的精度：bf16。');
     const budget = engine(cases[8]).errors.find((e) => e.field === 'budget.per_month');
     assert.match(errorText('zh', budget), /^每月 1 USD 的预算，按每 GPU 每月 \d+(\.\d+)? USD 租不起 1 张 GPU：请提高到至少 \d+(\.\d+)? USD/);
   });

@@ -346,7 +346,8 @@ async function recompute() {
   for (const issue of errors) if (state.extra.has(issue.field) && issue.field !== 'pricing.offer') refusedExtras.add(issue.field);
   const formErrors = errors.filter((issue) => !state.extra.has(issue.field));
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
-  form.showErrors(catalogs.problem ? [catalogs.problem, ...formErrors] : formErrors, state.lang);
+  const catalogProblem = catalogs.problem && { ...catalogs.problem, message: catalogs.problem.messageIn(state.lang) };
+  form.showErrors(catalogProblem ? [catalogProblem, ...formErrors] : formErrors, state.lang);
   form.showNotice(catalogs.notice ? t(state.lang, ...catalogs.notice) : null);
   if (errors.length) {
     // The last valid estimate is that of complete input: a half-typed prefix's never stands in.

@@ -9,6 +9,15 @@ const rowCounts = (text) => {
   return { gpus: rows.gpus?.length ?? 0, offers: rows.offers?.length ?? 0, models: rows.models?.length ?? 0 };
 };
 
+// A catalog that could not be used, as an error for the form: its message is made in the language
+// asked for (problemIn), with the engine's errors in that language too.
+function failure(key, values, why) {
+  const reason = (lang) => why.key ? t(lang, why.key, why.values)
+    : why.errors ? why.errors.map((e) => `${e.field}: ${lang === 'en' ? e.message : errorText(lang, e)}`).join(' ')
+      : why.text;
+  return { field: 'catalog', code: 'catalog_failed', messageIn: (lang) => `${t(lang, key, values)} (${reason(lang)})` };
+}
+
 export class Catalogs {
   constructor() {
     this.vendorText = '';      // the vendor's catalog (JSON text) once the engine accepted it, for each call
@@ -49,30 +58,42 @@ export class Catalogs {
     this.data = await catalog();
     this.builtinIds = new Set([...this.data.gpus, ...this.data.offers, ...this.data.models].map((row) => row.id));
     if (!catalogUrl) return;
+    // Why it failed, kept as keys and the engine's errors so that it is said in the language shown
+    // at the time, not the one of the moment it failed (the language can be switched later).
     let fetching = false;
+    let why = null;
     try {
       let url;
       try {
         url = new URL(catalogUrl, location.href);
       } catch {
-        throw new Error(t(lang, 'catalog_address_invalid'));
+        why = { key: 'catalog_address_invalid' };
+        throw new Error('invalid address');
       }
-      if (!['http:', 'https:'].includes(url.protocol)) throw new Error(t(lang, 'catalog_address_unsupported', { protocol: url.protocol }));
+      if (!['http:', 'https:'].includes(url.protocol)) {
+        why = { key: 'catalog_address_unsupported', values: { protocol: url.protocol } };
+        throw new Error('unsupported address');
+      }
       fetching = true;
       const response = await fetch(url, { credentials: 'omit' });
       fetching = false;
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (!response.ok) {
+        why = { text: `HTTP ${response.status}` };
+        throw new Error(why.text);
+      }
       const text = await response.text();
       const merged = await catalog(text);
-      if (merged.errors) throw new Error(merged.errors.map((e) => `${e.field}: ${errorText(lang, e)}`).join(' '));
+      if (merged.errors) {
+        why = { errors: merged.errors };
+        throw new Error('refused');
+      }
       this.setVendor(text);
       this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(text) }];
       this.data = merged;
     } catch (error) {
-      // fetch's own failure (network, CORS, CSP) is the browser's English, and an invalid address
-      // the URL parser's: said in the page's words.
-      const why = fetching ? t(lang, 'catalog_unreachable') : error.message;
-      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_failed', { url: catalogUrl })} (${why})` };
+      // fetch's own failure (network, CORS, CSP) is the browser's English: said in the page's words.
+      if (!why) why = fetching ? { key: 'catalog_unreachable' } : { text: String(error?.message ?? error) };
+      this.problem = failure('catalog_failed', { url: catalogUrl }, why);
     }
   }
 
@@ -80,7 +101,7 @@ export class Catalogs {
   async acceptFromPage(text, origin, lang) {
     const merged = await catalog(text);
     if (merged.errors) {
-      this.problem = { field: 'catalog', code: 'catalog_failed', message: `${t(lang, 'catalog_message_failed', { origin })} (${merged.errors.map((e) => `${e.field}: ${errorText(lang, e)}`).join(' ')})` };
+      this.problem = failure('catalog_message_failed', { origin }, { errors: merged.errors });
       return { ok: false, errors: merged.errors };
     }
     this.setVendor(text);

@@ -17,6 +17,7 @@ export const STRINGS = { en: en.STRINGS, zh: zh.STRINGS };
 export const ERRORS = { en: en.ERRORS, zh: zh.ERRORS };
 export const WARNINGS = { en: en.WARNINGS, zh: zh.WARNINGS };
 export const REASONS = { zh: zh.REASONS };
+const ENGINE_NAMES = { zh: zh.ENGINE_NAMES };
 
 // {name} is the value; {name#one|other} the word for that count, chosen by Intl.PluralRules in the
 // page's language (so "1 GPU", "8 GPUs"; Chinese has one form).
@@ -57,13 +58,9 @@ export function errorText(lang, issue) {
       : errorTemplate(lang, issue);
   if (!text) return issue.message;
   const values = { field: issue.field ?? '', ...(issue.params ?? {}) };
-  return text.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? ENGINE_NAMES[lang]?.[values[name]] ?? values[name] : whole));
 }
 
-// A warning in the user's language, falling back to the engine's English message. A translation
-// may name the field ({field}) and quote the engine's precise message ({message}).
-// The engine's numbers come in its params: {name} is the value as given, {name%} a fraction as a
-// percentage, so no message repeats an engine constant.
 // A catalog's or a source's confidence (high, medium, low, or a span such as medium-low) in the
 // reader's words; a word without a translation as written.
 export function confidenceWord(lang, word) {
@@ -72,6 +69,10 @@ export function confidenceWord(lang, word) {
   return text === key || !text ? word : text;
 }
 
+// A warning in the user's language: by its reason where it names one, else by its code, falling back
+// to the engine's English message for a code without a translation. A translation may name the field
+// ({field}); the engine's numbers come in its params: {name} is the value as given, {name%} a fraction
+// as a percentage, so no message repeats an engine constant.
 export function warningText(lang, issue) {
   const reason = issue.params?.reason;
   const text = (lang !== 'en' && reason && REASONS[lang]?.[reason]) || WARNINGS[lang]?.[issue.code];
@@ -79,6 +80,6 @@ export function warningText(lang, issue) {
   const params = { field: issue.field ?? '', message: issue.message ?? '', ...(issue.params ?? {}) };
   return text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
     if (!(name in params)) return whole;
-    return percent ? `${Math.round(Number(params[name]) * 1000) / 10}%` : params[name];
+    return percent ? `${Math.round(Number(params[name]) * 1000) / 10}%` : ENGINE_NAMES[lang]?.[params[name]] ?? params[name];
   });
 }

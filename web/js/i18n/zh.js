@@ -712,6 +712,9 @@ export const WARNINGS = {
   budget_at_risk: '预测费用 {cost} {currency} 在 {budget} 的预算之内，但可能范围可达 {high_cost} {currency}。',
 };
 
+// The engine's own names for what has none, in Chinese where they stand in a message.
+export const ENGINE_NAMES = { 'custom GPU': '自定义 GPU', 'custom model': '自定义模型' };
+
 // Engine errors that carry a reason (params.reason), in Chinese with the engine's values: one message
 // per check, so no Chinese message needs the engine's English beside it. English shows the engine's
 // own message, which these follow.
@@ -765,8 +768,10 @@ export const REASONS = {
   model_parallel_divides: 'tp × pp × cp = {model_parallel}，不能整除 GPU 数量（{count} 张）：请修改并行方案或 GPU 数量。',
   ep_divides: '专家并行从数据并行和上下文并行的分组中划分：专家并行度（{ep}）必须整除 GPU 数量 ÷（tp × pp）。',
   pp_layers: '流水段数（{pp}）超过了模型的层数（{layers}）。',
-  stage_layers: '首末段之间的流水段平均分配其余的层：{layers} 层分到 {pp} 段时，这样的首末段层数使中间每段不是至少一层的整数；请修改首末段层数（或设为 "auto"）。',
-  stage_chunks: '交错调度时，一个完整的流水段由每段 {chunks} 个等长的整层块组成，首末段最多少一块：首段 {first} 层、末段 {last} 层无法这样划分；请修改每段块数或首末段层数。',
+  stage_layers: '首末段之间的流水段平均分配其余的层：{layers} 层分到 {pp} 段时，这样的首末段层数使中间各段分到的层数不是不小于 1 的整数；请修改首末段层数（或设为 "auto"）。',
+  stage_chunks: '交错调度时，完整的流水段含 {chunks} 个等长的整层块，首末段最多少一块：首段 {first} 层、末段 {last} 层时无法这样划分；请修改每段块数或首末段层数。',
+  offer_gpu_id: '报价自带的 GPU 规格没有目录 ID：请把报价的 gpu 写成目录中的 GPU ID，或去掉 id。',
+  currency_known: '计算器无法换算“{got}”；可换算的货币：{known}。',
   tp_heads: '张量并行切分注意力头：张量并行度（{tp}）必须整除注意力头数（{heads}）。',
   cp_sequence: '上下文并行把每个序列切成 2 × cp 块：序列长度（{seq}）必须是 {chunks} 的倍数。',
   batch_too_small: '全局批次 {batch} 条序列少于数据并行 × 微批次（{needed}）：请增大全局批次或减少 GPU。',
@@ -784,7 +789,8 @@ export const REASONS = {
   // Warnings that name their reason.
   kv_heads_assumed: '配置中没有 KV 头数，按多头注意力（与查询头数相同）计。',
   ffn_assumed: '配置中没有 FFN 宽度，按 GPT-2 的惯例取 4 × hidden（{ffn}）。',
-  shared_expert_width: '共享专家（宽 {width}）按 {experts} 个路由专家的宽度（{routed}）计。',
+  shared_expert_width: '共享专家（宽 {width}）按 {experts} 个路由专家宽度（{routed}）的专家计。',
+  stage_chunks_rounded: '{layers} 层无法分成 {pp} 段、每段 {chunks} 个整层块（首末段各少一块也不行）：每步时间按每块向上取整到整层计算，显存按平均份额估算。',
   native_llama: '这是原生的 params.json（dim、n_layers）：按 Llama 式解码器（SwiGLU、输入输出嵌入不共享）计。',
   unknown_type: '导入器不认识 model_type“{type}”，其默认值是推测的。',
   gated_assumed: '{activation} 激活的 MLP 按门控（SwiGLU）计，与 Llama 相同。',
