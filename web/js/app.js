@@ -221,7 +221,7 @@ const embedProtocol = new EmbedProtocol({
   embed: () => state.embed,
   ready: () => catalogsLoaded,
   accept: async (text, origin) => {
-    const answer = await catalogs.acceptFromPage(text, origin, state.lang);
+    const answer = await catalogs.acceptFromPage(text, origin);
     form.setCatalog(catalogs.data, state.lang);
     changed();
     return answer;
@@ -408,7 +408,7 @@ window.addEventListener('hashchange', async () => {
   state = next;
   applyLanguage();
   if (catalogChanged) {
-    await catalogs.load(state.catalogUrl, state.lang);
+    await catalogs.load(state.catalogUrl);
     form.setCatalog(catalogs.data, state.lang);
   }
   changed();
@@ -420,7 +420,7 @@ labelWidgets();
 results.loading(state.lang);
 catalogsLoaded = engineReady
   .then(async () => {
-    await catalogs.load(state.catalogUrl, state.lang);
+    await catalogs.load(state.catalogUrl);
     form.setCatalog(catalogs.data, state.lang);
     changed();
     if (state.view === 'compare') compare.show('gpus');

@@ -2,7 +2,7 @@
 // (#catalog=URL) or from the embedding page (postMessage). The engine validates every catalog; one it
 // refuses is said, and the page goes on with what it had.
 import { catalog } from './engine.js';
-import { errorText, t } from './i18n.js';
+import { issueText, t } from './i18n.js';
 
 const rowCounts = (text) => {
   const rows = JSON.parse(text);
@@ -10,12 +10,40 @@ const rowCounts = (text) => {
 };
 
 // A catalog that could not be used, as an error for the form: its message is made in the language
-// asked for (problemIn), with the engine's errors in that language too.
+// asked for (messageIn), with the engine's errors in that language too.
 function failure(key, values, why) {
   const reason = (lang) => why.key ? t(lang, why.key, why.values)
-    : why.errors ? why.errors.map((e) => `${e.field}: ${lang === 'en' ? e.message : errorText(lang, e)}`).join(' ')
+    : why.errors ? why.errors.map((e) => `${e.field}: ${issueText(lang, e)}`).join(' ')
       : why.text;
   return { field: 'catalog', code: 'catalog_failed', messageIn: (lang) => `${t(lang, key, values)} (${reason(lang)})` };
+}
+
+// A vendor's catalog from its address, merged over the built-in one by the engine: { text, merged },
+// or { why } it cannot be used, kept as a message key or the engine's errors so that it is said in
+// the language shown at the time (the language can be switched later). fetch's own failure
+// (network, CORS, CSP) is the browser's English, so it is said in the page's words.
+async function fetchCatalog(catalogUrl) {
+  let url;
+  try {
+    url = new URL(catalogUrl, location.href);
+  } catch {
+    return { why: { key: 'catalog_address_invalid' } };
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) return { why: { key: 'catalog_address_unsupported', values: { protocol: url.protocol } } };
+  let response;
+  try {
+    response = await fetch(url, { credentials: 'omit' });
+  } catch {
+    return { why: { key: 'catalog_unreachable' } };
+  }
+  if (!response.ok) return { why: { text: `HTTP ${response.status}` } };
+  try {
+    const text = await response.text();
+    const merged = await catalog(text);
+    return merged.errors ? { why: { errors: merged.errors } } : { text, merged };
+  } catch (error) {
+    return { why: { text: String(error?.message ?? error) } };
+  }
 }
 
 export class Catalogs {
@@ -49,7 +77,7 @@ export class Catalogs {
   }
 
   // The built-in catalog and, with a URL, a vendor's over it.
-  async load(catalogUrl, lang) {
+  async load(catalogUrl) {
     this.vendorText = '';
     this.vendorIds = { gpus: new Set(), offers: new Set() };
     this.problem = null;
@@ -58,47 +86,18 @@ export class Catalogs {
     this.data = await catalog();
     this.builtinIds = new Set([...this.data.gpus, ...this.data.offers, ...this.data.models].map((row) => row.id));
     if (!catalogUrl) return;
-    // Why it failed, kept as keys and the engine's errors so that it is said in the language shown
-    // at the time, not the one of the moment it failed (the language can be switched later).
-    let fetching = false;
-    let why = null;
-    try {
-      let url;
-      try {
-        url = new URL(catalogUrl, location.href);
-      } catch {
-        why = { key: 'catalog_address_invalid' };
-        throw new Error('invalid address');
-      }
-      if (!['http:', 'https:'].includes(url.protocol)) {
-        why = { key: 'catalog_address_unsupported', values: { protocol: url.protocol } };
-        throw new Error('unsupported address');
-      }
-      fetching = true;
-      const response = await fetch(url, { credentials: 'omit' });
-      fetching = false;
-      if (!response.ok) {
-        why = { text: `HTTP ${response.status}` };
-        throw new Error(why.text);
-      }
-      const text = await response.text();
-      const merged = await catalog(text);
-      if (merged.errors) {
-        why = { errors: merged.errors };
-        throw new Error('refused');
-      }
-      this.setVendor(text);
-      this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(text) }];
-      this.data = merged;
-    } catch (error) {
-      // fetch's own failure (network, CORS, CSP) is the browser's English: said in the page's words.
-      if (!why) why = fetching ? { key: 'catalog_unreachable' } : { text: String(error?.message ?? error) };
-      this.problem = failure('catalog_failed', { url: catalogUrl }, why);
+    const answer = await fetchCatalog(catalogUrl);
+    if (answer.why) {
+      this.problem = failure('catalog_failed', { url: catalogUrl }, answer.why);
+      return;
     }
+    this.setVendor(answer.text);
+    this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(answer.text) }];
+    this.data = answer.merged;
   }
 
   // A catalog the embedding page sent; { ok } or { ok: false, errors } for its answer.
-  async acceptFromPage(text, origin, lang) {
+  async acceptFromPage(text, origin) {
     const merged = await catalog(text);
     if (merged.errors) {
       this.problem = failure('catalog_message_failed', { origin }, { errors: merged.errors });

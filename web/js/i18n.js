@@ -61,6 +61,12 @@ export function errorText(lang, issue) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? ENGINE_NAMES[lang]?.[values[name]] ?? values[name] : whole));
 }
 
+// An engine error as the page shows it: in English the engine's own message (it names the field and
+// what to change), in another language errorText's.
+export function issueText(lang, issue) {
+  return lang === 'en' && issue.message ? issue.message : errorText(lang, issue);
+}
+
 // A catalog's or a source's confidence (high, medium, low, or a span such as medium-low) in the
 // reader's words; a word without a translation as written.
 export function confidenceWord(lang, word) {

@@ -4,7 +4,7 @@
 import { el, svg } from '../dom.js';
 import * as format from '../format.js';
 import { comparisonCsv, download } from '../export.js';
-import { errorText, t, warningText } from '../i18n.js';
+import { issueText, t, warningText } from '../i18n.js';
 import { headline } from '../headline.js';
 import { axisTitle, drawingWidth, fitText, logTicks, redrawOnResize, textWidth, tickText, timeUnit } from '../chart.js';
 
@@ -145,7 +145,7 @@ export class Compare {
     if (report.errors.length) {
       const e = report.errors[0];
       cells.push(el('td', { colspan: this.columns.length - 3, class: 'row-error', 'data-error-for': e.field, 'data-error-code': e.code },
-        [lang === 'en' ? e.message : errorText(lang, e)]));
+        [issueText(lang, e)]));
     } else {
       const cost = report.cost;
       const h = headline(report);

@@ -3,7 +3,7 @@
 // the claim holds and where not, and a link that opens it in the form. Computed when first opened.
 import { el } from '../dom.js';
 import * as format from '../format.js';
-import { errorText, t } from '../i18n.js';
+import { issueText, t } from '../i18n.js';
 import { ARTICLE_TITLES, EXAMPLES } from '../examples.js';
 import { headline } from '../headline.js';
 
@@ -60,7 +60,7 @@ export class Examples {
 function answer(example, report, lang) {
   if (report.errors.length) {
     const e = report.errors[0];
-    return el('p', { class: 'answer bad', text: `${t(lang, 'examples_answer')} ${lang === 'en' ? e.message : errorText(lang, e)}` });
+    return el('p', { class: 'answer bad', text: `${t(lang, 'examples_answer')} ${issueText(lang, e)}` });
   }
   const time = report.time;
   // The headline figures, as the page shows them once the example is opened.

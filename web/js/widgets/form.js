@@ -3,7 +3,7 @@
 import { el, idFor } from '../dom.js';
 import { CUSTOM_GPU, MODES, SECTIONS } from '../fields.js';
 import { count } from '../format.js';
-import { confidenceWord, errorText, t } from '../i18n.js';
+import { confidenceWord, errorText, issueText, t } from '../i18n.js';
 import { displayValue } from '../state.js';
 
 export class Form {
@@ -293,7 +293,7 @@ export class Form {
         // gets the engine's limits and value in the units the user typed. A second problem with the
         // same field is added after the first (tp that divides neither the heads nor the GPUs).
         const text = field.scale ? errorText(lang, scaledIssue(issue, field.scale))
-          : lang === 'en' ? issue.message : errorText(lang, issue);
+          : issueText(lang, issue);
         slot.textContent = slot.textContent ? `${slot.textContent}${lang === 'zh' ? '' : ' '}${text}` : text;
         this.inputs.get(path).input.setAttribute('aria-invalid', 'true');
       } else {
@@ -305,7 +305,7 @@ export class Form {
       // In the user's language, with the engine's values in it.
       ...general.map((issue) => el('p', { 'data-error-for': issue.field || 'scenario' }, [
         issue.field ? `${issue.field}: ` : '',
-        lang === 'en' ? issue.message : errorText(lang, issue),
+        issueText(lang, issue),
       ])),
     );
     this.generalErrors.hidden = general.length === 0;

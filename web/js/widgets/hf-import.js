@@ -1,7 +1,7 @@
 // "Paste a Hugging Face config.json": the engine reads it into the architecture form; what it
 // assumed is listed under the box.
 import { el } from '../dom.js';
-import { errorText, t, warningText } from '../i18n.js';
+import { issueText, t, warningText } from '../i18n.js';
 
 export class HfImport {
   constructor(container, { onImport }) {
@@ -31,7 +31,7 @@ export class HfImport {
   // The engine's answer: errors (nothing imported), or the model with its notes.
   show(result, paramsText) {
     const lines = result.errors.length
-      ? result.errors.map((e) => el('p', { class: 'error', 'data-error-for': e.field, text: this.lang === 'en' ? e.message : errorText(this.lang, e) }))
+      ? result.errors.map((e) => el('p', { class: 'error', 'data-error-for': e.field, text: issueText(this.lang, e) }))
       : [
         el('p', { class: 'ok', text: t(this.lang, 'hf_imported', { name: result.model.name ?? '', params: paramsText }) }),
         ...result.warnings.map((w) => el('p', { class: 'hint', text: warningText(this.lang, w) })),
