@@ -107,6 +107,7 @@ constexpr auto reduce_precision_names = names_of(reduce_precisions);
 constexpr auto optimizer_names = names_of(optimizers);
 constexpr auto recompute_names = names_of(recomputes);
 constexpr auto offload_names = names_of(offloads);
+constexpr auto expert_dispatch_names = names_of(expert_dispatches);
 constexpr auto framework_names = names_of(frameworks);
 constexpr auto regime_names = names_of(regimes);
 constexpr auto attention_kernel_names = names_of(attention_kernels);
@@ -159,6 +160,10 @@ constexpr Field architecture_fields[] = {
     num("moe_ffn_hidden", "", dimension_range, "ffn_hidden", "Each expert's MLP width."),
     num("shared_experts", "", count_or_zero_range, "0", "Experts every token passes through (DeepSeek)."),
     num("dense_layers", "layers", count_or_zero_range, "0", "Leading layers with a dense MLP in a mixture of experts."),
+    num("expert_groups", "", count_or_zero_range, "0",
+        "Group-limited routing (DeepSeek's n_group): the experts form this many groups (0: no groups)."),
+    num("expert_groups_per_token", "", count_or_zero_range, "0",
+        "Group-limited routing (DeepSeek's topk_group): each token's experts come from at most this many groups."),
     num("q_lora_rank", "", zero_or_dimension_range, "0",
         "Latent attention: the query's low-rank projection (0: none)."),
     num("kv_lora_rank", "", zero_or_dimension_range, "0",
@@ -326,6 +331,13 @@ constexpr Field strategy_fields[] = {
          "the regime's: fp32 for megatron_mixed (bf16, fp8), fsdp_mixed and amp; else 16 bits",
          "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes)."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
+    pick("ep_dispatch", expert_dispatch_names, "all_to_all",
+         "How expert parallelism sends tokens: all_to_all, a copy per routed expert (Megatron-Core's alltoall "
+         "dispatcher); per_node, once over the network to each node holding its experts, then over NVLink "
+         "(DeepSeek-V3, DeepEP)."),
+    flag("overlap_ep_comm", "false",
+         "The expert all-to-alls overlapped with another micro-batch's compute (DeepSeek's DualPipe, Megatron-Core's "
+         "--overlap-moe-expert-parallel-comm)."),
 };
 
 // The currency codes the reference rates know: the examples of every currency field.

@@ -143,6 +143,15 @@ HfImport import_hf_config(std::string_view config_text) {
                 {"routed", detail::format_number(width)}});
   }
   if (auto d = r.count({"first_k_dense_replace"}, false, "")) a.dense_layers = *d;
+  // Group-limited routing (DeepSeek-V2/V3): n_group groups, a token's experts in at most topk_group.
+  if (a.experts > 1) {
+    const auto groups = r.count({"n_group"}, false, "");
+    const auto per_token = r.count({"topk_group"}, false, "");
+    if (groups && per_token && *groups > 1 && *per_token < *groups) {
+      a.expert_groups = *groups;
+      a.expert_groups_per_token = *per_token;
+    }
+  }
 
   // Multi-head latent attention (DeepSeek-V2/V3).
   if (auto k = r.count({"kv_lora_rank"}, false, ""); k && *k > 0) {

@@ -120,6 +120,8 @@ bool read_architecture_fields(Fields& f, Architecture& a) {
       {"moe_ffn_hidden", &Architecture::moe_ffn_hidden},
       {"shared_experts", &Architecture::shared_experts},
       {"dense_layers", &Architecture::dense_layers},
+      {"expert_groups", &Architecture::expert_groups},
+      {"expert_groups_per_token", &Architecture::expert_groups_per_token},
       {"q_lora_rank", &Architecture::q_lora_rank},
       {"kv_lora_rank", &Architecture::kv_lora_rank},
       {"qk_nope_head_dim", &Architecture::qk_nope_head_dim},
@@ -186,6 +188,20 @@ void check_architecture(const Architecture& a, Fields& f) {
             "experts_per_token (" + format_number(a.experts_per_token) + ") cannot exceed experts (" +
                 format_number(a.experts) + ").",
             {{"reason", "experts_per_token"}, {"experts_per_token", format_number(a.experts_per_token)}, {"experts", format_number(a.experts)}});
+  if (a.expert_groups > 0 && std::fmod(a.experts, a.expert_groups) != 0)
+    f.error("expert_groups", "inconsistent",
+            "expert_groups (" + format_number(a.expert_groups) + ") must divide experts (" + format_number(a.experts) +
+                ").",
+            {{"reason", "expert_groups"}, {"expert_groups", format_number(a.expert_groups)}, {"experts", format_number(a.experts)}});
+  if (a.expert_groups_per_token > 0 && a.expert_groups <= 0)
+    f.error("expert_groups_per_token", "inconsistent",
+            "expert_groups_per_token limits a token to that many of the expert_groups: give expert_groups too.",
+            {{"reason", "expert_groups_missing"}});
+  else if (a.expert_groups_per_token > a.expert_groups)
+    f.error("expert_groups_per_token", "inconsistent",
+            "expert_groups_per_token (" + format_number(a.expert_groups_per_token) + ") cannot exceed expert_groups (" +
+                format_number(a.expert_groups) + ").",
+            {{"reason", "expert_groups_per_token"}, {"expert_groups_per_token", format_number(a.expert_groups_per_token)}, {"expert_groups", format_number(a.expert_groups)}});
 }
 
 bool valid_id(const std::string& id) {
@@ -459,7 +475,8 @@ json architecture_to_json(const Architecture& a) {
   if (a.dropout) j["dropout"] = true;
   const std::pair<const char*, double> optional_numbers[] = {
       {"moe_ffn_hidden", a.moe_ffn_hidden},     {"shared_experts", a.shared_experts},
-      {"dense_layers", a.dense_layers},         {"q_lora_rank", a.q_lora_rank},
+      {"dense_layers", a.dense_layers},         {"expert_groups", a.expert_groups},
+      {"expert_groups_per_token", a.expert_groups_per_token}, {"q_lora_rank", a.q_lora_rank},
       {"kv_lora_rank", a.kv_lora_rank},         {"qk_nope_head_dim", a.qk_nope_head_dim},
       {"qk_rope_head_dim", a.qk_rope_head_dim}, {"v_head_dim", a.v_head_dim},
       {"decoder_layers", a.decoder_layers}};

@@ -586,11 +586,32 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (ep > 1 && a.experts > 1) {
     // Every rank sends to every other at once: the share bound for other nodes goes through this
     // GPU's NIC, the rest over NVLink, both links busy together.
-    const double total = tokens * a.experts_per_token * h * e;
-    const double members = std::min(ep, std::max(1.0, m.gpus_per_node / (tp * cp)));
-    const double off_node = total * (ep - members) / ep, on_node = total * (members - 1) / ep;
-    const double all_to_all = std::max(off_node / m.inter_bytes_per_second, on_node / m.intra_bytes_per_second);
-    per_mb.expert_parallel = stage * moe_layer_count(a) * 2 * 2 * (all_to_all + m.collective_latency_seconds);
+    const double members = std::min(ep, std::max(1.0, m.gpus_per_node / (tp * cp)));  // EP ranks per node
+    const double nodes = ep / members;  // nodes the expert-parallel group spans
+    const double k = a.experts_per_token;
+    double off_node_copies = k * (ep - members) / ep, on_node_copies = k * (members - 1) / ep;
+    if (s.strategy.ep_dispatch == ExpertDispatch::per_node) {
+      // Each token crosses the network once to each node holding any of its experts, then NVLink takes
+      // it to their GPUs there (DeepSeek-V3 technical report, arXiv:2412.19437, sec. 3.2.2; DeepEP).
+      // Group-limited routing with the groups placed on whole nodes (or within one) keeps a token's
+      // experts on at most `cap` nodes (DeepSeek-V3: 4 of 8); k experts spread over them reach
+      // cap (1 - (1 - 1/cap)^k) nodes, and the token's own node is among them nodes_reached/nodes of
+      // the time.
+      double cap = nodes;
+      if (a.expert_groups > 0 && a.expert_groups_per_token > 0)
+        cap = std::min(nodes, a.expert_groups >= nodes ? a.expert_groups_per_token
+                                                       : a.expert_groups_per_token * nodes / a.expert_groups);
+      const double reached = cap <= 1 ? 1.0 : cap * (1 - std::pow(1 - 1 / cap, k));
+      off_node_copies = reached * (nodes - 1) / nodes;
+      on_node_copies = k * (members - 1) / members;
+    }
+    const double token_bytes = tokens * h * e;
+    const double all_to_all = std::max(token_bytes * off_node_copies / m.inter_bytes_per_second,
+                                       token_bytes * on_node_copies / m.intra_bytes_per_second);
+    const double comm = stage * moe_layer_count(a) * 2 * 2 * (all_to_all + m.collective_latency_seconds);
+    // Overlapped, one micro-batch's all-to-alls run under another's computation (DualPipe pairs a
+    // forward chunk with a backward chunk: arXiv:2412.19437, sec. 3.2.1); what exceeds it shows.
+    per_mb.expert_parallel = s.strategy.overlap_ep_comm ? std::max(0.0, comm - compute_mb) : comm;
   }
   // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
   // chunk with the interleaved schedule (v chunks per stage: v times the sends). With sequence

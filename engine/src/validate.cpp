@@ -331,6 +331,8 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
   s.grad_reduce_precision = f.choice("grad_reduce_precision", contract::reduce_precisions);
   if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
+  if (auto v = f.choice("ep_dispatch", contract::expert_dispatches)) s.ep_dispatch = *v;
+  if (auto v = f.flag("overlap_ep_comm")) s.overlap_ep_comm = *v;
   s.fused_cross_entropy = f.flag("fused_cross_entropy");
   if (f.has("cross_entropy") && f.has("fused_cross_entropy"))
     f.error("fused_cross_entropy", "conflict",
@@ -538,6 +540,16 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored.",
                         {{"reason", "ep_dense"}}});
+  // How the experts' all-to-all runs matters only where there is one.
+  const bool experts_split = s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params < s.model.params;
+  const bool strategy_given = root.contains("strategy") && root["strategy"].is_object();
+  for (const char* key : {"ep_dispatch", "overlap_ep_comm"})
+    if (strategy_given && root["strategy"].contains(key) && !experts_split)
+      warnings.push_back({std::string("strategy.") + key, "ignored",
+                          std::string("strategy.") + key +
+                              " says how the experts' all-to-all runs; without expert parallelism (strategy.ep > 1 "
+                              "on a mixture of experts) there is none, so it is ignored.",
+                          {{"reason", "ep_comm_unused"}, {"setting", key}}});
   // The stage-layer messages name the field given (the first stage's when both are).
   const bool stages_given = s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers;
   const char* stages_field =

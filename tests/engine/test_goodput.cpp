@@ -244,10 +244,11 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): today 20.5% median |error| over 51 runs,
-  // against 30.4% for 6NT at 40% and 29.8% for the steady state (`traincalc validate --runs`). The
-  // issue's target is 12% (docs/validation.md says what stands in the way); these guard today's.
-  CHECK(table.median_abs_error_pct <= 21.0);
+  // Held out (each run's efficiency fitted on the others): today 17.5% median |error| over 51 runs,
+  // against 30.4% for 6NT at 40% and 25.7% for the steady state (`traincalc validate --runs`); 20.5%
+  // before DeepSeek's all-to-all was modelled as its report describes it. The issue's target is 12%
+  // (docs/validation.md says what stands in the way); these guard today's.
+  CHECK(table.median_abs_error_pct <= 18.0);
   CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
   CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
@@ -292,7 +293,7 @@ TEST_CASE("With a predicted utilisation the expected run is the headline, with t
 }
 
 TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goodput][range][validation]") {
-  // Held out, 39 of the 47 predicted runs lie within it (83%).
+  // Held out, 40 of the 48 predicted runs lie within it (83%).
   const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
   const traincalc::LikelyRange whole = traincalc::detail::whole_run_range();
   CHECK_THAT(whole.low, WithinAbs(table.range_low, 1e-4));

@@ -35,6 +35,11 @@ TEST_CASE("Released configs import to the released parameter counts", "[hf_impor
   const auto v3 = imported("deepseek-v3.json");
   CHECK(v3.params == traincalc::builtin_catalog().find_model("deepseek-v3")->model.params);
   CHECK_THAT(v3.params, WithinRel(671e9, 0.001));
+  // Its group-limited routing: 8 groups, a token's 8 experts in at most 4 of them (n_group, topk_group).
+  const json v3_model = json::parse(*v3.model_json);
+  CHECK(v3_model["expert_groups"] == 8);
+  CHECK(v3_model["expert_groups_per_token"] == 4);
+  CHECK_FALSE(json::parse(*mixtral.model_json).contains("expert_groups"));
 }
 
 TEST_CASE("Wide shared experts, encoder-decoders and native params.json files", "[hf_import]") {

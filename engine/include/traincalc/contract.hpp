@@ -156,6 +156,8 @@ inline constexpr Named<Quantization> quantizations[] = {{"nf4", Quantization::nf
                                                         {"nf4_double", Quantization::nf4_double}};
 inline constexpr Named<Recompute> recomputes[] = {
     {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
+inline constexpr Named<ExpertDispatch> expert_dispatches[] = {{"all_to_all", ExpertDispatch::all_to_all},
+                                                                {"per_node", ExpertDispatch::per_node}};
 inline constexpr Named<Offload> offloads[] = {
     {"none", Offload::none}, {"optimizer", Offload::optimizer}, {"optimizer+params", Offload::optimizer_and_params}};
 inline constexpr Named<TrainingType> training_types[] = {{"pretrain", TrainingType::pretrain},

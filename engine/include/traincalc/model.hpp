@@ -35,6 +35,11 @@ struct Architecture {
   double moe_ffn_hidden = 0;    // each expert's FFN width; 0: ffn_hidden
   double shared_experts = 0;    // experts every token passes through (DeepSeek)
   double dense_layers = 0;      // leading layers with a dense MLP in an MoE (DeepSeek's first_k_dense_replace)
+  // Group-limited routing (DeepSeek-V2/V3's n_group and topk_group): the experts form expert_groups
+  // groups and each token's experts come from at most expert_groups_per_token of them (0: no limit).
+  // Placed one group per node (or per GPU), it bounds how many nodes a token is sent to.
+  double expert_groups = 0;
+  double expert_groups_per_token = 0;
   // Multi-head latent attention (DeepSeek-V2/V3, Liu et al. 2024); on when kv_lora_rank > 0.
   double q_lora_rank = 0;  // 0: Q projected directly
   double kv_lora_rank = 0;

@@ -10,6 +10,10 @@ namespace traincalc {
 enum class Optimizer { adamw, adam, adamw_8bit, sgd, sgd_momentum, adafactor, lion, paged_adamw, paged_adamw_8bit };
 enum class Recompute { none, selective, full };
 enum class Offload { none, optimizer, optimizer_and_params };
+// How expert parallelism sends a token to its experts: all_to_all, one copy per routed expert
+// (Megatron-Core's alltoall dispatcher, GShard); per_node, once over the network to each node that
+// holds any of its experts and from there over NVLink (DeepSeek-V3's dispatch, DeepEP).
+enum class ExpertDispatch { all_to_all, per_node };
 // The training framework: it decides, unless the scenario says otherwise, how weights, gradients and
 // optimizer states are held, which attention and loss kernels run and how adapters are stored (the
 // presets and their sources are in memory_regime.cpp).
@@ -79,6 +83,10 @@ struct Strategy {
   std::optional<Precision> grad_reduce_precision;
   // Tensor-parallel collectives overlapped with the matmuls (Transformer Engine's userbuffers).
   bool overlap_tp_comm = false;
+  ExpertDispatch ep_dispatch = ExpertDispatch::all_to_all;
+  // The expert all-to-alls run while another micro-batch computes (DeepSeek's DualPipe, Megatron-Core's
+  // --overlap-moe-expert-parallel-comm), hidden up to that compute.
+  bool overlap_ep_comm = false;
 };
 
 const char* to_string(Optimizer optimizer);
