@@ -108,6 +108,7 @@ constexpr auto optimizer_names = names_of(optimizers);
 constexpr auto recompute_names = names_of(recomputes);
 constexpr auto offload_names = names_of(offloads);
 constexpr auto expert_dispatch_names = names_of(expert_dispatches);
+constexpr auto pipeline_schedule_names = names_of(pipeline_schedules);
 constexpr auto framework_names = names_of(frameworks);
 constexpr auto regime_names = names_of(regimes);
 constexpr auto attention_kernel_names = names_of(attention_kernels);
@@ -331,6 +332,10 @@ constexpr Field strategy_fields[] = {
          "the regime's: fp32 for megatron_mixed (bf16, fp8), fsdp_mixed and amp; else 16 bits",
          "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes)."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
+    pick("pp_schedule", pipeline_schedule_names, "1f1b",
+         "The pipeline schedule: 1f1b (interleaved with pp_virtual_stages > 1); zero_bubble (ZB-H1: weight-gradient "
+         "passes fill the bubble, DeepSeek-V2); dualpipe (DeepSeek-V3: two stages a rank, a smaller bubble, twice the "
+         "parameters)."),
     pick("ep_dispatch", expert_dispatch_names, "all_to_all",
          "How expert parallelism sends tokens: all_to_all, a copy per routed expert (Megatron-Core's alltoall "
          "dispatcher); per_node, once over the network to each node holding its experts, then over NVLink "

@@ -496,6 +496,16 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       double first_body = 0, first_routed = 0, last_body = 0, last_routed = 0;
       stage_params(0, layers_on.first, first_body, first_routed);
       stage_params(blocks - layers_on.last, layers_on.last, last_body, last_routed);
+      // DualPipe: rank r holds stages r and pp - 1 - r, twice a stage's parameters, and pp + 1
+      // micro-batches of a stage's activations (arXiv:2412.19437, sec. 3.2.1, table 2); rank 0 holds
+      // the first and the last stage, with the embedding, the output head and the loss.
+      if (s.strategy.pp_schedule == PipelineSchedule::dualpipe) {
+        stages[stage_count++] = {
+            "first", 0, layers_on.first + layers_on.last,
+            (first_body + first_routed + embedding + last_body + last_routed + (tied ? embedding : head)) / tp,
+            (first_routed + last_routed) / tp, std::min(pp + 1, 2 * m) * layers_on.first / blocks, embedding / tp,
+            true};
+      } else {
       // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
       // the embedding, as Megatron-LM does) and the loss.
       stages[stage_count++] = {"first", 0, layers_on.first, (first_body + first_routed + embedding) / tp,
@@ -510,6 +520,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       }
       stages[stage_count++] = {"last", pp - 1, layers_on.last, (last_body + last_routed + (tied ? embedding : head)) / tp,
                                last_routed / tp, last_share, 0.0, true};
+      }
     }
   }
   // Micro-batches whose embedding output the first stage keeps.

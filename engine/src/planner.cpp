@@ -159,7 +159,10 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
             continue;
           vs = {*st.pp_virtual_stages};
         }
-        if (pp > 1 && !st.pp_virtual_stages)
+        // Zero-bubble and DualPipe schedules are not interleaved, and DualPipe pairs the stages.
+        const bool one_f_one_b = st.pp_schedule == PipelineSchedule::one_f_one_b;
+        if (st.pp_schedule == PipelineSchedule::dualpipe && !st.pp && pp > 1 && std::fmod(pp, 2) != 0) continue;
+        if (pp > 1 && !st.pp_virtual_stages && one_f_one_b)
           for (double v = 2; v <= std::min(8.0, std::ceil(blocks / pp)); ++v)
             if (pipeline_stage_layers(s, pp, v).valid) vs.push_back(v);
         for (double v : vs)

@@ -678,8 +678,23 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // heaviest stage before the last: its layers, not the pacing stage's (7 against 8 for Llama 3's 126
   // on 16).
   out.logits_seconds = logits_forward + logits_backward + logits_elementwise;
+  // Schedules that split the backward pass into its input-gradient part B' and weight-gradient part W
+  // fill the bubble with W (Qi et al. 2023; arXiv:2412.19437, table 2, with B the whole backward):
+  // ZB-H1 leaves (pp - 1)(F + B - 2W) of 1F1B's (pp - 1)(F + B); DualPipe, whose ranks hold a stage
+  // from each end, (pp/2 - 1)(F&B + B - 3W), its overlapped forward-and-backward chunk F&B taken as
+  // F + B.
+  double schedule = 1;
+  const double weight_gradients = frozen ? 0.0 : stage * forward.matmul;  // W: the weight-gradient matmuls
+  if (pp > 1 && forward_mb + backward_mb > 0) {
+    const double slot = forward_mb + backward_mb;
+    if (s.strategy.pp_schedule == PipelineSchedule::zero_bubble)
+      schedule = std::max(0.0, slot - 2 * weight_gradients) / slot;
+    else if (s.strategy.pp_schedule == PipelineSchedule::dualpipe)
+      schedule = std::max(0.0, pp / 2 - 1) / (pp - 1) *
+                 std::max(0.0, slot + backward_mb - 3 * weight_gradients) / slot;
+  }
   if (pp > 1)
-    step.bubble = (pp - 1) / layout.virtual_stages * fill_layers / pace_layers *
+    step.bubble = schedule * (pp - 1) / layout.virtual_stages * fill_layers / pace_layers *
                   std::max(launches, std::max(0.0, stream - out.logits_seconds));
 
   // --- Data parallelism ------------------------------------------------------------------------------

@@ -332,6 +332,7 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   s.grad_reduce_precision = f.choice("grad_reduce_precision", contract::reduce_precisions);
   if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
   if (auto v = f.choice("ep_dispatch", contract::expert_dispatches)) s.ep_dispatch = *v;
+  if (auto v = f.choice("pp_schedule", contract::pipeline_schedules)) s.pp_schedule = *v;
   if (auto v = f.flag("overlap_ep_comm")) s.overlap_ep_comm = *v;
   s.fused_cross_entropy = f.flag("fused_cross_entropy");
   if (f.has("cross_entropy") && f.has("fused_cross_entropy"))
@@ -540,6 +541,26 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored.",
                         {{"reason", "ep_dense"}}});
+  // Zero-bubble and DualPipe schedules are not interleaved; DualPipe pairs stage r with pp - 1 - r.
+  if (s.strategy.pp_schedule != PipelineSchedule::one_f_one_b) {
+    const char* schedule = s.strategy.pp_schedule == PipelineSchedule::dualpipe ? "dualpipe" : "zero_bubble";
+    const double pp = s.strategy.pp.value_or(1);
+    if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1)
+      errors.push_back({"strategy.pp_schedule", "conflict",
+                        std::string("strategy.pp_schedule ") + schedule +
+                            " is not interleaved; remove strategy.pp_virtual_stages or choose 1f1b.",
+                        {{"reason", "pp_schedule_interleaved"}, {"schedule", schedule}}});
+    else if (s.strategy.pp_schedule == PipelineSchedule::dualpipe && s.strategy.pp && std::fmod(pp, 2) != 0)
+      errors.push_back({"strategy.pp_schedule", "inconsistent",
+                        "DualPipe gives each GPU two stages, r and pp - 1 - r: strategy.pp (" + format_number(pp) +
+                            ") must be even.",
+                        {{"reason", "dualpipe_even"}, {"pp", format_number(pp)}}});
+    else if (s.strategy.pp && pp <= 1)
+      warnings.push_back({"strategy.pp_schedule", "ignored",
+                          "strategy.pp_schedule orders the micro-batches of a pipeline; with one stage there is "
+                          "none, so it is ignored.",
+                          {{"reason", "pp_schedule_unused"}}});
+  }
   // How the experts' all-to-all runs matters only where there is one.
   const bool experts_split = s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params < s.model.params;
   const bool strategy_given = root.contains("strategy") && root["strategy"].is_object();

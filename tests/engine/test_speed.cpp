@@ -641,6 +641,68 @@ TEST_CASE("DeepSeek's dispatch sends a token once to each node it reaches, and o
   CHECK(*ignored.time.step_seconds == *run(mpt7b()).time.step_seconds);
 }
 
+TEST_CASE("Zero-bubble and DualPipe schedules fill the bubble with weight gradients", "[speed][pipeline]") {
+  // Llama 2 70B on 8 stages of 8 H100s, not interleaved, 256 micro-batches of one sequence. 1F1B idles
+  // (pp - 1)(F + B) a step; ZB-H1 (pp - 1)(F + B - 2W) and DualPipe (pp/2 - 1)(F&B + B - 3W), with W
+  // the weight-gradient matmuls (arXiv:2412.19437, table 2). W is at most a third of F + B (all
+  // matmuls: F = W, B = 2W), so ZB-H1 leaves between a third of the bubble and all of it; attention and
+  // element-wise work, which have no weight gradient, keep it above a third.
+  auto step = [](const char* schedule) {
+    return run({{"model", {{"preset", "llama-2-70b"}}},
+                {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 256}}},
+                {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}},
+                {"strategy",
+                 {{"tp", 8},
+                  {"pp", 8},
+                  {"micro_batch", 1},
+                  {"zero", 1},
+                  {"recompute", "none"},
+                  {"pp_virtual_stages", 1},
+                  {"pp_schedule", schedule}}}});
+  };
+  const traincalc::Report one_f_one_b = step("1f1b"), zero_bubble = step("zero_bubble"), dualpipe = step("dualpipe");
+  const double bubble = one_f_one_b.time.step->seconds.bubble;
+  const double zb = zero_bubble.time.step->seconds.bubble / bubble;
+  CHECK(zb > 1.0 / 3);
+  CHECK(zb < 0.5);
+  // DualPipe: (pp/2 - 1)/(pp - 1) = 3/7 of the slots, each (F + 2B - 3W)/(F + B) of 1F1B's: at least
+  // 3/7 x 2/3 (all matmuls), and below ZB-H1's share (3/7 (F + 2B - 3W) < F + B - 2W is 5W < 4F + B,
+  // which holds as F >= W and B >= 2W).
+  const double dp = dualpipe.time.step->seconds.bubble / bubble;
+  CHECK(dp > 3.0 / 7 * 2 / 3);
+  CHECK(dp < zb);
+  // Only the bubble moves.
+  CHECK_THAT(*one_f_one_b.time.step_seconds - *zero_bubble.time.step_seconds,
+             WithinRel(bubble - zero_bubble.time.step->seconds.bubble, 1e-6));
+  // DualPipe's rank 0 holds the first and the last stage: twice the first stage's weights (10 layers
+  // and the embedding, 10 layers and an output head of the same size), and pp + 1 micro-batches of a
+  // stage's activations where 1F1B's first stage holds pp.
+  CHECK_THAT(dualpipe.memory.per_gpu_bytes.weights / one_f_one_b.memory.per_gpu_bytes.weights, WithinRel(2.0, 0.01));
+}
+
+TEST_CASE("A pipeline schedule names what it can run with", "[pipeline][validation]") {
+  auto with = [](json strategy, double gpus = 64) {
+    return test::report_json({{"model", {{"preset", "llama-2-70b"}}},
+                              {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}}},
+                              {"hardware", {{"gpu", "h100-sxm"}, {"count", gpus}}},
+                              {"strategy", strategy}});
+  };
+  CHECK(with({{"tp", 8}, {"pp", 8}, {"pp_schedule", "dualpipe"}})["errors"].empty());
+  CHECK(test::has_error(with({{"tp", 8}, {"pp", 8}, {"pp_virtual_stages", 2}, {"pp_schedule", "zero_bubble"}}),
+                        "strategy.pp_schedule", "conflict"));
+  CHECK(test::has_error(with({{"tp", 2}, {"pp", 5}, {"pp_schedule", "dualpipe"}}, 40), "strategy.pp_schedule",
+                        "inconsistent"));
+  const json one_stage = with({{"tp", 8}, {"pp", 1}, {"pp_schedule", "zero_bubble"}});
+  CHECK(one_stage["errors"].empty());
+  CHECK(one_stage["warnings"].dump().find("pp_schedule_unused") != std::string::npos);
+  // Left to the planner, DualPipe gets an even number of stages and no interleaving.
+  const json planned = with({{"pp_schedule", "dualpipe"}});
+  REQUIRE(planned["errors"].empty());
+  const double pp = planned["parallelism"]["pp"];
+  CHECK((pp == 1 || std::fmod(pp, 2) == 0));
+  CHECK(planned["parallelism"]["virtual_stages"] == 1);
+}
+
 TEST_CASE("Group-limited routing names groups that divide the experts", "[moe][validation]") {
   auto with = [](json extra) {
     json model = {{"preset", "deepseek-v3"}};

@@ -18,6 +18,7 @@ export const CHOICES = {
   "strategy.offload": ["none","optimizer","optimizer+params"],
   "strategy.cross_entropy": ["eager","fused","chunked","fused_linear","compiled","megatron_native"],
   "strategy.grad_reduce_precision": ["fp32","bf16","fp16"],
+  "strategy.pp_schedule": ["1f1b","zero_bubble","dualpipe"],
   "strategy.ep_dispatch": ["all_to_all","per_node"],
   "energy.region": ["world","us","china","eu","germany","france","india","canada","brazil","australia"],
   "operations.recovery": ["automated","manual","in_memory"],

@@ -158,6 +158,9 @@ inline constexpr Named<Recompute> recomputes[] = {
     {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
 inline constexpr Named<ExpertDispatch> expert_dispatches[] = {{"all_to_all", ExpertDispatch::all_to_all},
                                                                 {"per_node", ExpertDispatch::per_node}};
+inline constexpr Named<PipelineSchedule> pipeline_schedules[] = {{"1f1b", PipelineSchedule::one_f_one_b},
+                                                                 {"zero_bubble", PipelineSchedule::zero_bubble},
+                                                                 {"dualpipe", PipelineSchedule::dualpipe}};
 inline constexpr Named<Offload> offloads[] = {
     {"none", Offload::none}, {"optimizer", Offload::optimizer}, {"optimizer+params", Offload::optimizer_and_params}};
 inline constexpr Named<TrainingType> training_types[] = {{"pretrain", TrainingType::pretrain},

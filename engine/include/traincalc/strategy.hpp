@@ -14,6 +14,11 @@ enum class Offload { none, optimizer, optimizer_and_params };
 // (Megatron-Core's alltoall dispatcher, GShard); per_node, once over the network to each node that
 // holds any of its experts and from there over NVLink (DeepSeek-V3's dispatch, DeepEP).
 enum class ExpertDispatch { all_to_all, per_node };
+// The pipeline schedule: one_f_one_b (interleaved with pp_virtual_stages > 1; Narayanan et al. 2021);
+// zero_bubble, ZB-H1, whose weight-gradient passes fill the bubble (Qi et al. 2023, "Zero Bubble
+// Pipeline Parallelism"; DeepSeek-V2); dualpipe, DeepSeek-V3's bidirectional schedule, each rank
+// holding two stages (arXiv:2412.19437, sec. 3.2.1, table 2).
+enum class PipelineSchedule { one_f_one_b, zero_bubble, dualpipe };
 // The training framework: it decides, unless the scenario says otherwise, how weights, gradients and
 // optimizer states are held, which attention and loss kernels run and how adapters are stored (the
 // presets and their sources are in memory_regime.cpp).
@@ -84,6 +89,7 @@ struct Strategy {
   // Tensor-parallel collectives overlapped with the matmuls (Transformer Engine's userbuffers).
   bool overlap_tp_comm = false;
   ExpertDispatch ep_dispatch = ExpertDispatch::all_to_all;
+  PipelineSchedule pp_schedule = PipelineSchedule::one_f_one_b;
   // The expert all-to-alls run while another micro-batch computes (DeepSeek's DualPipe, Megatron-Core's
   // --overlap-moe-expert-parallel-comm), hidden up to that compute.
   bool overlap_ep_comm = false;
