@@ -497,14 +497,25 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
       stage_params(0, layers_on.first, first_body, first_routed);
       stage_params(blocks - layers_on.last, layers_on.last, last_body, last_routed);
       // DualPipe: rank r holds stages r and pp - 1 - r, twice a stage's parameters, and pp + 1
-      // micro-batches of a stage's activations (arXiv:2412.19437, sec. 3.2.1, table 2); rank 0 holds
-      // the first and the last stage, with the embedding, the output head and the loss.
+      // micro-batches of a stage's activations (arXiv:2412.19437, sec. 3.2.1, table 2); half the
+      // micro-batches enter at each end, so each passes a rank once: at most m of them. Rank 0 holds
+      // the first and the last stage, with the embedding, the output head and the loss; rank 1 two of
+      // the stages between (heavier where the ends are lighter).
       if (s.strategy.pp_schedule == PipelineSchedule::dualpipe) {
+        const double units = std::min(pp + 1, m);
         stages[stage_count++] = {
             "first", 0, layers_on.first + layers_on.last,
             (first_body + first_routed + embedding + last_body + last_routed + (tied ? embedding : head)) / tp,
-            (first_routed + last_routed) / tp, std::min(pp + 1, 2 * m) * layers_on.first / blocks, embedding / tp,
+            (first_routed + last_routed) / tp, units * (layers_on.first + layers_on.last) / 2 / blocks, embedding / tp,
             true};
+        if (pp > 2 && layers_on.middle > 0) {
+          double middle_body = 0, middle_routed = 0, other_body = 0, other_routed = 0;
+          stage_params(layers_on.first, layers_on.middle, middle_body, middle_routed);
+          stage_params(blocks - layers_on.last - layers_on.middle, layers_on.middle, other_body, other_routed);
+          stages[stage_count++] = {"middle", 1, 2 * layers_on.middle,
+                                   (middle_body + middle_routed + other_body + other_routed) / tp,
+                                   (middle_routed + other_routed) / tp, units * layers_on.middle / blocks, 0.0, false};
+        }
       } else {
       // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
       // the embedding, as Megatron-LM does) and the loss.

@@ -197,6 +197,13 @@ void check_architecture(const Architecture& a, Fields& f) {
     f.error("expert_groups_per_token", "inconsistent",
             "expert_groups_per_token limits a token to that many of the expert_groups: give expert_groups too.",
             {{"reason", "expert_groups_missing"}});
+  else if (a.expert_groups_per_token > 0 && a.expert_groups_per_token * a.experts / a.expert_groups < a.experts_per_token &&
+           a.expert_groups_per_token <= a.expert_groups)
+    f.error("expert_groups_per_token", "inconsistent",
+            "expert_groups_per_token (" + format_number(a.expert_groups_per_token) + ") groups of " +
+                format_number(a.experts / a.expert_groups) + " experts hold fewer than experts_per_token (" +
+                format_number(a.experts_per_token) + ").",
+            {{"reason", "expert_groups_too_few"}, {"expert_groups_per_token", format_number(a.expert_groups_per_token)}, {"group_experts", format_number(a.experts / a.expert_groups)}, {"experts_per_token", format_number(a.experts_per_token)}});
   else if (a.expert_groups_per_token > a.expert_groups)
     f.error("expert_groups_per_token", "inconsistent",
             "expert_groups_per_token (" + format_number(a.expert_groups_per_token) + ") cannot exceed expert_groups (" +

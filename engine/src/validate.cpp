@@ -562,7 +562,8 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                           {{"reason", "pp_schedule_unused"}}});
   }
   // How the experts' all-to-all runs matters only where there is one.
-  const bool experts_split = s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params < s.model.params;
+  // (An ep left to the planner may split the experts.)
+  const bool experts_split = s.model.active_params < s.model.params && (!s.strategy.ep || *s.strategy.ep > 1);
   const bool strategy_given = root.contains("strategy") && root["strategy"].is_object();
   for (const char* key : {"ep_dispatch", "overlap_ep_comm"})
     if (strategy_given && root["strategy"].contains(key) && !experts_split)

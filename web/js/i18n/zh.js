@@ -734,6 +734,7 @@ export const REASONS = {
   experts_per_token: '每个 token 激活的专家数（{experts_per_token}）不能超过专家总数（{experts}）。',
   expert_groups: '专家分组数（{expert_groups}）必须整除专家总数（{experts}）。',
   expert_groups_missing: 'expert_groups_per_token 限制每个 token 最多使用几个专家组：请同时填写 expert_groups。',
+  expert_groups_too_few: '每个 token 可用的 {expert_groups_per_token} 个专家组（每组 {group_experts} 个专家）少于每个 token 激活的专家数（{experts_per_token}）。',
   expert_groups_per_token: '每个 token 可用的专家组数（{expert_groups_per_token}）不能超过专家分组数（{expert_groups}）。',
   architecture_and_params: '同时给了模型结构和参数量，请只保留一个（参数量由结构算出）。',
   active_params_total: '激活参数量不能超过总参数量。',
