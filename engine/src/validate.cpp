@@ -543,11 +543,11 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         {{"reason", "ep_dense"}}});
   // Zero-bubble and DualPipe schedules are not interleaved; DualPipe pairs stage r with pp - 1 - r.
   if (s.strategy.pp_schedule != PipelineSchedule::one_f_one_b) {
-    const char* schedule = s.strategy.pp_schedule == PipelineSchedule::dualpipe ? "dualpipe" : "zero_bubble";
+    const std::string schedule(contract::name_of(contract::pipeline_schedules, s.strategy.pp_schedule));
     const double pp = s.strategy.pp.value_or(1);
     if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1)
       errors.push_back({"strategy.pp_schedule", "conflict",
-                        std::string("strategy.pp_schedule ") + schedule +
+                        "strategy.pp_schedule " + schedule +
                             " is not interleaved; remove strategy.pp_virtual_stages or choose 1f1b.",
                         {{"reason", "pp_schedule_interleaved"}, {"schedule", schedule}}});
     else if (s.strategy.pp_schedule == PipelineSchedule::dualpipe && s.strategy.pp && std::fmod(pp, 2) != 0)

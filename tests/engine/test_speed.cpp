@@ -15,6 +15,22 @@ json validation(bool planner) {
   return json::parse(traincalc::validation_json(traincalc::builtin_catalog(), planner));
 }
 
+// DeepSeek-V3 on 1,024 H100s (128 nodes of 8): 16 stages, 64-way expert parallelism, no tensor parallelism.
+json deepseek_v3_on_h100s() {
+  return {{"model", {{"preset", "deepseek-v3"}}},
+          {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 4096}}},
+          {"hardware", {{"gpu", "h100-sxm"}, {"count", 1024}}},
+          {"strategy",
+           {{"tp", 1},
+            {"pp", 16},
+            {"cp", 1},
+            {"ep", 64},
+            {"micro_batch", 1},
+            {"zero", 1},
+            {"recompute", "full"},
+            {"pp_virtual_stages", 1}}}};
+}
+
 json calibration_rows() {
   return json::parse(traincalc::builtin_calibration_json())["rows"];
 }
@@ -576,18 +592,7 @@ TEST_CASE("Outside the calibrated GPUs and features the prediction says it extra
 TEST_CASE("Across nodes an expert all-to-all is bounded by each GPU's NIC", "[speed]") {
   // DeepSeek-V3 with 64-way expert parallelism: with 8 GPUs a node, 56 of every 64 destinations are on
   // other nodes (through a 400 Gb/s NIC per GPU); with 64 GPUs in one NVLink domain, none are.
-  json s = {{"model", {{"preset", "deepseek-v3"}}},
-            {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 4096}}},
-            {"hardware", {{"gpu", "h100-sxm"}, {"count", 1024}}},
-            {"strategy",
-             {{"tp", 1},
-              {"pp", 16},
-              {"cp", 1},
-              {"ep", 64},
-              {"micro_batch", 1},
-              {"zero", 1},
-              {"recompute", "full"},
-              {"pp_virtual_stages", 1}}}};
+  json s = deepseek_v3_on_h100s();
   const double across = run(s).time.step->seconds.expert_parallel;
   s["hardware"]["gpus_per_node"] = 64;
   const double inside = run(s).time.step->seconds.expert_parallel;
@@ -605,18 +610,7 @@ TEST_CASE("DeepSeek's dispatch sends a token once to each node it reaches, and o
   // one group a node), 4 (1 - (3/4)^8) = 3.60 nodes, 3.15 copies. The NIC bounds all three (the
   // NVLink share is 7 copies at 9x the bandwidth), so the all-to-all shrinks by 3.15/7 and 4.59/7 (the
   // per-collective latency, about 1% of each, aside).
-  json s = {{"model", {{"preset", "deepseek-v3"}}},
-            {"training", {{"type", "pretrain"}, {"tokens", 1e12}, {"seq_len", 4096}, {"global_batch_sequences", 4096}}},
-            {"hardware", {{"gpu", "h100-sxm"}, {"count", 1024}}},
-            {"strategy",
-             {{"tp", 1},
-              {"pp", 16},
-              {"cp", 1},
-              {"ep", 64},
-              {"micro_batch", 1},
-              {"zero", 1},
-              {"recompute", "full"},
-              {"pp_virtual_stages", 1}}}};
+  json s = deepseek_v3_on_h100s();
   const traincalc::Report copies = run(s);
   s["strategy"]["ep_dispatch"] = "per_node";
   const traincalc::Report per_node = run(s);
