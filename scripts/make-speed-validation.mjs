@@ -6,7 +6,8 @@
 //   tests/data/memory-measured/simumax-b200.json + simumax-settings.json (SimuMax B200: step times, on
 //     the scenarios the memory validation predicts their peaks on)
 //   tests/data/speed-measured/collected/fsdp-torchtitan.json (torchtitan's A100 rows of April 2024)
-//   tests/data/speed-measured/collected/nemo-megatron-bridge.json (NVIDIA's DGX Cloud H100 rows)
+//   tests/data/speed-measured/collected/nemo-megatron-bridge.json (NVIDIA's DGX Cloud H100 rows and its published
+//     mixture-of-experts rows, with collected/nemo-moe-settings.json for their settings)
 //   engine/data/calibration.json (named by ID prefix, not copied)
 // Rows are included on their settings alone, never on an error. Run it when an input changes:
 //   node scripts/make-speed-validation.mjs
@@ -170,6 +171,100 @@ const dgxcScenarios = dgxcRows.map((r) => {
 });
 if (dgxcScenarios.length !== 48) throw new Error(`DGX Cloud H100 rows: ${dgxcScenarios.length}, expected 48`);
 
+// NVIDIA's published mixture-of-experts step times (NeMo 25.02-25.04, Megatron-Bridge 25.09-26.08; H100,
+// B200, GB200), on the settings of each release's performance recipe as pinned in
+// collected/nemo-moe-settings.json. Rows whose table layout matches no recipe (confidence "low") are
+// left out: their settings are unknown. What the scenario states:
+// - the layout as published (TP, PP, interleaved chunks, EP, CP, micro-batch, global batch);
+// - the token dispatcher: DeepEP and HybridEP send a token once to each node holding its experts, then
+//   forward it over NVLink (ep_dispatch per_node); Megatron-Core's alltoall dispatcher sends a copy per
+//   routed expert;
+// - --overlap-moe-expert-parallel-comm (overlap_ep_comm) and userbuffers TP overlap as the recipe sets;
+// - DeepSeek-V3's hand-written pipeline layout (pipeline_model_parallel_layout), as first/last stage
+//   layers;
+// - recomputation: the recipes recompute only narrow modules (MLA up-projections, norms, the expert
+//   activation, the dense MLP), a few percent of the forward pass: "none" here;
+// - cuDNN fused attention (flash3), Transformer Engine's fused cross-entropy, the distributed optimizer.
+// Every fp8 recipe (delayed, per-tensor current scaling, MXFP8 blocks) is the engine's one fp8.
+const moeSettings = read(join(measuredDir, 'collected', 'nemo-moe-settings.json'));
+const settingValue = (row, key) => {
+  const v = row.settings[key];
+  return v && typeof v === 'object' && 'value' in v ? v.value : v;
+};
+// GPT-OSS-120B's shape: Hugging Face transformers GptOssConfig defaults, which are the 120B model's
+// (src/transformers/models/gpt_oss/configuration_gpt_oss.py; the same values in openai/gpt-oss-120b
+// config.json): 36 layers, width 2,880, 64 query and 8 key/value heads of 64, 128 experts of width
+// 2,880 with 4 routed a token, 201,088 tokens, untied, biases on attention and experts. Every other
+// layer attends over a 128-token window; the engine counts full causal attention there (about 6% too
+// much work at 4,096 tokens).
+const GPT_OSS_120B = {
+  name: 'GPT-OSS 120B', layers: 36, hidden: 2880, heads: 64, kv_heads: 8, head_dim: 64, ffn_hidden: 2880,
+  moe_ffn_hidden: 2880, experts: 128, experts_per_token: 4, vocab: 201088, gated_mlp: true, tied_embeddings: false,
+  bias: true, norm: 'rmsnorm', position_embeddings: 0,
+};
+const MOE_PRESETS = {
+  'mixtral-8x7b': 'mixtral-8x7b', 'mixtral-8x22b': 'mixtral-8x22b', 'qwen3-30b-a3b': 'qwen3-30b-a3b',
+  'qwen3-235b-a22b': 'qwen3-235b-a22b', 'deepseek-v3': 'deepseek-v3',
+};
+// DeepSeek-V3's pipeline layouts, as layers per virtual chunk (the recipe's string; E embedding, t a
+// layer, m the MTP block, L the loss): chunk c runs on stage c mod pp.
+function deepseekChunks(layout) {
+  if (typeof layout !== 'string') return null;
+  if (layout.startsWith('Et*3|(t*4|)*14ttL')) return [3, ...Array(14).fill(4), 2];
+  if (layout.startsWith('Et|(tt|)*30mL')) return [1, ...Array(30).fill(2), 0];
+  if (/map \(\d+,\d+\): \[E\+4 layers\], 14x\[4 layers\], \[1 layer/.test(layout)) return [4, ...Array(14).fill(4), 1];
+  return null;
+}
+function stageEnds(chunks, pp) {
+  const stage = (s) => chunks.filter((_, c) => c % pp === s).reduce((a, b) => a + b, 0);
+  return { first: stage(0), last: stage(pp - 1) };
+}
+const moeMeasured = new Map(nemoCollected.rows.map((r) => [r.label, r]));
+// Rows whose expert-parallel group spans tensor-parallel ranks (EP larger than DP x CP: Megatron-Core's
+// MoE parallel folding, expert tensor parallelism 1 under attention TP 2) are left out too: the engine
+// carves EP from the data- and context-parallel ranks only, so it cannot state their layout.
+const foldsTensorParallel = (r) => (r.gpus / (r.tp * r.pp)) % r.ep !== 0;
+const moeScenarios = moeSettings.rows.filter((set) => {
+  const r = moeMeasured.get(set.label);
+  if (!r || r.dedupe_key !== set.dedupe_key) throw new Error(`MoE settings without their measured row: ${set.label}`);
+  return set.row_confidence !== 'low' && !foldsTensorParallel(r);
+}).map((set) => {
+  const r = moeMeasured.get(set.label);
+  const dispatcher = String(settingValue(set, 'deepep_or_hybridep') ?? 'none');
+  const strategy = {
+    framework: 'megatron', precision: r.precision, optimizer: 'adam', tp: r.tp, pp: r.pp, cp: r.cp ?? 1, ep: r.ep,
+    dp: r.gpus / (r.tp * r.pp * (r.cp ?? 1)), zero: 1, micro_batch: r.micro_batch, pp_virtual_stages: r.vp ?? 1,
+    recompute: 'none', attention: 'flash3', cross_entropy: 'fused', sequence_parallel: r.tp > 1,
+    overlap_tp_comm: settingValue(set, 'tp_comm_overlap') === true,
+    ep_dispatch: /DeepEP|HybridEP/.test(dispatcher) ? 'per_node' : 'all_to_all',
+    overlap_ep_comm: settingValue(set, 'overlap_moe_expert_parallel_comm') === true,
+  };
+  const model = r.model === 'gpt-oss-120b' ? { ...GPT_OSS_120B } : { preset: MOE_PRESETS[r.model] };
+  if (!model.name && !model.preset) throw new Error(`MoE row with an unknown model: ${r.model}`);
+  if (r.model === 'deepseek-v3' && r.pp > 1) {
+    const chunks = deepseekChunks(settingValue(set, 'pipeline_model_parallel_layout'));
+    if (chunks && chunks.length === r.pp * (r.vp ?? 1)) {
+      const ends = stageEnds(chunks, r.pp);
+      strategy.pp_first_stage_layers = ends.first;
+      strategy.pp_last_stage_layers = ends.last;
+    }
+  }
+  const stepSeconds = r.seq_len * r.global_batch_sequences / (r.measured.tokens_per_second_per_gpu * r.gpus);
+  return {
+    id: `nemo-moe#${set.label.replace(/[^A-Za-z0-9.]+/g, '-').replace(/-+$/, '')}`,
+    label: set.label,
+    confidence: set.row_confidence,
+    scenario: {
+      model,
+      training: { type: 'pretrain', steps: 1, seq_len: r.seq_len, global_batch_sequences: r.global_batch_sequences },
+      hardware: { gpu: r.gpu, count: r.gpus },
+      strategy,
+    },
+    step_ms: Math.round(stepSeconds * 1e4) / 10,
+  };
+});
+if (moeScenarios.length !== 72) throw new Error(`NVIDIA MoE rows: ${moeScenarios.length}, expected 72`);
+
 // Our own H200 runs (scripts/device/measure_h200.py): Hugging Face transformers, eager PyTorch, one GPU;
 // the step time is the median of five host-timed steps (forward, backward and the optimizer), the same
 // scenarios as the memory validation's rows.
@@ -232,6 +327,29 @@ const output = {
       scenarios: dgxcScenarios,
     },
     {
+      group: 'nemo-moe', framework: 'megatron-core', label: 'NVIDIA MoE', confidence: 'medium', fit: false,
+      source: "NVIDIA's published pre-training throughput (tokens per second per GPU) for mixture-of-experts models: " +
+        'NeMo 25.02/25.04 performance summaries (docs.nvidia.com/nemo-framework, Mixtral on B200/GB200) and the ' +
+        'Megatron-Bridge performance summary and archive (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary*.md at ' +
+        '067f987df0; releases 25.09-26.08: DeepSeek-V3, Qwen3 30B-A3B and 235B-A22B, GPT-OSS 120B on H100, B200, ' +
+        'GB200); settings from each release\'s performance recipe at its tag (collected/nemo-moe-settings.json).',
+      notes: 'Step time = sequence x global batch / (tokens per second per GPU x GPUs). Benchmarks force-balanced ' +
+        'routing without token dropping (the pages say so), which the engine assumes. Not modelled: CUDA graphs ' +
+        '(most GB200 and some B200 rows capture layers or the whole iteration), the narrow recomputation of the ' +
+        'recipes (MLA up-projections, norms, expert activations: a few percent), DeepSeek-V3\'s multi-token-' +
+        'prediction layer (one more MoE layer and output head, about 3%), GPT-OSS\'s sliding-window layers, ' +
+        'MXFP8 and current scaling as distinct fp8 recipes, the padding of full-iteration CUDA graphs. Left out: ' +
+        'the 5 rows whose table layout matches no recipe, and 8 rows whose expert-parallel group spans tensor-' +
+        'parallel ranks (Megatron-Core\'s MoE parallel folding, which the engine cannot state). Validation only ' +
+        '(fit: false): rows never fitted on, as their steps carry host work the engine does not model (a mixture-' +
+        'of-experts layer\'s many small kernels and the dispatchers\' host synchronisation; CUDA graphs that ' +
+        'remove it) and which a fit would charge to every dense layer\'s launch cost: fitted on, they move ' +
+        'vTrain one-node\'s held-out error from 19.1% to 51.3%. One recipe measured in two releases can differ ' +
+        'by 1.6x (GPT-OSS 120B on 64 GB200s in MXFP8: 2.83 s in 26.06, 4.48 s in 26.06.01, as the settings file ' +
+        'notes), which no setting here explains.',
+      scenarios: moeScenarios,
+    },
+    {
       group: 'h200-hf-2026', framework: 'hf', confidence: 'high',
       source: H200_SOURCE,
       notes: 'Measured by this project on one lent H200 (SXM, 700 W): Hugging Face transformers models built ' +
@@ -264,4 +382,4 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
   `[${body.split(/,\n\s+/).join(', ')}]`);
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
-  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${h200Scenarios.length} H200 rows`);
+  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${moeScenarios.length} NVIDIA MoE rows, ${h200Scenarios.length} H200 rows`);

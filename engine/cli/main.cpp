@@ -123,10 +123,15 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
 void print_speed_validation(const traincalc::SpeedValidationTable& table) {
   std::printf("%-22s %-18s %5s %9s %9s %9s %9s %9s\n", "source (held out)", "framework", "rows", "median", "mean",
               "bias", "largest", "in sample");
-  for (const auto& s : table.sources)
-    std::printf("%-22.22s %-18.18s %5.0f %8.1f%% %8.1f%% %+8.1f%% %8.1f%% %8.1f%%\n", s.group.c_str(),
+  bool validation_only = false;
+  for (const auto& s : table.sources) {
+    std::printf("%-22.22s %-18.18s %5.0f %8.1f%% %8.1f%% %+8.1f%% %8.1f%% %8.1f%%%s\n", s.group.c_str(),
                 s.framework.c_str(), s.rows, s.median_abs_error_pct, s.mean_abs_error_pct, signed_tenths(s.mean_error_pct),
-                s.max_abs_error_pct, s.median_abs_error_in_sample_pct);
+                s.max_abs_error_pct, s.median_abs_error_in_sample_pct, s.fitted ? "" : " *");
+    validation_only = validation_only || !s.fitted;
+  }
+  if (validation_only)
+    std::printf("* validation only: predicted, never fitted on (engine/data/speed-validation.json says why)\n");
   std::printf("median of the sources' medians: held out %.1f%%, in sample %.1f%% (each source weighing the same)\n",
               table.median_of_sources_abs_error_pct, table.median_of_sources_abs_error_in_sample_pct);
   std::printf("all rows: held out median |error| %.1f%%, mean %.1f%%; in sample median %.1f%%, mean %.1f%%; engine's "

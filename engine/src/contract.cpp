@@ -645,8 +645,8 @@ const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: t
                         days_range_fields};
 constexpr Field range_fields[] = {
     required(text("basis", "The kind of step the percentiles come from: \"launch_bound\" (the host's kernel launches "
-                           "take longer than a layer's GPU work), \"launch_near\" (over a third of it) or "
-                           "\"compute_bound\".")),
+                           "take longer than a layer's GPU work), \"launch_near\" (over a third of it), "
+                           "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts).")),
     required(out("low", "ratio", "10th percentile of measured / predicted step time on held-out rows of that kind.")),
     required(out("high", "ratio", "90th percentile of measured / predicted step time on held-out rows of that kind.")),
     required(out("rows", "rows", "Held-out validation rows of that kind.")),

@@ -245,7 +245,8 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
                                            const HardwareReport& hardware, const ParallelismReport& layout,
                                            const MemoryExplanation& memory, double global_batch_sequences);
 // The kind of step a likely range is taken for: the host's kernel launches take longer than the GPU's
-// work on a layer ("launch_bound"), more than a third of it ("launch_near"), or less ("compute_bound").
+// work on a layer ("launch_bound"), more than a third of it ("launch_near"), or less ("compute_bound"); any
+// step of a mixture of experts ("mixture_of_experts").
 std::string speed_range_basis(const StepPrediction& step);
 // The likely range of a predicted step: the held-out percentiles of its basis, which `traincalc
 // validate --speed` computes from the validation rows (a test keeps the two equal).

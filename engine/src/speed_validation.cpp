@@ -230,6 +230,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
   for (const json& source : data.at("sources")) {
     const std::string group = source.at("group").get<std::string>();
     const std::string framework = source.at("framework").get<std::string>();
+    // A source marked "fit": false is predicted like every other but never fitted on (its notes say why).
+    const bool fitted = source.value("fit", true);
     if (source.contains("calibration_ids")) {
       // Rows of calibration.json, whose IDs start with one of these.
       for (const json& row : calibration.at("rows")) {
@@ -243,6 +245,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
         out.label = row.at("label").get<std::string>();
         out.source_group = group;
         out.framework = framework;
+        out.fitted = fitted;
         out.metric = row.at("published").at("metric").get<std::string>();
         out.measured = row.at("published").at("value").get<double>();
         add(std::move(out), row.at("scenario"));
@@ -257,6 +260,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
         out.label = row.at("label").get<std::string>();
         out.source_group = group;
         out.framework = framework;
+        out.fitted = fitted;
         out.metric = "step_seconds";
         out.measured = row.at("step_ms").get<double>() / 1000;
         add(std::move(out), row.at("scenario"));
@@ -282,6 +286,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       out.id = group + "#" + std::to_string(index++);
       out.source_group = group;
       out.framework = framework;
+      out.fitted = fitted;
       out.metric = "step_seconds";
       const double value = values[columns.size()].get<double>();
       out.measured = measured == "step_ms" ? value / 1000 : value;
@@ -311,7 +316,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     std::map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const std::string& g = rows[i].source_group;
-      if (g == without && (width == 0 || rows[i].width == width)) continue;
+      if (!rows[i].fitted || (g == without && (width == 0 || rows[i].width == width))) continue;
       const std::size_t stride = std::max<std::size_t>(1, group_size[g] / 240);
       if (seen[g]++ % stride == 0) use.push_back(i);
     }
@@ -337,6 +342,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       SpeedValidationRow& row = rows[i];
       if (row.source_group != group) continue;
       source.framework = row.framework;
+      source.fitted = row.fitted;
       ++source.rows;
       const double held = step_ratio(prepared[i], row, without, &row.predicted);
       const double in = step_ratio(prepared[i], row, in_sample, &row.predicted_in_sample);
@@ -370,7 +376,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
 
   // Likely ranges: by basis, the 10th and 90th percentiles of measured / predicted step time over the
   // held-out rows, each source weighing the same (1 / its rows of that basis), widened to contain 1.
-  const std::vector<std::string> bases = {"launch_bound", "launch_near", "compute_bound"};
+  const std::vector<std::string> bases = {"launch_bound", "launch_near", "compute_bound", "mixture_of_experts"};
   for (SpeedValidationRow& row : rows) row.range_ratio = 1 / (1 + row.error_pct / 100);
   // A kind of step only one source measures (today the launch-bound one-node rows): held out by
   // source, the constant it turns on (the launch cost) is never learnt and stays where the fit starts,
@@ -382,6 +388,9 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       if (row.range_basis == basis) sources.insert(row.source_group);
     if (sources.size() != 1) continue;
     const std::string& only = *sources.begin();
+    // A source never fitted on is held out of every fit already.
+    if (std::any_of(rows.begin(), rows.end(), [&](const SpeedValidationRow& r) { return r.source_group == only && !r.fitted; }))
+      continue;
     std::set<double> widths;
     for (const SpeedValidationRow& row : rows)
       if (row.source_group == only && row.width > 0) widths.insert(row.width);
@@ -506,7 +515,8 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"median_abs_error_in_sample_pct", s.median_abs_error_in_sample_pct},
                        {"mean_abs_error_in_sample_pct", s.mean_abs_error_in_sample_pct},
                        {"range_coverage_pct", s.range_coverage_pct},
-                       {"range_coverage_nested_pct", s.range_coverage_nested_pct}});
+                       {"range_coverage_nested_pct", s.range_coverage_nested_pct},
+                       {"fitted", s.fitted}});
   json ranks = json::array();
   for (const SpeedRankGroup& g : table.rank_groups)
     ranks.push_back({{"key", g.key},

@@ -712,6 +712,13 @@ describe('the served page', () => {
       assert.ok(Math.abs(Number(await cells.nth(1).getAttribute('data-value')) - s.range_coverage_pct) < 1e-6, s.group);
     }
     assert.match(await table.innerText(), /每步时间：实测运行，逐个来源留出[\s\S]*可能范围/);
+    // A source kept for validation only says so in its row (NVIDIA's mixture-of-experts steps), and a
+    // mixture of experts has its own likely range.
+    for (const s of speed.sources)
+      assert.equal(await table.locator(`tr[data-source="${s.group}"] [data-validation-only]`).count(), s.fitted ? 0 : 1, s.group);
+    assert.match(await table.locator('tr[data-source="nemo-moe"]').innerText(), /仅用于验证/);
+    const moeRange = speed.ranges.find((r) => r.basis === 'mixture_of_experts');
+    assert.ok((await table.locator('.val-ranges').innerText()).includes(`混合专家 ${moeRange.low.toFixed(2)}`));
     // A bias that rounds to nothing reads 0%, never "-0%" (vTrain multi-node's is -0.004%).
     assert.doesNotMatch(await table.innerText(), /(^|[^\d.])-0%/);
     // The headline is the median of the sources' held-out medians, as the CLI prints it (each source

@@ -155,12 +155,16 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   CHECK(text.out.find("vtrain-multi-node") != std::string::npos);
   CHECK(text.out.find("median of the sources' medians: held out") != std::string::npos);
   CHECK(text.out.find("ampere_matmul_efficiency") != std::string::npos);
+  // A source kept for validation only is marked, and the mark explained.
+  CHECK(text.out.find("nemo-moe") != std::string::npos);
+  CHECK(text.out.find("* validation only: predicted, never fitted on") != std::string::npos);
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);
   const json j = json::parse(as_json.out);
-  CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 40 + 45);
+  CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 72 + 40 + 45);
   CHECK(j["sources"].size() >= 9);
   CHECK(j["fits"].size() == j["sources"].size() + 1);
+  for (const json& s : j["sources"]) CHECK(s.at("fitted") == (s.at("group") != "nemo-moe"));
   // The headline, each source weighing the same, beside the all-rows median.
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() > 0);
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() < j.at("median_abs_error_pct").get<double>());

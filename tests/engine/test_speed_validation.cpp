@@ -30,9 +30,9 @@ const traincalc::SpeedValidationSource& source(const std::string& group) {
 TEST_CASE("Every speed-validation row is a scenario the engine times, 300+ rows, three GPU generations",
           "[speed][validation]") {
   const auto& t = table();
-  // 109 + 1,440 vTrain rows, 43 SimuMax rows, 6 torchtitan rows, 48 DGX Cloud rows, 40 of our H200
-  // rows, 45 calibration rows: none may drop out silently.
-  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 40 + 45);
+  // 109 + 1,440 vTrain rows, 43 SimuMax rows, 6 torchtitan rows, 48 DGX Cloud rows, 72 of NVIDIA's
+  // mixture-of-experts rows, 40 of our H200 rows, 45 calibration rows: none may drop out silently.
+  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 72 + 40 + 45);
   std::set<std::string> gpus, frameworks, groups;
   for (const auto& row : t.rows) {
     INFO(row.id);
@@ -43,7 +43,8 @@ TEST_CASE("Every speed-validation row is a scenario the engine times, 300+ rows,
     frameworks.insert(row.framework);
     groups.insert(row.source_group);
   }
-  CHECK(gpus == std::set<std::string>{"a100", "b200", "h100", "h200"});  // Ampere, Hopper, Blackwell
+  // Ampere, Hopper, Blackwell (B200 and Grace Blackwell GB200 in its 72-GPU NVLink racks)
+  CHECK(gpus == std::set<std::string>{"a100", "b200", "gb20", "h100", "h200"});
   CHECK(frameworks.size() >= 5);
   CHECK(groups.size() == t.sources.size());
   CHECK(t.sources.size() >= 8);
@@ -82,9 +83,10 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // sources, once FlashAttention's rate follows the sequence and head width measured on an H200 and
   // cuDNN's speed-up and fp8's rate are bounded by measurements (8.3% over eight before); 6.3% since
   // 2026-12-01's third session (AMP's casts where autocast makes them, LoRA's backward bytes and fp32
-  // adapter matmuls, cuDNN's head-width curve, memory-efficient SDPA's rate).
+  // adapter matmuls, cuDNN's head-width curve, memory-efficient SDPA's rate); 7.3% over ten sources
+  // since NVIDIA's mixture-of-experts steps joined (16.6%; 6.3% over the nine dense ones).
   CHECK(t.median_of_sources_abs_error_pct <= 7.5);
-  // Over all rows it is 16.3% (36.8% before 2026-12-01): 1,440 of the 1,731 rows are vTrain's one-node
+  // Over all rows it is 16.4% (36.8% before 2026-12-01): 1,440 of the 1,731 rows are vTrain's one-node
   // runs, small models with 64-wide heads at 1,024 tokens, whose attention the old head-width factor
   // made 1.8x too slow, which the fit then took from the launch cost. vTrain multi-node's MAPE is 8.8%
   // (target 8%; 9.1% before the third session).
@@ -109,12 +111,39 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   CHECK(source("megatron-lm-2021").median_abs_error_pct <= 4.0);  // 2.6% today
   CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.5);  // 5.9%
   CHECK(source("llm-foundry").median_abs_error_pct <= 7.5);  // 6.3%
-  // In sample (the engine's own constants): within 8% at the median, every source within 12%.
+  // In sample (the engine's own constants): within 8% at the median, every source fitted on within
+  // 12% (a validation-only source's in-sample error is its held-out one; its own test above).
   CHECK(t.median_abs_error_in_sample_pct <= 8.0);
   for (const auto& s : t.sources) {
     INFO(s.group);
-    CHECK(s.median_abs_error_in_sample_pct <= 12.0);
+    if (s.fitted) CHECK(s.median_abs_error_in_sample_pct <= 12.0);
   }
+}
+
+TEST_CASE("A validation-only source is predicted held out but never moves the constants", "[speed][validation]") {
+  // NVIDIA's published mixture-of-experts steps (Megatron-Core/Megatron-Bridge 25.02-26.08; DeepSeek-V3,
+  // Qwen3, GPT-OSS, Mixtral on H100, B200, GB200) carry host work the engine does not model; their
+  // source says "fit": false (engine/data/speed-validation.json says why). Every fit then equals the fit
+  // without them: the in-sample constants and the fold that holds them out are the same numbers.
+  const auto& t = table();
+  const auto& moe = source("nemo-moe");
+  CHECK_FALSE(moe.fitted);
+  CHECK(moe.rows == 72);
+  const auto fold = std::find_if(t.fits.begin(), t.fits.end(), [](const auto& f) { return f.without == "nemo-moe"; });
+  REQUIRE(fold != t.fits.end());
+  REQUIRE(fold->values.size() == t.fits.front().values.size());
+  for (std::size_t k = 0; k < fold->values.size(); ++k) {
+    INFO(fold->values[k].first);
+    CHECK(fold->values[k].second == t.fits.front().values[k].second);
+  }
+  // So its in-sample error is its held-out one: 16.6% at the median today, too fast by 10.5% on
+  // average (SimuMax's DeepSeek rows, the other mixture-of-experts source, by 20%): the clue to a
+  // mixture-of-experts cost the step model lacks. A guard at today's figure.
+  CHECK(moe.median_abs_error_in_sample_pct == Approx(moe.median_abs_error_pct));
+  CHECK(moe.median_abs_error_pct <= 17.5);
+  CHECK(moe.mean_error_pct < 0);
+  for (const auto& s : t.sources)
+    if (s.group != "nemo-moe") CHECK(s.fitted);
 }
 
 TEST_CASE("The engine's step constants are the fit on every source", "[speed][validation]") {
@@ -161,10 +190,17 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
     CHECK(t.ranges[i].low <= 1.0);
     CHECK(t.ranges[i].high >= 1.0);
   }
-  // Every basis has rows; the compute-bound one, where nearly every real run lies, rests on all nine
-  // sources.
-  CHECK(t.ranges.back().basis == "compute_bound");
-  CHECK(t.ranges.back().sources == 9);
+  // Every basis has rows; the compute-bound one, where nearly every dense run lies, rests on nine
+  // sources; a mixture of experts' on the two that measure one (NVIDIA's, SimuMax's DeepSeek rows), and
+  // it is wider and leans slow, as both come out faster than measured.
+  const auto basis = [&](const std::string& name) {
+    const auto it = std::find_if(t.ranges.begin(), t.ranges.end(), [&](const auto& r) { return r.basis == name; });
+    REQUIRE(it != t.ranges.end());
+    return *it;
+  };
+  CHECK(basis("compute_bound").sources == 9);
+  CHECK(basis("mixture_of_experts").sources == 2);
+  CHECK(basis("mixture_of_experts").high > basis("compute_bound").high + 0.2);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
   // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.4%. The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
@@ -183,9 +219,38 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.front().basis == "launch_bound");
   CHECK(t.ranges.front().high < 1.8);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 74.6% today
-  // (75.5% over eight sources), documented in docs/validation.md; a guard that they do not get worse.
-  CHECK(t.range_coverage_nested_pct >= 73);
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 72.9% today
+  // over ten sources, documented in docs/validation.md; a guard that they do not get worse. NVIDIA's
+  // mixture-of-experts rows are 33% inside ranges made without them (their basis then rests on
+  // SimuMax's twelve DeepSeek rows alone); the nine dense sources' mean rose from 74.6% to 77.3% when
+  // SimuMax's DeepSeek rows left the compute-bound basis for the mixture-of-experts one.
+  CHECK(t.range_coverage_nested_pct >= 72.5);
+  double dense_nested = 0, dense_sources = 0;
+  for (const auto& s : t.sources)
+    if (s.group != "nemo-moe") {
+      dense_nested += s.range_coverage_nested_pct;
+      ++dense_sources;
+    }
+  CHECK(dense_nested / dense_sources >= 77);
+}
+
+TEST_CASE("A mixture of experts' predicted step carries the mixture-of-experts range", "[speed][range]") {
+  // Mixtral 8x7B on 64 H100s with 8-way expert parallelism: its range comes from the 84 held-out
+  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.87-1.43x, not the dense compute-bound
+  // 0.88-1.14x, however long its layers take.
+  const json r = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b"},
+      "training":{"type":"pretrain","tokens":1e12,"seq_len":4096},
+      "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"tp":1,"pp":1,"ep":8,"micro_batch":1}})"));
+  const json& range = r.at("time").at("range");
+  CHECK(range.at("basis") == "mixture_of_experts");
+  CHECK(range.at("low").get<double>() == Approx(0.8748).epsilon(1e-3));
+  CHECK(range.at("high").get<double>() == Approx(1.4329).epsilon(1e-3));
+  CHECK(range.at("rows") == 84);
+  // The same model's dense twin (one expert) is a compute-bound step.
+  const json dense = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b","experts":1,"experts_per_token":1},
+      "training":{"type":"pretrain","tokens":1e12,"seq_len":4096},
+      "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"tp":1,"pp":1,"ep":1,"micro_batch":1}})"));
+  CHECK(dense.at("time").at("range").at("basis") == "compute_bound");
 }
 
 TEST_CASE("A predicted utilisation carries its likely range into step time, days, GPU-hours and cost",

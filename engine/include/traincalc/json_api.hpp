@@ -139,6 +139,7 @@ struct SpeedValidationRow {
   // step only its own source measures, by model width within that source.
   double range_ratio = 1;
   bool in_range = false;            // its held-out error lies inside the likely range of its basis
+  bool fitted = true;               // its source enters the fits of the other sources (false: validation only)
 };
 struct SpeedValidationSource {
   std::string group, framework;
@@ -149,6 +150,9 @@ struct SpeedValidationSource {
   // Of its rows, the share whose held-out error lies in the likely range: with the ranges from every
   // source's held-out rows, and (nested) from the other sources' only.
   double range_coverage_pct = 0, range_coverage_nested_pct = 0;
+  // Whether its rows enter the fits of the other sources' constants; false for a source kept for
+  // validation only (its held-out error means the same either way).
+  bool fitted = true;
 };
 struct SpeedRankGroup {
   std::string key;

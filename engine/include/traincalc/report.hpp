@@ -87,13 +87,14 @@ struct StepPrediction {
   double layer_stream_seconds = 0;
   double layer_launch_seconds = 0;  // the host's time to launch that layer's kernels, launched eagerly
   double logits_seconds = 0;  // one micro-batch's logits and loss, on the last pipeline stage only
+  bool mixture_of_experts = false;  // routed experts: its likely range is the mixture-of-experts rows'
 };
 
 // How far the true step time is likely to lie from the predicted one: the 10th and 90th percentiles of
 // measured / predicted step time over held-out validation rows of the same kind (`basis`), each
 // validation source weighing the same. The range always contains the prediction.
 struct LikelyRange {
-  std::string basis;  // "launch_bound", "launch_near" or "compute_bound"
+  std::string basis;  // "launch_bound", "launch_near", "compute_bound" or "mixture_of_experts"
   double low = 1, high = 1;  // multipliers of the predicted step time (and days, GPU-hours, cost)
   double rows = 0, sources = 0;  // the held-out rows behind the percentiles, and their sources
 };

@@ -77,7 +77,9 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
   const sourceHead = ['val_source', 'val_framework', 'val_rows', 'val_held_out', 'val_bias', 'val_in_sample', 'val_in_range']
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const sourceRows = measured.sources.map((s) => el('tr', { 'data-source': s.group }, [
-    el('th', { scope: 'row', text: s.group }),
+    el('th', { scope: 'row' }, s.fitted === false
+      ? [s.group, el('span', { class: 'val-source', 'data-validation-only': '', text: ` · ${t(lang, 'val_validation_only')}` })]
+      : [s.group]),
     el('td', { text: s.framework }),
     el('td', { text: format.plain(s.rows, lang, 0) }),
     el('td', { 'data-value': s.median_abs_error_pct, text: `${format.plain(s.median_abs_error_pct, lang, 1)}%` }),
