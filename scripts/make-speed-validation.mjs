@@ -211,7 +211,6 @@ const MOE_PRESETS = {
 function deepseekChunks(layout) {
   if (typeof layout !== 'string') return null;
   if (layout.startsWith('Et*3|(t*4|)*14ttL')) return [3, ...Array(14).fill(4), 2];
-  if (layout.startsWith('Et|(tt|)*30mL')) return [1, ...Array(30).fill(2), 0];
   if (/map \(\d+,\d+\): \[E\+4 layers\], 14x\[4 layers\], \[1 layer/.test(layout)) return [4, ...Array(14).fill(4), 1];
   return null;
 }
@@ -220,14 +219,17 @@ function stageEnds(chunks, pp) {
   return { first: stage(0), last: stage(pp - 1) };
 }
 const moeMeasured = new Map(nemoCollected.rows.map((r) => [r.label, r]));
-// Rows whose expert-parallel group spans tensor-parallel ranks (EP larger than DP x CP: Megatron-Core's
-// MoE parallel folding, expert tensor parallelism 1 under attention TP 2) are left out too: the engine
-// carves EP from the data- and context-parallel ranks only, so it cannot state their layout.
-const foldsTensorParallel = (r) => (r.gpus / (r.tp * r.pp)) % r.ep !== 0;
+// Rows whose experts are laid out over the tensor-parallel ranks too are left out: expert tensor
+// parallelism 1 under attention TP 2 (Megatron-Core's MoE parallel folding; every such row here), so the
+// expert-parallel group spans the TP ranks (EP 32 under TP 2 and DP 16, EP 64 under TP 2 and DP 32;
+// Mixtral 8x22B's EP 8 within one node beside TP 2 x CP 8). The engine carves EP from the data- and
+// context-parallel ranks only and places its members gpus_per_node / (TP x CP) apart, so it cannot
+// state their layout.
+const foldsTensorParallel = (r, set) => r.tp > 1 && Number(settingValue(set, 'expert_tensor_parallel_size')) !== r.tp;
 const moeScenarios = moeSettings.rows.filter((set) => {
   const r = moeMeasured.get(set.label);
   if (!r || r.dedupe_key !== set.dedupe_key) throw new Error(`MoE settings without their measured row: ${set.label}`);
-  return set.row_confidence !== 'low' && !foldsTensorParallel(r);
+  return set.row_confidence !== 'low' && !foldsTensorParallel(r, set);
 }).map((set) => {
   const r = moeMeasured.get(set.label);
   const dispatcher = String(settingValue(set, 'deepep_or_hybridep') ?? 'none');
@@ -263,7 +265,7 @@ const moeScenarios = moeSettings.rows.filter((set) => {
     step_ms: Math.round(stepSeconds * 1e4) / 10,
   };
 });
-if (moeScenarios.length !== 72) throw new Error(`NVIDIA MoE rows: ${moeScenarios.length}, expected 72`);
+if (moeScenarios.length !== 69) throw new Error(`NVIDIA MoE rows: ${moeScenarios.length}, expected 69`);
 
 // Our own H200 runs (scripts/device/measure_h200.py): Hugging Face transformers, eager PyTorch, one GPU;
 // the step time is the median of five host-timed steps (forward, backward and the optimizer), the same
@@ -333,18 +335,20 @@ const output = {
         'Megatron-Bridge performance summary and archive (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary*.md at ' +
         '067f987df0; releases 25.09-26.08: DeepSeek-V3, Qwen3 30B-A3B and 235B-A22B, GPT-OSS 120B on H100, B200, ' +
         'GB200); settings from each release\'s performance recipe at its tag (collected/nemo-moe-settings.json).',
-      notes: 'Step time = sequence x global batch / (tokens per second per GPU x GPUs). Benchmarks force-balanced ' +
-        'routing without token dropping (the pages say so), which the engine assumes. Not modelled: CUDA graphs ' +
+      notes: 'Step time = sequence x global batch / (tokens per second per GPU x GPUs). Routing: from 25.11 on the ' +
+        'benchmarks force-balance tokens without dropping (the pages say so); the Mixtral rows and the 25.09 ' +
+        '"tokendrop" rows route with capacity factor 1.0 and padding, about the same work. The engine assumes ' +
+        'balanced experts. Not modelled: CUDA graphs ' +
         '(most GB200 and some B200 rows capture layers or the whole iteration), the narrow recomputation of the ' +
         'recipes (MLA up-projections, norms, expert activations: a few percent), DeepSeek-V3\'s multi-token-' +
         'prediction layer (one more MoE layer and output head, about 3%), GPT-OSS\'s sliding-window layers, ' +
         'MXFP8 and current scaling as distinct fp8 recipes, the padding of full-iteration CUDA graphs. Left out: ' +
-        'the 5 rows whose table layout matches no recipe, and 8 rows whose expert-parallel group spans tensor-' +
-        'parallel ranks (Megatron-Core\'s MoE parallel folding, which the engine cannot state). Validation only ' +
+        'the 5 rows whose table layout matches no recipe, and 11 rows whose experts run without tensor parallelism ' +
+        'under attention TP 2 (Megatron-Core\'s MoE parallel folding, which the engine cannot state). Validation only ' +
         '(fit: false): rows never fitted on, as their steps carry host work the engine does not model (a mixture-' +
         'of-experts layer\'s many small kernels and the dispatchers\' host synchronisation; CUDA graphs that ' +
         'remove it) and which a fit would charge to every dense layer\'s launch cost: fitted on, they move ' +
-        'vTrain one-node\'s held-out error from 19.1% to 51.3%. One recipe measured in two releases can differ ' +
+        'vTrain one-node\'s held-out error from 19.1% to 51.3% (and SimuMax B200\'s from 18.3% to 7.9%). One recipe measured in two releases can differ ' +
         'by 1.6x (GPT-OSS 120B on 64 GB200s in MXFP8: 2.83 s in 26.06, 4.48 s in 26.06.01, as the settings file ' +
         'notes), which no setting here explains.',
       scenarios: moeScenarios,

@@ -353,7 +353,9 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       errors_in.push_back(std::abs(row.error_in_sample_pct));
       signed_errors.push_back(row.error_pct);
       held_out_all.push_back(std::abs(row.error_pct));
-      in_sample_all.push_back(std::abs(row.error_in_sample_pct));
+      // A source never fitted on has no in-sample error (its "in sample" is its held-out error): the
+      // in-sample summaries are over the sources fitted on.
+      if (row.fitted) in_sample_all.push_back(std::abs(row.error_in_sample_pct));
       built_in_all.push_back(std::abs(100 * (own - 1)));
     }
     source.median_abs_error_pct = median(errors);
@@ -363,7 +365,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     source.mean_abs_error_in_sample_pct = mean(errors_in);
     source.mean_error_pct = mean(signed_errors);
     source_medians.push_back(source.median_abs_error_pct);
-    source_medians_in_sample.push_back(source.median_abs_error_in_sample_pct);
+    if (source.fitted) source_medians_in_sample.push_back(source.median_abs_error_in_sample_pct);
     table.sources.push_back(source);
   }
   table.median_abs_error_pct = median(held_out_all);
