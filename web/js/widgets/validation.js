@@ -84,7 +84,8 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     el('td', { text: format.plain(s.rows, lang, 0) }),
     el('td', { 'data-value': s.median_abs_error_pct, text: `${format.plain(s.median_abs_error_pct, lang, 1)}%` }),
     el('td', { text: pct(s.mean_error_pct) }),
-    el('td', { text: `${format.plain(s.median_abs_error_in_sample_pct, lang, 1)}%` }),
+    // A source never fitted on has no in-sample error (its own is the held-out one).
+    el('td', { text: s.fitted === false ? '—' : `${format.plain(s.median_abs_error_in_sample_pct, lang, 1)}%` }),
     el('td', { 'data-value': s.range_coverage_pct, text: `${format.plain(s.range_coverage_pct, lang, 0)}% (${format.plain(s.range_coverage_nested_pct, lang, 0)}%)` }),
   ]));
   const options = (key) => [...new Set(measured.rows.map((r) => r[key]))].sort();
