@@ -226,12 +226,11 @@ const moeMeasured = new Map(nemoCollected.rows.map((r) => [r.label, r]));
 // context-parallel ranks only and places its members gpus_per_node / (TP x CP) apart, so it cannot
 // state their layout.
 const foldsTensorParallel = (r, set) => r.tp > 1 && Number(settingValue(set, 'expert_tensor_parallel_size')) !== r.tp;
-const moeScenarios = moeSettings.rows.filter((set) => {
+const moeScenarios = moeSettings.rows.map((set) => {
   const r = moeMeasured.get(set.label);
   if (!r || r.dedupe_key !== set.dedupe_key) throw new Error(`MoE settings without their measured row: ${set.label}`);
-  return set.row_confidence !== 'low' && !foldsTensorParallel(r, set);
-}).map((set) => {
-  const r = moeMeasured.get(set.label);
+  return { set, r };
+}).filter(({ set, r }) => set.row_confidence !== 'low' && !foldsTensorParallel(r, set)).map(({ set, r }) => {
   const dispatcher = String(settingValue(set, 'deepep_or_hybridep') ?? 'none');
   const strategy = {
     framework: 'megatron', precision: r.precision, optimizer: 'adam', tp: r.tp, pp: r.pp, cp: r.cp ?? 1, ep: r.ep,
