@@ -622,6 +622,9 @@ constexpr Field breakdown_fields[] = {
     required(out("optimizer", "s", "The optimizer step (and CPU offload traffic).")),
     required(out("kernel_launch", "s",
                  "The GPU waiting for the host to launch kernels smaller than their launch cost.")),
+    required(out("micro_batch_host", "s",
+                 "The GPU waiting for the host between micro-batches: loading the batch and its synchronisation, "
+                 "the loss.")),
 };
 const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
                        breakdown_fields};

@@ -418,7 +418,8 @@ json report_json_value(const Report& r) {
                                  {"data_parallel", b.data_parallel},
                                  {"bubble", b.bubble},
                                  {"optimizer", b.optimizer},
-                                 {"kernel_launch", b.kernel_launch}};
+                                 {"kernel_launch", b.kernel_launch},
+                                 {"micro_batch_host", b.micro_batch_host}};
   }
   if (t.range) {
     // The prediction times the held-out percentiles: a slower step (high) is a lower utilisation.

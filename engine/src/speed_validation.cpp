@@ -58,6 +58,7 @@ const std::vector<Knob>& knobs() {
       {"link_efficiency", &SpeedParams::link_efficiency, 0.4, 0.95},
       {"layer_dispatch_seconds", &SpeedParams::layer_dispatch_seconds, 20e-6, 2e-3},
       {"collective_latency_seconds", &SpeedParams::collective_latency_seconds, 2e-6, 100e-6},
+      {"micro_batch_host_seconds", &SpeedParams::micro_batch_host_seconds, 100e-6, 50e-3},
   };
   return all;
 }

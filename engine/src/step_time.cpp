@@ -34,7 +34,7 @@ namespace {
 //    rows, the only such GPU measured, give 0.56).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 107;
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 78;
 //    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
 //    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
@@ -44,7 +44,7 @@ namespace {
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks); PyTorch's
 //    FlashAttention-2 on an H200 ran 290 TFLOPS forward + backward at width 128 and 8,192 tokens, which
-//    this formula gives with 0.354; the fit inside whole steps, 0.256, runs it about 28% slower.
+//    this formula gives with 0.354; the fit inside whole steps, 0.245, runs it about 31% slower.
 //    Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the
 //    fit, on the B200 alone, sits at 0.9).
 //  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
@@ -54,25 +54,33 @@ namespace {
 //    the top; inside the measured range today (1.72).
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
 //    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
-//    large shapes on an H200 (speed_validation.cpp); the fit: 0.95.
+//    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.85 (0.72 while
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.79 (0.85 before the host's work between
+//    micro-batches was charged apart, 0.72 while
 //    LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth. 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
 //    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
-//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.94 ms, set by
-//    vTrain's one-node rows alone, 2022's eager Megatron-DeepSpeed with checkpointing) is about 3x
-//    that estimate, and charges 3.8 ms per layer where those rows add 3.0: it also carries each
-//    micro-batch's fixed launches (embedding, loss), not modelled apart.
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.71 ms, chiefly
+//    vTrain's one-node rows, 2022's eager Megatron-DeepSpeed with checkpointing) is about 2x that
+//    estimate, and charges 2.8 ms per layer where those rows add 3.0 (0.94 ms, 3.8 ms a layer, before
+//    each micro-batch's own host work, below, was modelled apart).
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 100 us, at the top (64 us
-//    on 2026-12-01's second session; the link efficiency 0.94): vTrain's TP 8 runs slow down at micro-batch 2 by more
-//    than their bytes explain, a per-collective cost that in eager Megatron includes the host's work
-//    around each all-reduce (autograd function, stream synchronisation). A clue, not yet modelled apart.
+//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 29 us (100 us, the top
+//    of the range, until the host's work between micro-batches was charged apart: what vTrain's TP 8
+//    runs lose at micro-batch 2 was that work, not a per-collective cost).
+//  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
+//    launching again (Megatron's get_batch reads the broadcast batch sizes back to the host; Hugging
+//    Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch and
+//    launches the embedding and the loss. 0.1-50 ms. The fit: 11.3 ms (9.2-13.4 in the folds that hold
+//    one source out), about what vTrain's one-node rows show as their intercept (a 12-layer h1024
+//    micro-batch, 43-45 ms, less 12 layers' launches) and part of what the multi-node rows lose with more,
+//    smaller micro-batches at a fixed global batch (30-45 ms a micro-batch at 64 GPUs, TP 1-8, against
+//    10-20 ms predicted before). Confidence: medium; no source times the host directly.
 constexpr double default_matmul_efficiency = 0.75;
 // FlashAttention's rate grows with the head width and the sequence, each as d / (d + half): measured on
 // an H200 with PyTorch 2.11's SDPA kernels, causal bf16, forward + backward at 16,384 tokens a batch
@@ -169,6 +177,7 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
   m.gemm_half_rate_dimension = params.gemm_half_rate_dimension;
   m.layer_dispatch_seconds = params.layer_dispatch_seconds;
   m.collective_latency_seconds = params.collective_latency_seconds;
+  m.micro_batch_host_seconds = params.micro_batch_host_seconds;
   return m;
 }
 
@@ -679,6 +688,14 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   step.expert_parallel = mbs * per_mb.expert_parallel;
   step.pipeline_p2p = mbs * per_mb.pipeline_p2p;
   step.kernel_launch = mbs * per_mb.kernel_launch;
+  // Each micro-batch the host stops the GPU's queue once and works before launching again: Megatron's
+  // get_batch broadcasts the batch's sizes over the tensor-parallel group and reads them back
+  // (`sizes_cpu = sizes_cuda.cpu()`, megatron/core/tensor_parallel/data.py @d98e8a6), Hugging Face's
+  // Trainer tests each micro-batch's loss for NaN on the host (logging_nan_inf_filter, on by default),
+  // then the next batch is fetched, the embedding and the loss launched. Only the first and last
+  // pipeline stages load batches (pretrain_gpt.py's get_batch returns nothing elsewhere), so the fill and
+  // drain, the other stages' passes, carry none of it. One constant, fitted (micro_batch_host_seconds).
+  step.micro_batch_host = mbs * m.micro_batch_host_seconds;
   // 1F1B: pp - 1 micro-batch slots of fill and drain, divided by the virtual stages when interleaved
   // (Narayanan et al. 2021, sec. 2.2). The steady state runs at the pace of the slowest stage, the
   // last with the logits and the loss; the fill and the drain are the other stages' forward and
@@ -755,7 +772,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 
   out.step_seconds = step.matmul + step.attention + step.elementwise + step.recompute + step.tensor_parallel +
                      step.context_parallel + step.expert_parallel + step.pipeline_p2p + step.data_parallel +
-                     step.bubble + step.optimizer + step.kernel_launch;
+                     step.bubble + step.optimizer + step.kernel_launch + step.micro_batch_host;
   const double gpus = tp * pp * cp * dp;
   const double model_flops = compute.flops_per_token * global_batch_sequences * seq;
   const double peak = m.matmul_peak;
@@ -857,13 +874,13 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.713, 1.738, 898, 2},
-      {"launch_near", 0.8955, 1.489, 449, 7},
-      {"compute_bound", 0.8825, 1.1436, 372, 9},
+      {"launch_bound", 0.7753, 1.334, 722, 2},
+      {"launch_near", 0.9025, 1.571, 591, 6},
+      {"compute_bound", 0.9033, 1.1113, 406, 9},
       // Any step of a mixture of experts, since 2026-12-01 (eleventh session): NVIDIA's 69 published MoE
       // steps (validation only) and SimuMax's 12 DeepSeek rows; both come out faster than measured
       // (-12% and -20% on average), so the range leans slow.
-      {"mixture_of_experts", 0.8757, 1.4363, 81, 2},
+      {"mixture_of_experts", 0.8981, 1.4396, 81, 2},
   };
   return table;
 }

@@ -84,40 +84,41 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // cuDNN's speed-up and fp8's rate are bounded by measurements (8.3% over eight before); 6.3% since
   // 2026-12-01's third session (AMP's casts where autocast makes them, LoRA's backward bytes and fp32
   // adapter matmuls, cuDNN's head-width curve, memory-efficient SDPA's rate); 7.3% over ten sources
-  // since NVIDIA's mixture-of-experts steps joined (16.5%; 6.3% over the nine dense ones).
-  CHECK(t.median_of_sources_abs_error_pct <= 7.5);
-  // Over the nine sources fitted on, as before the validation-only one joined: 6.3%.
+  // since NVIDIA's mixture-of-experts steps joined (16.5%; 6.3% over the nine dense ones); 6.7% since
+  // the host's work between micro-batches is charged (2026-12-01, twelfth session).
+  CHECK(t.median_of_sources_abs_error_pct <= 7.0);
+  // Over the nine sources fitted on: 6.6% (6.3% before the host's work between micro-batches, when
+  // the worst two were 18-19% off; now 8.3% and 10.3%).
   std::vector<double> fitted_medians;
   for (const auto& s : t.sources)
     if (s.fitted) fitted_medians.push_back(s.median_abs_error_pct);
   std::sort(fitted_medians.begin(), fitted_medians.end());
   REQUIRE(fitted_medians.size() == 9);
-  CHECK(fitted_medians[4] <= 6.5);
-  // Over all rows it is 16.4% (36.8% before 2026-12-01): 1,440 of the 1,800 rows are vTrain's one-node
-  // runs, small models with 64-wide heads at 1,024 tokens, whose attention the old head-width factor
-  // made 1.8x too slow, which the fit then took from the launch cost. vTrain multi-node's MAPE is 8.8%
-  // (target 8%; 9.1% before the third session).
-  CHECK(t.median_abs_error_pct <= 17.0);
-  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.5);
-  CHECK(source("vtrain-single-node").median_abs_error_pct <= 20.0);
-  // SimuMax's B200 rows, the only Blackwell source: 18.3% today (16.0% before the H200 rows moved the
-  // shared constants).
-  CHECK(source("simumax-b200").median_abs_error_pct <= 19.0);
-  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 6.0% today (20.4% before 2026-12-01), still
-  // too slow on average (+7%): its Llama 3.1 8B rows at TP 1, CP 2 are furthest off.
-  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 7.0);
-  // Our own H200 runs (Hugging Face, one GPU), 40 rows: 9.7% today, unbiased (-0.7%; 8.1% with a -7.3%
-  // bias before LoRA's fp32 adapter matmuls were priced as fp32). GPT-2 (composite GELU, AMP's host
-  // overhead) and eager attention are 30-43% too fast, LoRA at 4,096-8,192 tokens 17-31% too slow;
-  // docs/validation.md.
-  CHECK(source("h200-hf-2026").median_abs_error_pct <= 10.5);
-  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 6.3% today. Its Llama 2 70B row at micro-batch 1 is
-  // 19% slower than predicted (the cluster's fabric is not stated; the catalog's 200 Gb/s per GPU
+  CHECK(fitted_medians[4] <= 7.0);
+  CHECK(fitted_medians[8] <= 11.0);
+  // Over all rows it is 8.2% (16.4% before the host's work between micro-batches, 36.8% before
+  // 2026-12-01): 1,440 of the 1,800 rows are vTrain's one-node runs, small models at 1,024 tokens whose
+  // every micro-batch pays the host's work. vTrain multi-node's MAPE is 8.4% (target 8%; 8.8% before).
+  CHECK(t.median_abs_error_pct <= 9.0);
+  CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.0);
+  CHECK(source("vtrain-single-node").median_abs_error_pct <= 9.5);  // 8.3% (19.1% before)
+  // SimuMax's B200 rows, the only Blackwell source: 10.3% today (18.3% before the host's work between
+  // micro-batches; its rows run 4-16 micro-batches of short 4-layer steps).
+  CHECK(source("simumax-b200").median_abs_error_pct <= 11.5);
+  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 6.8% today (6.0% before, 20.4% before
+  // 2026-12-01), still too slow on average (+8%): its Llama 3.1 8B rows at TP 1, CP 2 are furthest off.
+  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 7.5);
+  // Our own H200 runs (Hugging Face, one GPU), 40 rows: 5.2% today (9.7% before). GPT-2 (composite
+  // GELU, AMP's host overhead) and eager attention are 30-41% too fast, LoRA at 4,096-8,192 tokens
+  // too slow; docs/validation.md.
+  CHECK(source("h200-hf-2026").median_abs_error_pct <= 6.5);
+  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 6.6% today. Its Llama 2 70B row at micro-batch 1 is
+  // 20% slower than predicted (the cluster's fabric is not stated; the catalog's 200 Gb/s per GPU
   // hides FSDP's gathers behind the compute).
   CHECK(source("torchtitan-a100-2024").median_abs_error_pct <= 7.5);
-  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 4.0);  // 2.6% today
-  CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.5);  // 5.9%
-  CHECK(source("llm-foundry").median_abs_error_pct <= 7.5);  // 6.3%
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 4.0);  // 3.0% today (2.6% before)
+  CHECK(source("megatron-core-2024").median_abs_error_pct <= 5.5);  // 4.5% (5.9%)
+  CHECK(source("llm-foundry").median_abs_error_pct <= 8.0);  // 7.2% (6.3%)
   // In sample (the engine's own constants): within 8% at the median, every source fitted on within
   // 12% (a validation-only source's in-sample error is its held-out one; its own test above).
   CHECK(t.median_abs_error_in_sample_pct <= 8.0);
@@ -143,11 +144,12 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
     INFO(fold->values[k].first);
     CHECK(fold->values[k].second == t.fits.front().values[k].second);
   }
-  // So its in-sample error is its held-out one: 16.5% at the median today, too fast by 12.3% on
-  // average (SimuMax's DeepSeek rows, the other mixture-of-experts source, by 20%): the clue to a
-  // mixture-of-experts cost the step model lacks. A guard at today's figure.
+  // So its in-sample error is its held-out one: 18.0% at the median today (16.5% before the host's
+  // work between micro-batches moved the dense constants), too fast by 13.0% on average (SimuMax's
+  // DeepSeek rows, the other mixture-of-experts source, too): the clue to a mixture-of-experts cost
+  // the step model lacks. A guard at today's figure.
   CHECK(moe.median_abs_error_in_sample_pct == Approx(moe.median_abs_error_pct));
-  CHECK(moe.median_abs_error_pct <= 17.5);
+  CHECK(moe.median_abs_error_pct <= 19.0);
   CHECK(moe.mean_error_pct < 0);
   for (const auto& s : t.sources)
     if (s.group != "nemo-moe") CHECK(s.fitted);
@@ -170,7 +172,8 @@ TEST_CASE("The engine's step constants are the fit on every source", "[speed][va
       {"memory_efficiency", built_in.memory_efficiency},
       {"link_efficiency", built_in.link_efficiency},
       {"layer_dispatch_seconds", built_in.layer_dispatch_seconds},
-      {"collective_latency_seconds", built_in.collective_latency_seconds}};
+      {"collective_latency_seconds", built_in.collective_latency_seconds},
+      {"micro_batch_host_seconds", built_in.micro_batch_host_seconds}};
   REQUIRE(t.fits.front().values.size() == expected.size());
   for (std::size_t k = 0; k < expected.size(); ++k) {
     INFO(expected[k].first);
@@ -209,49 +212,50 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(basis("mixture_of_experts").sources == 2);
   CHECK(basis("mixture_of_experts").high > basis("compute_bound").high + 0.2);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.0%. The
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 80.5%. The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
   // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike (the large one-node source dominates): 86.2% today, over 85: the
-  // launch-bound range also holds our H200 GPT-2 rows (-43% to +40%), each of its two sources weighing
-  // half, which widens it for the 860 one-node rows. A guard at today's figure.
+  // All rows counted alike (the large one-node source dominates): 85.4% today, over 85: the
+  // launch-bound range also holds our H200 GPT-2 rows (-41% to +40%), each of its two sources weighing
+  // half, which widens it for the one-node rows. A guard at today's figure.
   CHECK(t.range_coverage_rows_pct >= 75);
   CHECK(t.range_coverage_rows_pct <= 88);
   // The launch-bound rows (vTrain's one node and the H200's small runs, held out by source): each
   // source's fold learns the launch cost from the other, so their range stays within 1.8x (it was up
-  // to 4x when one source alone measured it; 1.74x today, its top from the H200's GPT-2 under AMP,
-  // launch-bound since the element-wise rate was refitted to 0.85 of the HBM peak).
+  // to 4x when one source alone measured it; 1.33x today, 1.74x before the host's work between
+  // micro-batches took the one-node rows' intercept from the launch cost).
   CHECK(t.ranges.front().basis == "launch_bound");
   CHECK(t.ranges.front().high < 1.8);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 73.1% today
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 70.2% today
   // over ten sources, documented in docs/validation.md; a guard that they do not get worse. NVIDIA's
-  // mixture-of-experts rows are 35% inside ranges made without them (their basis then rests on
-  // SimuMax's twelve DeepSeek rows alone); the nine dense sources' mean rose from 74.6% to 77.3% when
-  // SimuMax's DeepSeek rows left the compute-bound basis for the mixture-of-experts one.
-  CHECK(t.range_coverage_nested_pct >= 72.5);
+  // mixture-of-experts rows are 23% inside ranges made without them (their basis then rests on
+  // SimuMax's twelve DeepSeek rows alone); the nine dense sources' mean is 75.4% (77.3% before the
+  // host's work between micro-batches: smaller errors made narrower ranges, SimuMax and the H200 rose
+  // to 65% and 78%, llm-foundry, DGX Cloud and torchtitan fell to 67-68%).
+  CHECK(t.range_coverage_nested_pct >= 69.5);
   double dense_nested = 0, dense_sources = 0;
   for (const auto& s : t.sources)
     if (s.group != "nemo-moe") {
       dense_nested += s.range_coverage_nested_pct;
       ++dense_sources;
     }
-  CHECK(dense_nested / dense_sources >= 77);
+  CHECK(dense_nested / dense_sources >= 75);
 }
 
 TEST_CASE("A mixture of experts' predicted step carries the mixture-of-experts range", "[speed][range]") {
   // Mixtral 8x7B on 64 H100s with 8-way expert parallelism: its range comes from the 81 held-out
-  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.88-1.44x, not the dense compute-bound
-  // 0.88-1.14x, however long its layers take.
+  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.90-1.44x, not the dense compute-bound
+  // 0.90-1.11x, however long its layers take.
   const json r = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b"},
       "training":{"type":"pretrain","tokens":1e12,"seq_len":4096},
       "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"tp":1,"pp":1,"ep":8,"micro_batch":1}})"));
   const json& range = r.at("time").at("range");
   CHECK(range.at("basis") == "mixture_of_experts");
-  CHECK(range.at("low").get<double>() == Approx(0.8757).epsilon(1e-3));
-  CHECK(range.at("high").get<double>() == Approx(1.4363).epsilon(1e-3));
+  CHECK(range.at("low").get<double>() == Approx(0.8981).epsilon(1e-3));
+  CHECK(range.at("high").get<double>() == Approx(1.4396).epsilon(1e-3));
   CHECK(range.at("rows") == 81);
   // The same model's dense twin (one expert) is a compute-bound step.
   const json dense = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b","experts":1,"experts_per_token":1},
@@ -291,13 +295,13 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
   CHECK_FALSE(given.at("cost").contains("total_range"));
 
   // GPT-2 small on one A100 at micro-batch 1: layers so short the host's launches set the pace; the
-  // range is the launch-bound rows' (vTrain one-node, each model width held out, and the H200s'): 0.71x-1.74x.
+  // range is the launch-bound rows' (vTrain one-node, each model width held out, and the H200s'): 0.78x-1.33x.
   const json tiny = test::report_json(json::parse(R"({"model":{"preset":"gpt2"},
       "training":{"type":"pretrain","tokens":1e9,"global_batch_sequences":8},
       "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
-  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.713).epsilon(1e-3));
-  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.738).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.7753).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.334).epsilon(1e-3));
 }
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",
@@ -317,9 +321,9 @@ TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest
     }
   }
   CHECK(multi == 4);
-  // One node, small models: with the engine's constants 100 of 136 groups (74%); held out 86,
-  // because the launch cost the choice turns on is not learnt without them (docs/validation.md). A
-  // guard at today's figure.
+  // One node, small models: with the engine's constants 100 of 136 groups (74%); held out 103 (86
+  // before the host's work between micro-batches was charged, which the other sources now teach the
+  // fold without them; docs/validation.md). A guard at today's figure.
   CHECK(single == 136);
   CHECK(single_within >= 97);
 }

@@ -60,6 +60,12 @@ export function plain(x, lang, maximumFractionDigits = 2) {
   return numberFormat(lang, { maximumFractionDigits }).format(x);
 }
 
+// A ratio such as a likely range's ends: always two decimals ("0.90", not "0.9"), so ends line up.
+export function factor(x, lang) {
+  if (!finite(x)) return '—';
+  return numberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(x);
+}
+
 export function percent(x, lang) {
   if (!finite(x)) return '—';
   return numberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(x);

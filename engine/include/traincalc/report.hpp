@@ -73,6 +73,7 @@ struct StepBreakdown {
   double bubble = 0;         // pipeline fill and drain
   double optimizer = 0;      // the optimizer step (and CPU offload traffic)
   double kernel_launch = 0;  // the GPU waiting for the host to launch small kernels
+  double micro_batch_host = 0;  // the GPU waiting for the host's work between micro-batches
 };
 
 struct StepPrediction {

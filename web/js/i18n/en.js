@@ -273,6 +273,7 @@ export const STRINGS = {
   part_bubble: 'Pipeline bubble',
   part_optimizer: 'Optimizer step',
   part_kernel_launch: 'Waiting for kernel launches',
+  part_micro_batch_host: 'Waiting for the host between micro-batches',
   layout_tensor: 'tensor',
   layout_pipeline: 'pipeline',
   layout_context: 'context',

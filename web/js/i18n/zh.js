@@ -274,6 +274,7 @@ export const STRINGS = {
   part_bubble: '流水线气泡',
   part_optimizer: '优化器更新',
   part_kernel_launch: '等待内核启动',
+  part_micro_batch_host: '微批次之间等待主机',
   layout_tensor: '张量',
   layout_pipeline: '流水',
   layout_context: '上下文',

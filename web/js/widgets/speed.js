@@ -5,7 +5,8 @@ import * as format from '../format.js';
 import { t } from '../i18n.js';
 
 export const STEP_PARTS = ['matmul', 'attention', 'elementwise', 'recompute', 'tensor_parallel', 'context_parallel',
-  'expert_parallel', 'pipeline_p2p', 'data_parallel', 'bubble', 'optimizer', 'kernel_launch'];
+  'expert_parallel', 'pipeline_p2p', 'data_parallel', 'bubble', 'optimizer', 'kernel_launch',
+  'micro_batch_host'];
 
 function seconds(x, lang) {
   if (x >= 1) return `${format.plain(x, lang, 2)} s`;
@@ -160,7 +161,7 @@ export function speedSection(report, lang) {
           rows: format.plain(time.range.rows, lang, 0),
           sources: t(lang, time.range.sources === 1 ? 'sources_one' : 'sources_many', { n: format.plain(time.range.sources, lang, 0) }),
           basis: t(lang, `range_basis_${time.range.basis}`),
-          lo: format.plain(time.range.low, lang, 2), hi: format.plain(time.range.high, lang, 2),
+          lo: format.factor(time.range.low, lang), hi: format.factor(time.range.high, lang),
           step: secondsRange(time.step_seconds_range, time.step_seconds, lang), mfu: percentRange(time.mfu_range, lang),
         }) }) : null,
       ]),

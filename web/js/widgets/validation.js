@@ -137,7 +137,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, sourceHead)), el('tbody', {}, sourceRows)])),
     el('p', { class: 'muted val-ranges', text: t(lang, 'val_ranges', {
       list: measured.ranges.map((r) => t(lang, 'val_range_item', {
-        basis: t(lang, `val_basis_${r.basis}`), lo: format.plain(r.low, lang, 2), hi: format.plain(r.high, lang, 2),
+        basis: t(lang, `val_basis_${r.basis}`), lo: format.factor(r.low, lang), hi: format.factor(r.high, lang),
         rows: format.plain(r.rows, lang, 0),
         sources: t(lang, r.sources === 1 ? 'sources_one' : 'sources_many', { n: format.plain(r.sources, lang, 0) }),
       })).join(t(lang, 'list_separator')),
@@ -210,7 +210,7 @@ function runsTable(runs, lang) {
       rule: format.plain(runs.median_abs_rule_of_thumb_error_pct, lang, 1),
       rule_mfu: format.percent(runs.rule_of_thumb_mfu, lang),
       eff: format.percent(runs.run_efficiency_in_sample, lang),
-      lo: format.plain(runs.range_low, lang, 2), hi: format.plain(runs.range_high, lang, 2),
+      lo: format.factor(runs.range_low, lang), hi: format.factor(runs.range_high, lang),
     }) }),
     el('p', { class: 'muted', text: t(lang, 'val_runs_notes') }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
