@@ -31,7 +31,7 @@ namespace {
 //    Plausible 0.4-0.9.
 //  - sustained fraction: other GPUs get their measured best matmul (the catalog's matmul_efficiency)
 //    times this; without a measurement 0.75 x it, an assumption the report states. 0.5-1 (the B200
-//    rows, the only such GPU measured, give 0.56).
+//    rows, the only such GPU measured, give 0.59).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
 //    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 78;
@@ -51,15 +51,15 @@ namespace {
 //    FlashAttention-2 on Hopper, forward and backward together. Measured, 1.7-1.8: PyTorch 2.11's cuDNN
 //    attention ran 1.73-1.77x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
 //    1.5-2.0x forward and 1.5-1.75x backward; Shah et al. 2024, sec. 4.1). Fitted in 1.3-2.0 before, at
-//    the top; inside the measured range today (1.72).
+//    the top; today at the top of the measured range (1.80).
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
 //    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
 //    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.79 (0.85 before the host's work between
-//    micro-batches was charged apart, 0.72 while
-//    LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit ones).
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.79 (0.85 before the
+//    host's work between micro-batches was charged apart, 0.72 while LoRA's backward bytes were
+//    counted twice over and its fp32 adapter matmuls as 16-bit ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth. 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
@@ -74,8 +74,8 @@ namespace {
 //    of the range, until the host's work between micro-batches was charged apart: what vTrain's TP 8
 //    runs lose at micro-batch 2 was that work, not a per-collective cost).
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
-//    launching again (Megatron's get_batch reads the broadcast batch sizes back to the host; Hugging
-//    Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch and
+//    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
+//    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch and
 //    launches the embedding and the loss. 0.1-50 ms. The fit: 11.3 ms (9.2-13.4 in the folds that hold
 //    one source out), about what vTrain's one-node rows show as their intercept (a 12-layer h1024
 //    micro-batch, 43-45 ms, less 12 layers' launches) and part of what the multi-node rows lose with more,
@@ -105,7 +105,7 @@ constexpr double memory_efficient_relative_rate = 0.48;
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
 // How far a GPU outside the calibrated families may be off, in points of utilisation: the measured
-// GPUs sustain 0.90 (A100), 0.75 (H100) and 0.56 (B200) of their best matmul; a quarter either way of
+// GPUs sustain 0.90 (A100), 0.75 (H100) and 0.59 (B200) of their best matmul; a quarter either way of
 // a typical 40-50% MFU is about 10 points. An estimate, said in the warning.
 constexpr double extrapolation_points = 10;
 
@@ -689,10 +689,13 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   step.pipeline_p2p = mbs * per_mb.pipeline_p2p;
   step.kernel_launch = mbs * per_mb.kernel_launch;
   // Each micro-batch the host stops the GPU's queue once and works before launching again: Megatron's
-  // get_batch broadcasts the batch's sizes over the tensor-parallel group and reads them back
+  // classic get_batch (tensor_parallel.broadcast_data, which Megatron-DeepSpeed's pretrain_gpt.py still
+  // calls) broadcasts the batch's sizes over the tensor-parallel group and reads them back
   // (`sizes_cpu = sizes_cuda.cpu()`, megatron/core/tensor_parallel/data.py @d98e8a6), Hugging Face's
   // Trainer tests each micro-batch's loss for NaN on the host (logging_nan_inf_filter, on by default),
-  // then the next batch is fetched, the embedding and the loss launched. Only the first and last
+  // then the next batch is fetched, the embedding and the loss launched. Current Megatron-Core
+  // (get_batch_on_this_tp_rank) broadcasts fixed-shape tensors without reading back, and torchtitan
+  // has no such test: one constant for all frameworks overcharges them (a limitation, documented). Only the first and last
   // pipeline stages load batches (pretrain_gpt.py's get_batch returns nothing elsewhere), so the fill and
   // drain, the other stages' passes, carry none of it. One constant, fitted (micro_batch_host_seconds).
   step.micro_batch_host = mbs * m.micro_batch_host_seconds;

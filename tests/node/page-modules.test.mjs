@@ -28,7 +28,7 @@ describe('numbers as people type them', () => {
 describe('formatting never shows NaN or Infinity', () => {
   for (const x of [NaN, Infinity, -Infinity, undefined, null, 'x']) {
     test(`${String(x)}`, () => {
-      for (const text of [format.scientific(x), format.flops(x), format.count(x, 'en'), format.days(x, 'zh'), format.money(x, 'USD', 'en'), format.percent(x, 'en')]) {
+      for (const text of [format.scientific(x), format.flops(x), format.count(x, 'en'), format.days(x, 'zh'), format.money(x, 'USD', 'en'), format.percent(x, 'en'), format.factor(x, 'zh')]) {
         assert.doesNotMatch(String(text), /NaN|Infinity|undefined/);
       }
     });
@@ -37,6 +37,11 @@ describe('formatting never shows NaN or Infinity', () => {
   test('FLOPs with SI prefixes', () => assert.equal(format.flops(5.88e21), '5.88 ZFLOP'));
   test('an unknown currency code still formats', () => assert.match(format.money(1234, 'XYZ!', 'en'), /XYZ!/));
   test('Chinese counts use 万 and 亿', () => assert.equal(format.count(6.74e9, 'zh'), '67.4亿'));
+  test('the ends of a likely range keep two decimals: "0.90-1.44", never "0.9-1.44"', () => {
+    assert.equal(format.factor(0.898, 'en'), '0.90');
+    assert.equal(format.factor(1.4396, 'zh'), '1.44');
+    assert.equal(format.factor(2, 'en'), '2.00');
+  });
 });
 
 describe('URL state', () => {
