@@ -204,20 +204,20 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.796;  // of the dense peak, a large matmul inside a step
+  double ampere_matmul_efficiency = 0.796;     // of the dense peak, a large matmul inside a step
   double hopper_matmul_efficiency = 0.624;
-  double sustained_fraction = 0.595;        // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 77.6;     // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.263;   // FlashAttention forward+backward, of the 16-bit peak
+  double sustained_fraction = 0.595;           // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 77.6;      // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.263;      // FlashAttention forward+backward, of the 16-bit peak
   double hopper_flash_efficiency = 0.245;
-  double flash3_speedup = 1.800;                // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
-  double flash_relative_rate = 0.900;       // other GPUs: of their matmul efficiency
-  double fp8_matmul_relative_rate = 0.960;    // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.793;          // of the HBM peak, memory-bound kernels
-  double link_efficiency = 0.950;           // of a link's per-direction bandwidth, NCCL bus bandwidth
-  double layer_dispatch_seconds = 707e-6;  // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 29e-6;  // fixed cost of one collective or send
-  double micro_batch_host_seconds = 11.3e-3;  // host work per micro-batch the GPU waits for
+  double flash3_speedup = 1.800;               // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
+  double flash_relative_rate = 0.900;          // other GPUs: of their matmul efficiency
+  double fp8_matmul_relative_rate = 0.960;     // an fp8 matmul's efficiency, of the 16-bit one's
+  double memory_efficiency = 0.793;            // of the HBM peak, memory-bound kernels
+  double link_efficiency = 0.950;              // of a link's per-direction bandwidth, NCCL bus bandwidth
+  double layer_dispatch_seconds = 707e-6;      // host time to launch one layer's forward kernels
+  double collective_latency_seconds = 29e-6;   // fixed cost of one collective or send
+  double micro_batch_host_seconds = 11.3e-3;   // host work per micro-batch the GPU waits for
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {

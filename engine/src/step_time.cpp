@@ -75,12 +75,12 @@ namespace {
 //    runs lose at micro-batch 2 was that work, not a per-collective cost).
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
-//    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch and
-//    launches the embedding and the loss. 0.1-50 ms. The fit: 11.3 ms (9.2-13.4 in the folds that hold
-//    one source out), about what vTrain's one-node rows show as their intercept (a 12-layer h1024
-//    micro-batch, 43-45 ms, less 12 layers' launches) and part of what the multi-node rows lose with more,
-//    smaller micro-batches at a fixed global batch (30-45 ms a micro-batch at 64 GPUs, TP 1-8, against
-//    10-20 ms predicted before). Confidence: medium; no source times the host directly.
+//    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
+//    and launches the embedding and the loss. 0.1-50 ms. The fit: 11.3 ms (9.2-13.4 in the folds that
+//    hold one source out), about what vTrain's one-node rows show as their intercept (a 12-layer h1024
+//    micro-batch, 43-45 ms, less 12 layers' launches) and part of what the multi-node rows lose with
+//    more, smaller micro-batches at a fixed global batch (30-45 ms a micro-batch at 64 GPUs, TP 1-8,
+//    against 10-20 ms predicted before). Confidence: medium; no source times the host directly.
 constexpr double default_matmul_efficiency = 0.75;
 // FlashAttention's rate grows with the head width and the sequence, each as d / (d + half): measured on
 // an H200 with PyTorch 2.11's SDPA kernels, causal bf16, forward + backward at 16,384 tokens a batch
@@ -695,9 +695,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   // Trainer tests each micro-batch's loss for NaN on the host (logging_nan_inf_filter, on by default),
   // then the next batch is fetched, the embedding and the loss launched. Current Megatron-Core
   // (get_batch_on_this_tp_rank) broadcasts fixed-shape tensors without reading back, and torchtitan
-  // has no such test: one constant for all frameworks overcharges them (a limitation, documented). Only the first and last
-  // pipeline stages load batches (pretrain_gpt.py's get_batch returns nothing elsewhere), so the fill and
-  // drain, the other stages' passes, carry none of it. One constant, fitted (micro_batch_host_seconds).
+  // has no such test: one constant for all frameworks overcharges them (a limitation, documented).
+  // Only the first and last pipeline stages load batches (pretrain_gpt.py's get_batch returns nothing
+  // elsewhere), so the fill and drain, the other stages' passes, carry none of it. One constant,
+  // fitted (micro_batch_host_seconds).
   step.micro_batch_host = mbs * m.micro_batch_host_seconds;
   // 1F1B: pp - 1 micro-batch slots of fill and drain, divided by the virtual stages when interleaved
   // (Narayanan et al. 2021, sec. 2.2). The steady state runs at the pace of the slowest stage, the
