@@ -204,20 +204,21 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.796;     // of the dense peak, a large matmul inside a step
-  double hopper_matmul_efficiency = 0.624;
-  double sustained_fraction = 0.595;           // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 77.6;      // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.263;      // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.245;
+  double ampere_matmul_efficiency = 0.781;     // of the dense peak, a large matmul inside a step
+  double hopper_matmul_efficiency = 0.618;
+  double sustained_fraction = 0.612;           // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 79.4;      // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.274;      // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.254;
   double flash3_speedup = 1.800;               // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
-  double flash_relative_rate = 0.900;          // other GPUs: of their matmul efficiency
-  double fp8_matmul_relative_rate = 0.960;     // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.793;            // of the HBM peak, memory-bound kernels
+  double flash_relative_rate = 0.883;          // other GPUs: of their matmul efficiency
+  double fp8_matmul_relative_rate = 0.950;     // an fp8 matmul's efficiency, of the 16-bit one's
+  double memory_efficiency = 0.854;            // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;              // of a link's per-direction bandwidth, NCCL bus bandwidth
-  double layer_dispatch_seconds = 707e-6;      // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 29e-6;   // fixed cost of one collective or send
-  double micro_batch_host_seconds = 11.3e-3;   // host work per micro-batch the GPU waits for
+  double layer_dispatch_seconds = 693e-6;      // host time to launch one layer's forward kernels
+  double collective_latency_seconds = 12e-6;   // fixed cost of one collective or send
+  double micro_batch_host_seconds = 15.9e-3;   // host work per micro-batch the GPU waits for
+  double pipeline_host_share = 0.625;          // of it, on a pipeline's last stage
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
@@ -237,6 +238,7 @@ struct StepHardware {
   double layer_dispatch_seconds = 0;
   double collective_latency_seconds = 0;
   double micro_batch_host_seconds = 0;
+  double pipeline_host_share = 1;
 };
 StepHardware step_hardware(const Scenario& s, const HardwareReport& hardware, const SpeedParams& params = {});
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute, const StepHardware& machine,
@@ -316,7 +318,7 @@ RecoveryDefaults recovery_defaults(Recovery recovery);
 inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
-inline constexpr double default_run_efficiency = 0.734;
+inline constexpr double default_run_efficiency = 0.743;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
 // 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
 // validate --runs` prints them; test_goodput.cpp keeps these equal to it).

@@ -88,7 +88,7 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
   return compute.trainable_params * (bytes.weight + bytes.optimizer);
 }
 
-LikelyRange whole_run_range() { return {"whole_runs", 0.6697, 1.956, 48, 48}; }
+LikelyRange whole_run_range() { return {"whole_runs", 0.6899, 1.971, 48, 48}; }
 
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          Issues& warnings) {

@@ -59,6 +59,7 @@ const std::vector<Knob>& knobs() {
       {"layer_dispatch_seconds", &SpeedParams::layer_dispatch_seconds, 20e-6, 2e-3},
       {"collective_latency_seconds", &SpeedParams::collective_latency_seconds, 2e-6, 100e-6},
       {"micro_batch_host_seconds", &SpeedParams::micro_batch_host_seconds, 100e-6, 50e-3},
+      {"pipeline_host_share", &SpeedParams::pipeline_host_share, 0.2, 1.0},
   };
   return all;
 }

@@ -244,13 +244,13 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): today 19.8% median |error| over 51 runs,
-  // against 30.4% for 6NT at 40% and 27.3% for the steady state (`traincalc validate --runs`); 17.5%
-  // before the step model charged the host's work between micro-batches (2026-12-01, twelfth session),
-  // which moved runs near the median (DeepSeek-V3 +10.5% -> +19.8%); 20.5% before DeepSeek's all-to-all
-  // was modelled as its report describes it. The issue's target is 12% (docs/validation.md says what
-  // stands in the way); these guard today's.
-  CHECK(table.median_abs_error_pct <= 20.5);
+  // Held out (each run's efficiency fitted on the others): today 18.1% median |error| over 51 runs,
+  // against 30.4% for 6NT at 40% and 27.2% for the steady state (`traincalc validate --runs`); 19.8%
+  // before a pipeline's last stage paid only its share of the host's work (2026-12-01, thirteenth
+  // session; DeepSeek-V3 +19.8% -> +16.0%), 17.5% before the step model charged that work at all;
+  // 20.5% before DeepSeek's all-to-all was modelled as its report describes it. The issue's target is
+  // 12% (docs/validation.md says what stands in the way); these guard today's.
+  CHECK(table.median_abs_error_pct <= 19.0);
   CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
   CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.

@@ -67,6 +67,7 @@ TEST_CASE("Each source is predicted with constants fitted without it, within the
       if (name == "gemm_half_rate_dimension") CHECK((value >= 16 && value <= 512));
       if (name == "layer_dispatch_seconds") CHECK((value >= 20e-6 && value <= 2e-3));
       if (name == "collective_latency_seconds") CHECK((value >= 2e-6 && value <= 100e-6));
+      if (name == "pipeline_host_share") CHECK((value >= 0.2 && value <= 1.0));
       any_differs = any_differs || value != t.fits.front().values[k].second;
     }
   }
@@ -85,40 +86,46 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // 2026-12-01's third session (AMP's casts where autocast makes them, LoRA's backward bytes and fp32
   // adapter matmuls, cuDNN's head-width curve, memory-efficient SDPA's rate); 7.3% over ten sources
   // since NVIDIA's mixture-of-experts steps joined (16.5%; 6.3% over the nine dense ones); 6.7% since
-  // the host's work between micro-batches is charged (2026-12-01, twelfth session).
+  // the host's work between micro-batches is charged (2026-12-01, twelfth session); 6.1% since a
+  // pipeline's last stage pays only its share of that work (2026-12-01, thirteenth session).
   CHECK(t.median_of_sources_abs_error_pct <= 7.0);
-  // Over the nine sources fitted on: 6.6% (6.3% before the host's work between micro-batches, when
-  // the worst two were 18-19% off; now 8.3% and 10.3%).
+  // Over the nine sources fitted on: 5.8% (6.6% before the pipeline's share, 6.3% before the host's
+  // work between micro-batches, when the worst two were 18-19% off; now 7.5% and 9.1%).
   std::vector<double> fitted_medians;
   for (const auto& s : t.sources)
     if (s.fitted) fitted_medians.push_back(s.median_abs_error_pct);
   std::sort(fitted_medians.begin(), fitted_medians.end());
   REQUIRE(fitted_medians.size() == 9);
-  CHECK(fitted_medians[4] <= 7.0);
-  CHECK(fitted_medians[8] <= 11.0);
-  // Over all rows it is 8.2% (16.4% before the host's work between micro-batches, 36.8% before
-  // 2026-12-01): 1,440 of the 1,800 rows are vTrain's one-node runs, small models at 1,024 tokens whose
-  // every micro-batch pays the host's work. vTrain multi-node's MAPE is 8.4% (target 8%; 8.8% before).
-  CHECK(t.median_abs_error_pct <= 9.0);
+  CHECK(fitted_medians[4] <= 6.8);
+  CHECK(fitted_medians[8] <= 10.0);
+  // Over all rows it is 7.1% (8.2% before the pipeline's share, 16.4% before the host's work between
+  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,800 rows are vTrain's one-node runs, small
+  // models at 1,024 tokens whose every micro-batch pays the host's work. vTrain multi-node's MAPE is
+  // 8.1% (target 8%; 8.4% before the pipeline's share, 8.8% before the host's work).
+  CHECK(t.median_abs_error_pct <= 8.0);
   CHECK(source("vtrain-multi-node").mean_abs_error_pct <= 9.0);
-  CHECK(source("vtrain-single-node").median_abs_error_pct <= 9.5);  // 8.3% (19.1% before)
-  // SimuMax's B200 rows, the only Blackwell source: 10.3% today (18.3% before the host's work between
-  // micro-batches; its rows run 4-16 micro-batches of short 4-layer steps).
-  CHECK(source("simumax-b200").median_abs_error_pct <= 11.5);
-  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 6.8% today (6.0% before, 20.4% before
-  // 2026-12-01), still too slow on average (+8%): its Llama 3.1 8B rows at TP 1, CP 2 are furthest off.
-  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 7.5);
-  // Our own H200 runs (Hugging Face, one GPU), 40 rows: 5.2% today (9.7% before). GPT-2 (composite
-  // GELU, AMP's host overhead) and eager attention are 30-41% too fast, LoRA at 4,096-8,192 tokens
-  // too slow; docs/validation.md.
-  CHECK(source("h200-hf-2026").median_abs_error_pct <= 6.5);
-  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 6.6% today. Its Llama 2 70B row at micro-batch 1 is
+  CHECK(source("vtrain-single-node").median_abs_error_pct <= 8.0);  // 7.0% (8.3%, 19.1% before)
+  // SimuMax's B200 rows, the only Blackwell source: 9.1% today (10.3% before the pipeline's share,
+  // 18.3% before the host's work between micro-batches; its rows run 4-16 micro-batches of short
+  // 4-layer steps, most of them pipelined).
+  CHECK(source("simumax-b200").median_abs_error_pct <= 10.0);
+  // DGX Cloud H100 (NeMo 24.09, 8-2,048 GPUs), 48 rows: 5.8% today (6.8% before the pipeline's share,
+  // 20.4% before 2026-12-01), still too slow on average (+6.5%): its Llama 3.1 8B rows at TP 1, CP 2
+  // are furthest off.
+  CHECK(source("dgxc-h100-2024").median_abs_error_pct <= 6.8);
+  // Our own H200 runs (Hugging Face, one GPU), 40 rows: 5.1% today (5.2%, 9.7% before). GPT-2
+  // (composite GELU, AMP's host overhead) and eager attention are 30-41% too fast, LoRA at
+  // 4,096-8,192 tokens too slow; docs/validation.md.
+  CHECK(source("h200-hf-2026").median_abs_error_pct <= 6.0);
+  // torchtitan (FSDP2, eager, 64 A100s), 6 rows: 6.4% today. Its Llama 2 70B row at micro-batch 1 is
   // 20% slower than predicted (the cluster's fabric is not stated; the catalog's 200 Gb/s per GPU
   // hides FSDP's gathers behind the compute).
   CHECK(source("torchtitan-a100-2024").median_abs_error_pct <= 7.5);
-  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 4.0);  // 3.0% today (2.6% before)
-  CHECK(source("megatron-core-2024").median_abs_error_pct <= 5.5);  // 4.5% (5.9%)
-  CHECK(source("llm-foundry").median_abs_error_pct <= 8.0);  // 7.2% (6.3%)
+  // Three sources got worse with the pipeline's share and the refit it brought: Megatron-LM 2021
+  // 3.0% -> 3.8%, Megatron-Core 2024 4.5% -> 5.4%, llm-foundry 7.2% -> 7.5% (docs/validation.md).
+  CHECK(source("megatron-lm-2021").median_abs_error_pct <= 4.5);
+  CHECK(source("megatron-core-2024").median_abs_error_pct <= 6.0);
+  CHECK(source("llm-foundry").median_abs_error_pct <= 8.5);
   // In sample (the engine's own constants): within 8% at the median, every source fitted on within
   // 12% (a validation-only source's in-sample error is its held-out one; its own test above).
   CHECK(t.median_abs_error_in_sample_pct <= 8.0);
@@ -145,9 +152,9 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
     CHECK(fold->values[k].second == t.fits.front().values[k].second);
   }
   // So its in-sample error is its held-out one: 18.0% at the median today (16.5% before the host's
-  // work between micro-batches moved the dense constants), too fast by 13.0% on average (SimuMax's
-  // DeepSeek rows, the other mixture-of-experts source, too): the clue to a mixture-of-experts cost
-  // the step model lacks. A guard at today's figure.
+  // work between micro-batches moved the dense constants), too fast by 15.5% on average (13.0% before
+  // the pipeline's share; SimuMax's DeepSeek rows, the other mixture-of-experts source, by 9%): the
+  // clue to a mixture-of-experts cost the step model lacks. A guard at today's figure.
   CHECK(moe.median_abs_error_in_sample_pct == Approx(moe.median_abs_error_pct));
   CHECK(moe.median_abs_error_pct <= 19.0);
   CHECK(moe.mean_error_pct < 0);
@@ -173,7 +180,8 @@ TEST_CASE("The engine's step constants are the fit on every source", "[speed][va
       {"link_efficiency", built_in.link_efficiency},
       {"layer_dispatch_seconds", built_in.layer_dispatch_seconds},
       {"collective_latency_seconds", built_in.collective_latency_seconds},
-      {"micro_batch_host_seconds", built_in.micro_batch_host_seconds}};
+      {"micro_batch_host_seconds", built_in.micro_batch_host_seconds},
+      {"pipeline_host_share", built_in.pipeline_host_share}};
   REQUIRE(t.fits.front().values.size() == expected.size());
   for (std::size_t k = 0; k < expected.size(); ++k) {
     INFO(expected[k].first);
@@ -212,50 +220,50 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(basis("mixture_of_experts").sources == 2);
   CHECK(basis("mixture_of_experts").high > basis("compute_bound").high + 0.2);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 79.5%. The
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.0%. The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
   // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike (the large one-node source dominates): 86.8% today, over 85: the
+  // All rows counted alike (the large one-node source dominates): 85.4% today, over 85: the
   // launch-bound range also holds our H200 GPT-2 rows (-41% to +40%), each of its two sources weighing
   // half, which widens it for the one-node rows. A guard at today's figure.
   CHECK(t.range_coverage_rows_pct >= 75);
   CHECK(t.range_coverage_rows_pct <= 88);
   // The launch-bound rows (vTrain's one node and the H200's small runs, held out by source): each
   // source's fold learns the launch cost from the other, so their range stays within 1.45x (it was up
-  // to 4x when one source alone measured it; 1.33x today, 1.74x before the host's work between
-  // micro-batches took the one-node rows' intercept from the launch cost).
+  // to 4x when one source alone measured it; 1.22x today, 1.33x before the pipeline's share, 1.74x
+  // before the host's work between micro-batches took the one-node rows' intercept from the launch
+  // cost).
   CHECK(t.ranges.front().basis == "launch_bound");
-  CHECK(t.ranges.front().high < 1.45);
+  CHECK(t.ranges.front().high < 1.3);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 70.2% today
-  // over ten sources, documented in docs/validation.md; a guard that they do not get worse. NVIDIA's
-  // mixture-of-experts rows are 23% inside ranges made without them (their basis then rests on
-  // SimuMax's twelve DeepSeek rows alone); the nine dense sources' mean is 75.4% (77.3% before the
-  // host's work between micro-batches: smaller errors made narrower ranges, SimuMax and the H200 rose
-  // to 65% and 78%, llm-foundry, DGX Cloud and torchtitan fell to 67-68%).
-  CHECK(t.range_coverage_nested_pct >= 69.5);
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 71.6% today
+  // over ten sources (70.2% before the pipeline's share), documented in docs/validation.md; a guard
+  // that they do not get worse. NVIDIA's mixture-of-experts rows are 20% inside ranges made without
+  // them (their basis then rests on SimuMax's twelve DeepSeek rows alone); the nine dense sources'
+  // mean is 77.3% (75.4% before the pipeline's share; torchtitan, 66.7%, and SimuMax, 69.8%, lowest).
+  CHECK(t.range_coverage_nested_pct >= 71.0);
   double dense_nested = 0, dense_sources = 0;
   for (const auto& s : t.sources)
     if (s.group != "nemo-moe") {
       dense_nested += s.range_coverage_nested_pct;
       ++dense_sources;
     }
-  CHECK(dense_nested / dense_sources >= 75);
+  CHECK(dense_nested / dense_sources >= 76.5);
 }
 
 TEST_CASE("A mixture of experts' predicted step carries the mixture-of-experts range", "[speed][range]") {
   // Mixtral 8x7B on 64 H100s with 8-way expert parallelism: its range comes from the 81 held-out
-  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.90-1.44x, not the dense compute-bound
-  // 0.90-1.11x, however long its layers take.
+  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.92-1.47x, not the dense compute-bound
+  // 0.91-1.11x, however long its layers take.
   const json r = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b"},
       "training":{"type":"pretrain","tokens":1e12,"seq_len":4096},
       "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"tp":1,"pp":1,"ep":8,"micro_batch":1}})"));
   const json& range = r.at("time").at("range");
   CHECK(range.at("basis") == "mixture_of_experts");
-  CHECK(range.at("low").get<double>() == Approx(0.8981).epsilon(1e-3));
-  CHECK(range.at("high").get<double>() == Approx(1.4396).epsilon(1e-3));
+  CHECK(range.at("low").get<double>() == Approx(0.9228).epsilon(1e-3));
+  CHECK(range.at("high").get<double>() == Approx(1.4659).epsilon(1e-3));
   CHECK(range.at("rows") == 81);
   // The same model's dense twin (one expert) is a compute-bound step.
   const json dense = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b","experts":1,"experts_per_token":1},
@@ -295,13 +303,13 @@ TEST_CASE("A predicted utilisation carries its likely range into step time, days
   CHECK_FALSE(given.at("cost").contains("total_range"));
 
   // GPT-2 small on one A100 at micro-batch 1: layers so short the host's launches set the pace; the
-  // range is the launch-bound rows' (vTrain one-node, each model width held out, and the H200s'): 0.78x-1.33x.
+  // range is the launch-bound rows' (vTrain one-node, each model width held out, and the H200s'): 0.82x-1.22x.
   const json tiny = test::report_json(json::parse(R"({"model":{"preset":"gpt2"},
       "training":{"type":"pretrain","tokens":1e9,"global_batch_sequences":8},
       "strategy":{"micro_batch":1},"hardware":{"gpu":"a100-80gb-sxm","count":1}})"));
   CHECK(tiny.at("time").at("range").at("basis") == "launch_bound");
-  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.7753).epsilon(1e-3));
-  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.334).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("low").get<double>() == Approx(0.8180).epsilon(1e-3));
+  CHECK(tiny.at("time").at("range").at("high").get<double>() == Approx(1.2231).epsilon(1e-3));
 }
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",
@@ -321,9 +329,20 @@ TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest
     }
   }
   CHECK(multi == 4);
-  // One node, small models: with the engine's constants 100 of 136 groups (74%); held out 103 (86
-  // before the host's work between micro-batches was charged, which the other sources now teach the
-  // fold without them; docs/validation.md). A guard at today's figure.
+  // One node, small models: with the engine's constants 94 of 136 groups (69%); held out 92 (100 and
+  // 103 before the pipeline's share; 86 held out before the host's work between micro-batches was
+  // charged). The groups lost are near ties: two layouts without a pipeline predicted within 3% of
+  // each other and measured 10% apart (h1024 at 2-8 GPUs, TP 2 at micro-batch 4 against DP at
+  // micro-batch 2). Over all 136 groups the pick is 4.5% slower than the best on average (4.7%
+  // before) and at worst 26% (39%); docs/validation.md. A guard at today's figure.
   CHECK(single == 136);
-  CHECK(single_within >= 97);
+  CHECK(single_within >= 93);
+  double slower = 0, worst = 0;
+  for (const auto& g : table().rank_groups)
+    if (g.key.rfind("vtrain-single-node", 0) == 0) {
+      slower += g.pick_slower_pct / 136;
+      worst = std::max(worst, g.pick_slower_pct);
+    }
+  CHECK(slower <= 4.7);
+  CHECK(worst <= 30);
 }
