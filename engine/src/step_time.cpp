@@ -31,10 +31,10 @@ namespace {
 //    Plausible 0.4-0.9.
 //  - sustained fraction: other GPUs get their measured best matmul (the catalog's matmul_efficiency)
 //    times this; without a measurement 0.75 x it, an assumption the report states. 0.5-1 (the B200
-//    rows, the only such GPU measured, give 0.59).
+//    rows, the only such GPU measured, give 0.61).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 78;
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 79;
 //    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
 //    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
@@ -44,9 +44,9 @@ namespace {
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks); PyTorch's
 //    FlashAttention-2 on an H200 ran 290 TFLOPS forward + backward at width 128 and 8,192 tokens, which
-//    this formula gives with 0.354; the fit inside whole steps, 0.245, runs it about 31% slower.
+//    this formula gives with 0.354; the fit inside whole steps, 0.254, runs it about 28% slower.
 //    Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the
-//    fit, on the B200 alone, sits at 0.9).
+//    fit, on the B200 alone, sits at 0.88).
 //  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
 //    FlashAttention-2 on Hopper, forward and backward together. Measured, 1.7-1.8: PyTorch 2.11's cuDNN
 //    attention ran 1.73-1.77x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
@@ -54,40 +54,44 @@ namespace {
 //    the top; today at the top of the measured range (1.80).
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
 //    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
-//    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
+//    large shapes on an H200 (speed_validation.cpp); the fit: 0.95, near the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.79 (0.85 before the
-//    host's work between micro-batches was charged apart, 0.72 while LoRA's backward bytes were
-//    counted twice over and its fp32 adapter matmuls as 16-bit ones).
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.85 (0.79 before a
+//    pipeline's share of the host's work was fitted, 0.85 before that work was charged apart, 0.72
+//    while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit
+//    ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth. 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
 //    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
-//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.71 ms, chiefly
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.69 ms, chiefly
 //    vTrain's one-node rows, 2022's eager Megatron-DeepSpeed with checkpointing) is about 2x that
 //    estimate, and charges 2.8 ms per layer where those rows add 3.0 (0.94 ms, 3.8 ms a layer, before
 //    each micro-batch's own host work, below, was modelled apart).
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 29 us (100 us, the top
-//    of the range, until the host's work between micro-batches was charged apart: what vTrain's TP 8
-//    runs lose at micro-batch 2 was that work, not a per-collective cost).
+//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 12 us (six of the ten
+//    folds that hold one source out sit at the floor, 2 us; 29 us before a pipeline's share of the
+//    host's work was fitted; 100 us, the top of the range, until that work was charged apart: what
+//    vTrain's TP 8 runs lose at micro-batch 2 was that work, not a per-collective cost).
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
 //    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.9 ms (13.9-17.5 in the folds
-//    that hold one source out; 11.3 ms before a pipeline's share, below, was fitted apart), about what
-//    vTrain's one-node rows show as their intercept (a 12-layer h1024 micro-batch, 43-45 ms, less 12
-//    layers' launches) and part of what the multi-node rows lose with more, smaller micro-batches at a
-//    fixed global batch (30-45 ms a micro-batch at 64 GPUs, TP 1-8, against 10-20 ms predicted
-//    before). Confidence: medium; no source times the host directly.
+//    that hold one source out; 11.3 ms before a pipeline's share, below, was fitted apart). Above the
+//    intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch, 43-45 ms,
+//    less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows, and the
+//    12-layer models without a pipeline come out 8.5% slow, the 24-layer ones 4% fast. Part of what
+//    the multi-node rows lose with more, smaller micro-batches at a fixed global batch (30-45 ms a
+//    micro-batch at 64 GPUs, TP 1-8, against 10-20 ms predicted before). Confidence: medium; no
+//    source times the host directly.
 //  - a pipeline's host share: in a pipeline that work is split between the two stages that hold the
 //    model's ends. The first loads the tokens and launches the embedding, the last loads the labels
 //    and launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The
 //    last stage sets the pace; the first waits on it and hides its own part there. This is the share
 //    the last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit:
-//    0.62 (0.62-0.72 in the folds); the clue was vTrain's one-node pipelines at micro-batch 1, 17-26%
+//    0.625 (0.62-0.72 in the folds); the clue was vTrain's one-node pipelines at micro-batch 1, 17-26%
 //    slower predicted than measured while the same models without a pipeline came out within 3%.
 //    Confidence: medium-low; the split is inferred from step times, not timed on a host.
 constexpr double default_matmul_efficiency = 0.75;
@@ -114,7 +118,7 @@ constexpr double memory_efficient_relative_rate = 0.48;
 constexpr double pcie_bytes_per_second = 25e9;
 constexpr double cpu_adam_params_per_second = 1e9;
 // How far a GPU outside the calibrated families may be off, in points of utilisation: the measured
-// GPUs sustain 0.90 (A100), 0.75 (H100) and 0.59 (B200) of their best matmul; a quarter either way of
+// GPUs sustain 0.90 (A100), 0.77 (H100) and 0.61 (B200) of their best matmul; a quarter either way of
 // a typical 40-50% MFU is about 10 points. An estimate, said in the warning.
 constexpr double extrapolation_points = 10;
 

@@ -156,7 +156,7 @@ TEST_CASE("A step is the sum of its parts, and the bubble is (pp - 1) / v micro-
   // pays its fitted share, 0.625 (the first stage, which loads the tokens and launches the embedding,
   // does the rest while it waits); the fill and drain, the other stages' passes, load no batch.
   CHECK_THAT(b.micro_batch_host, WithinRel(micro_batches * 15.9e-3 * 0.625, 1e-9));
-  // Without a pipeline the one GPU does all of it.
+  // Without a pipeline each GPU does all of it.
   json flat = s;
   flat["strategy"]["pp"] = 1;
   flat["strategy"]["pp_virtual_stages"] = 1;

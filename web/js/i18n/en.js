@@ -143,7 +143,7 @@ export const STRINGS = {
   sources_one: '1 source',
   sources_many: '{n} sources',
   likely_range: 'likely {lo}–{hi}',
-  range_basis_launch_bound: 'steps whose layers are shorter on the GPU than the host takes to launch them; only vTrain\'s one-node A100 runs measure these, held out by model width; a compiled model or CUDA graphs launch faster',
+  range_basis_launch_bound: 'steps whose layers are shorter on the GPU than the host takes to launch them; two sources measure these, vTrain\'s one-node A100 runs and our small Hugging Face runs on an H200, each held out by source; a compiled model or CUDA graphs launch faster',
   range_basis_launch_near: 'steps where launching kernels takes over a third of a layer\'s GPU time',
   range_basis_compute_bound: 'steps where the GPU\'s work dominates',
   range_basis_mixture_of_experts: 'steps of a mixture of experts (NVIDIA\'s published Megatron-Core runs and SimuMax\'s DeepSeek rows; both ran slower than predicted)',

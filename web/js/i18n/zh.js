@@ -144,7 +144,7 @@ export const STRINGS = {
   sources_one: '1 个来源',
   sources_many: '{n} 个来源',
   likely_range: '可能 {lo}–{hi}',
-  range_basis_launch_bound: '各层在 GPU 上的耗时短于主机启动其内核所需时间的步；只有 vTrain 的单节点 A100 运行测到这类步，按模型宽度留出；编译后的模型或 CUDA Graphs 启动更快',
+  range_basis_launch_bound: '各层在 GPU 上的耗时短于主机启动其内核所需时间的步；有两个来源测到这类步：vTrain 的单节点 A100 运行和我们在 H200 上的 Hugging Face 小模型运行，各按来源留出；编译后的模型或 CUDA Graphs 启动更快',
   range_basis_launch_near: '启动内核的时间超过一层 GPU 耗时三分之一的步',
   range_basis_compute_bound: '以 GPU 计算为主的步',
   range_basis_mixture_of_experts: '混合专家模型的步（NVIDIA 公布的 Megatron-Core 实测与 SimuMax 的 DeepSeek 实测；两者都比预测慢）',
