@@ -141,9 +141,10 @@ void Fields::error(std::string_view key, std::string code, std::string message,
   errors_.push_back({path(key), std::move(code), std::move(message), std::move(params)});
 }
 
-void Fields::require(std::string_view key, std::string_view what) {
+void Fields::require(std::string_view key, std::string_view what, std::string_view id) {
   known_.emplace_back(key);
-  if (!has(key)) error(key, "required", path(key) + " is required: " + std::string(what) + ".");
+  if (!has(key))
+    error(key, "required", path(key) + " is required: " + std::string(what) + ".", {{"expected", std::string(id)}});
 }
 
 std::optional<double> Fields::number(std::string_view key) {

@@ -79,7 +79,9 @@ class Fields {
   // The declaration of key in the bound record (nullptr when unbound or undeclared).
   const contract::Field* declared(std::string_view key) const;
 
-  void require(std::string_view key, std::string_view what);
+  // A missing key: the message names what it should hold (what); id names that for a translation
+  // (params.expected, which the page reads as required_<id>).
+  void require(std::string_view key, std::string_view what, std::string_view id);
   void error(std::string_view key, std::string code, std::string message,
              std::map<std::string, std::string> params = {});
   // Reports every key that no accessor asked for, suggesting the closest allowed one.

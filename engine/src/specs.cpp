@@ -72,12 +72,13 @@ void read_vision_fields(Fields& f, ModelSpec& model) {
   model.forward_macs_per_image = f.number("forward_macs_per_image");
   if (auto v = f.number("image_resolution")) model.image_resolution = *v;
   if (model.forward_macs_per_image && model.image_resolution <= 0)
-    f.require("image_resolution", "the side in pixels at which forward_macs_per_image was counted");
+    f.require("image_resolution", "the side in pixels at which forward_macs_per_image was counted",
+              "image_resolution");
 }
 
 void check_gpu(const GpuSpec& gpu, Fields& f) {
-  if (gpu.name.empty() && !f.has("name")) f.require("name", "a GPU needs a display name");
-  if (gpu.memory_gb <= 0 && !f.has("memory_gb")) f.require("memory_gb", "the GPU's memory in GB");
+  if (gpu.name.empty() && !f.has("name")) f.require("name", "a GPU needs a display name", "gpu_name");
+  if (gpu.memory_gb <= 0 && !f.has("memory_gb")) f.require("memory_gb", "the GPU's memory in GB", "gpu_memory");
   const bool any_peak = gpu.fp32_tflops || gpu.tf32_tflops || gpu.bf16_tflops || gpu.fp16_tflops || gpu.fp8_tflops;
   if (!any_peak && !f.has("bf16_tflops") && !f.has("fp16_tflops") && !f.has("fp8_tflops") && !f.has("tf32_tflops") &&
       !f.has("fp32_tflops"))
@@ -158,7 +159,8 @@ void check_architecture(const Architecture& a, Fields& f) {
   bool complete = true;
   for (const auto& [key, value] : required) {
     if (value <= 0 && !f.has(key)) {
-      f.require(key, "an architecture needs layers, hidden, heads, ffn_hidden and vocab (or give params instead)");
+      f.require(key, "an architecture needs layers, hidden, heads, ffn_hidden and vocab (or give params instead)",
+                "architecture");
       complete = false;
     } else if (value <= 0) {
       complete = false;  // already reported by the reader
@@ -232,7 +234,7 @@ void upsert(std::vector<Row>& rows, Row row) {
 }
 
 std::optional<std::string> read_id(Fields& f) {
-  f.require("id", "every catalog row needs an ID");
+  f.require("id", "every catalog row needs an ID", "catalog_id");
   auto id = f.text("id");
   if (id && !valid_id(*id)) {
     f.error("id", "invalid_id",
@@ -243,7 +245,7 @@ std::optional<std::string> read_id(Fields& f) {
 }
 
 void require_source(Fields& f) {
-  f.require("source", "every catalog number must cite where it comes from");
+  f.require("source", "every catalog number must cite where it comes from", "source");
   if (auto s = f.text("source"); s && s->empty())
     f.error("source", "required", f.path("source") + " must not be empty.",
             {{"reason", "not_empty"}});
@@ -310,7 +312,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       auto id = read_id(f);
       if (auto v = f.text("name")) offer.name = *v;
       if (auto v = f.text("provider")) offer.provider = *v;
-      f.require("gpu", "an offer names a catalog GPU ID or gives an inline GPU spec");
+      f.require("gpu", "an offer names a catalog GPU ID or gives an inline GPU spec", "offer_gpu");
       if (const json* gpu = f.raw("gpu")) {
         if (gpu->is_string()) {
           if (const GpuSpec* known = load.catalog.find_gpu(gpu->get<std::string>()))
@@ -345,7 +347,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
         f.error("per_gpu_month", "conflict", where + " gives both per_gpu_hour and per_gpu_month; keep one.",
                 {{"reason", "both_prices"}});
-      f.require("currency", "the price's currency, e.g. \"USD\" or \"CNY\"");
+      f.require("currency", "the price's currency, e.g. \"USD\" or \"CNY\"", "currency");
       if (auto v = f.text("currency")) offer.currency = currency_code(*v);  // "cny", "RMB": CNY
       if (auto v = f.text("date")) offer.date = *v;
       if (auto v = f.text("pricing_type")) offer.pricing_type = *v;

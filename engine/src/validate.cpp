@@ -112,7 +112,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
 
 void read_training(const json& value, Training& t, Issues& errors, Issues& warnings) {
   Fields f(value, "training", errors, &contract::training);
-  f.require("type", "\"pretrain\" or \"finetune\"");
+  f.require("type", "\"pretrain\" or \"finetune\"", "training_type");
   if (auto v = f.choice("type", contract::training_types)) t.type = *v;
   if (auto v = f.choice("method", contract::finetune_methods)) t.method = *v;
   if (auto v = f.number("lora_rank")) t.lora_rank = *v;
@@ -254,7 +254,7 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
 void read_hardware(const json& value, const Catalog& catalog, const Offer* offer, HardwareChoice& h, Issues& errors) {
   Fields f(value, "hardware", errors, &contract::hardware);
   const json* gpu = f.raw("gpu");
-  if (!gpu && !offer) f.require("gpu", "a GPU ID from the catalog (e.g. \"h100-sxm\") or an inline GPU spec");
+  if (!gpu && !offer) f.require("gpu", "a GPU ID from the catalog (e.g. \"h100-sxm\") or an inline GPU spec", "gpu");
   if (gpu) {
     if (gpu->is_string()) {
       const auto& id = gpu->get_ref<const std::string&>();
@@ -697,9 +697,9 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   }
 
   Scenario s;
-  top.require("model", "the model to train");
+  top.require("model", "the model to train", "model");
   if (const json* v = top.object("model")) read_model(*v, *catalog, s.model, errors);
-  top.require("training", "what the run does and how much data it sees");
+  top.require("training", "what the run does and how much data it sees", "training");
   if (const json* v = top.object("training")) read_training(*v, s.training, errors, out.warnings);
 
   const Offer* offer = nullptr;
@@ -707,7 +707,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
     s.pricing.emplace();
     read_pricing(*v, *catalog, *s.pricing, offer, errors);
   }
-  if (!offer) top.require("hardware", "the GPU and how many");
+  if (!offer) top.require("hardware", "the GPU and how many", "hardware");
   if (const json* v = top.object("hardware")) {
     read_hardware(*v, *catalog, offer, s.hardware, errors);
   } else if (offer) {

@@ -293,6 +293,18 @@ describe('language', () => {
     assert.equal(errorText('zh', by('strategy.precision')), '不是可选的值；可选：bf16, fp16, fp8, tf32, fp32。');
     assert.equal(errorText('en', by('model.params')), 'At most 1e+16 (got 1e+17).');
     // Without params, the code's general message; an unknown code, the engine's own.
+    // A missing key that must hold one of several things says which, in either language (params.expected).
+    let missing;
+    try {
+      missing = engine({ model: { preset: 'llama-2-7b' }, training: { tokens: 1e9 }, hardware: { count: 8 } });
+    } catch (error) {
+      missing = JSON.parse(error.stdout);
+    }
+    const need = (field) => missing.errors.find((e) => e.field === field);
+    assert.equal(need('training.type').params.expected, 'training_type');
+    assert.equal(errorText('zh', need('training.type')), '必填：“pretrain”（预训练）或“finetune”（微调）。');
+    assert.equal(errorText('zh', need('hardware.gpu')), '必填：目录中的 GPU ID（例如“h100-sxm”），或直接写出 GPU 规格。');
+    assert.equal(errorText('en', need('hardware.gpu')), 'Required: a GPU ID from the catalog (e.g. "h100-sxm") or an inline GPU spec.');
     assert.equal(errorText('zh', { code: 'required', message: 'x' }), '必填。');
     assert.equal(errorText('zh', { code: 'no_such_code', message: 'the engine says' }), 'the engine says');
   });
