@@ -606,9 +606,28 @@ TEST_CASE("Outside the calibrated GPUs and features the prediction says it extra
     INFO(gpu);
     CHECK(test::has_warning(run(s), "mfu_extrapolated"));
   }
+  // LoRA is validated (the H200 Hugging Face rows), QLoRA is not.
   json lora = mpt7b();
   lora["training"] = {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"seq_len", 2048}};
+  CHECK_FALSE(test::has_warning(run(lora), "speed_uncalibrated"));
+  lora["training"]["method"] = "qlora";
   CHECK(test::has_warning(run(lora), "speed_uncalibrated"));
+  // Context parallelism is validated (SimuMax's and DGX Cloud's CP rows).
+  json cp = mpt7b();
+  cp["strategy"]["cp"] = 2;
+  CHECK_FALSE(test::has_warning(run(cp), "speed_uncalibrated"));
+}
+
+TEST_CASE("A mixture of experts says its steps are checked, not fitted, and how its likely range leans", "[speed]") {
+  const traincalc::Report r = run(deepseek_v3_on_h100s());
+  const auto w = std::find_if(r.warnings.begin(), r.warnings.end(),
+                              [](const auto& x) { return x.code == "speed_moe_unfitted"; });
+  REQUIRE(w != r.warnings.end());
+  // likely_ranges()' mixture_of_experts row: 0.9228-1.4659 over 81 held-out rows from 2 sources.
+  CHECK(w->params.at("faster_pct") == "8");
+  CHECK(w->params.at("slower_pct") == "47");
+  CHECK(w->params.at("rows") == "81");
+  CHECK_FALSE(test::has_warning(run(mpt7b()), "speed_moe_unfitted"));
 }
 
 TEST_CASE("Across nodes an expert all-to-all is bounded by each GPU's NIC", "[speed]") {

@@ -278,6 +278,25 @@ describe('language', () => {
     assert.match(warningText('zh', { field: 'training.seq_len', code: 'seq_len_assumed', message: '', params: { seq_len: '4096' } }), /按 4096 计/);
   });
 
+  test('what the speed model was not validated on is named in the reader\'s words, and a mixture of experts says how far off its checks were', async () => {
+    const { warningText } = await js('i18n.js');
+    const engine = (scenario) => JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }).toString());
+    let out;
+    try {
+      out = engine({ model: { preset: 'deepseek-v3' }, training: { type: 'pretrain', tokens: 1e12 }, hardware: { gpu: 'h100-sxm', count: 2048 }, strategy: { offload: 'optimizer' } });
+    } catch (error) {
+      out = JSON.parse(error.stdout);
+    }
+    const warning = (code) => out.warnings.find((w) => w.code === code);
+    assert.equal(warning('speed_uncalibrated').params.feature_ids, 'cpu_offload');
+    assert.equal(warningText('zh', warning('speed_uncalibrated')), '速度模型验证所用的实测步长中没有CPU 卸载的情形；这部分按原理建模，未经验证。');
+    assert.equal(warningText('zh', { code: 'speed_uncalibrated', params: { features: 'QLoRA, CPU offload', feature_ids: 'qlora,cpu_offload' } }),
+      '速度模型验证所用的实测步长中没有QLoRA、CPU 卸载的情形；这部分按原理建模，未经验证。');
+    // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.9228-1.4659, 81 rows, 2 sources.
+    assert.equal(warningText('zh', warning('speed_moe_unfitted')),
+      '混合专家（MoE）的步长按原理建模，只用 2 个来源的 81 条公开实测检验过、未参与拟合；实测大多比预测慢，因此可能范围偏慢：从比预测快 8% 到慢 47%。');
+  });
+
   test('an error says what to change in Chinese too, from the engine\'s params', async () => {
     const { errorText } = await js('i18n.js');
     const engine = (scenario) => JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }).toString());
@@ -579,7 +598,8 @@ const WARNING_PARAMS = {
   budget_at_risk: ['cost', 'high_cost', 'currency', 'budget'],
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
   mfu_extrapolated: ['points'],
-  speed_uncalibrated: ['features'],
+  speed_uncalibrated: ['features', 'feature_ids'],
+  speed_moe_unfitted: ['rows', 'sources', 'faster_pct', 'slower_pct'],
   offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],
 };
 

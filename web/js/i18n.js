@@ -86,6 +86,9 @@ export function warningText(lang, issue) {
   const params = { field: issue.field ?? '', message: issue.message ?? '', ...(issue.params ?? {}) };
   return text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
     if (!(name in params)) return whole;
-    return percent ? `${Math.round(Number(params[name]) * 1000) / 10}%` : ENGINE_NAMES[lang]?.[params[name]] ?? params[name];
+    if (percent) return `${Math.round(Number(params[name]) * 1000) / 10}%`;
+    const nameOf = (value) => ENGINE_NAMES[lang]?.[value] ?? value;
+    // A list of IDs (feature_ids: "qlora,cpu_offload"), each in the reader's words.
+    return name.endsWith('_ids') ? String(params[name]).split(',').map(nameOf).join(lang === 'zh' ? '、' : ', ') : nameOf(params[name]);
   });
 }

@@ -699,7 +699,8 @@ export const WARNINGS = {
   layout_assumed: '规划并行方案需要模型结构：张量并行与流水并行按 1 计，微批次按 1 计，其余为数据并行。显存与之相关。',
   global_batch_assumed: '每步时间按 {batch} 条序列的全局批次估算（预训练或微调常见的批次）；可填写你的全局批次。',
   mfu_extrapolated: '速度模型用公开的 A100 SXM 与 H100 SXM 训练结果校准；这款 GPU 的利用率是外推的（同系列按该系列的校准效率，其他按其矩阵乘法效率），误差可能达 ±{points} 个百分点。',
-  speed_uncalibrated: '用于校准速度模型的公开训练结果不包含此配置中的部分特性（如 MoE、上下文并行、LoRA/QLoRA、CPU 卸载、编码器模型）；这些按原理建模，未经校准。',
+  speed_uncalibrated: '速度模型验证所用的实测步长中没有{feature_ids}的情形；这部分按原理建模，未经验证。',
+  speed_moe_unfitted: '混合专家（MoE）的步长按原理建模，只用 {sources} 个来源的 {rows} 条公开实测检验过、未参与拟合；实测大多比预测慢，因此可能范围偏慢：从比预测快 {faster_pct}% 到慢 {slower_pct}%。',
   planner_truncated: '规划器评估了 {evaluated} 个方案后达到上限停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
   offload_time_assumed: 'CPU 上的优化器更新按假设速率计时（PCIe 4.0 x16 约 {pcie_gbs} GB/s；CPU Adam 约每秒 {cpu_adam_params_per_second} 个参数）。',
   assumed: '导入配置时 {field} 使用了默认值。',
@@ -730,7 +731,15 @@ export const WARNINGS = {
 };
 
 // The engine's own names for what has none, in Chinese where they stand in a message.
-export const ENGINE_NAMES = { 'custom GPU': '自定义 GPU', 'custom model': '自定义模型' };
+export const ENGINE_NAMES = {
+  'custom GPU': '自定义 GPU',
+  'custom model': '自定义模型',
+  // speed_uncalibrated's feature_ids
+  qlora: 'QLoRA',
+  cpu_offload: 'CPU 卸载',
+  encoder_decoder: '编码器-解码器模型',
+  encoder_only: '仅编码器模型',
+};
 
 // Engine errors that carry a reason (params.reason), in Chinese with the engine's values: one message
 // per check, so no Chinese message needs the engine's English beside it. English shows the engine's
