@@ -256,8 +256,9 @@ std::string speed_range_basis(const StepPrediction& step);
 // validate --speed` computes from the validation rows (a test keeps the two equal).
 LikelyRange likely_range(const StepPrediction& step);
 const std::vector<LikelyRange>& likely_ranges();
-// What the user should know about a predicted step: an assumed batch, a GPU or features the step
-// model was not calibrated on, assumed offload rates.
+// What the user should know about a predicted step: an assumed batch, a GPU the step model was not
+// calibrated on, features no validation row exercises, a mixture of experts' likely range, assumed
+// offload rates.
 void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
                     Issues& warnings);
 // Whether the run meets the deadline and stays within the total budget, said when it does not.

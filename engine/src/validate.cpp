@@ -97,7 +97,8 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
   } else if (!f.has("params")) {
     f.error("preset", "required",
             "model needs one of: a preset (e.g. \"llama-2-7b\"), params (e.g. 7e9), or an architecture "
-            "(layers, hidden, heads, ffn_hidden, vocab).");
+            "(layers, hidden, heads, ffn_hidden, vocab).",
+            {{"expected", "model_form"}});
   }
   if (spec.architecture) {
     const ParameterCount count = count_parameters(*spec.architecture);

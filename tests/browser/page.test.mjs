@@ -297,8 +297,10 @@ describe('the served page', () => {
     const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();
     await page.selectOption('#offer-picker', 'aws-p5.48xlarge-on-demand-h100-sxm');
-    await page.waitForFunction(() => document.querySelector('[data-report="cost.total"]') !== null);
     assert.equal(await page.inputValue('#f-pricing-per_gpu_hour'), '6.88');  // AWS us-east-1 feed, 2026-09-10
+    // The estimate with the offer's price (an earlier one may still be on the page for a moment).
+    await page.waitForFunction((total) => Number(document.querySelector('[data-report="cost.total"]')?.getAttribute('data-value')) === total,
+      cliReport.time.gpu_hours * 6.88);
     assert.match(await page.locator('.offer-note').innerText(), /snapshot in USD: AWS, 2026-09-10/);
     assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 6.88);
     // What the offer's instances can form (scripts/offer-networks.json: p5.48xlarge, 8 H100 and

@@ -615,19 +615,20 @@ TEST_CASE("Outside the calibrated GPUs and features the prediction says it extra
   // Context parallelism is validated (SimuMax's and DGX Cloud's CP rows).
   json cp = mpt7b();
   cp["strategy"]["cp"] = 2;
+  REQUIRE(run(cp).time.step);
   CHECK_FALSE(test::has_warning(run(cp), "speed_uncalibrated"));
 }
 
-TEST_CASE("A mixture of experts says its steps are checked, not fitted, and how its likely range leans", "[speed]") {
+TEST_CASE("A mixture of experts says its steps have no constant of their own and how its likely range leans", "[speed]") {
   const traincalc::Report r = run(deepseek_v3_on_h100s());
   const auto w = std::find_if(r.warnings.begin(), r.warnings.end(),
-                              [](const auto& x) { return x.code == "speed_moe_unfitted"; });
+                              [](const auto& x) { return x.code == "speed_moe_range"; });
   REQUIRE(w != r.warnings.end());
   // likely_ranges()' mixture_of_experts row: 0.9228-1.4659 over 81 held-out rows from 2 sources.
   CHECK(w->params.at("faster_pct") == "8");
   CHECK(w->params.at("slower_pct") == "47");
   CHECK(w->params.at("rows") == "81");
-  CHECK_FALSE(test::has_warning(run(mpt7b()), "speed_moe_unfitted"));
+  CHECK_FALSE(test::has_warning(run(mpt7b()), "speed_moe_range"));
 }
 
 TEST_CASE("Across nodes an expert all-to-all is bounded by each GPU's NIC", "[speed]") {

@@ -278,7 +278,7 @@ describe('language', () => {
     assert.match(warningText('zh', { field: 'training.seq_len', code: 'seq_len_assumed', message: '', params: { seq_len: '4096' } }), /按 4096 计/);
   });
 
-  test('what the speed model was not validated on is named in the reader\'s words, and a mixture of experts says how far off its checks were', async () => {
+  test('what the speed model was not validated on is named in the reader\'s words, and a mixture of experts says how its likely range leans', async () => {
     const { warningText } = await js('i18n.js');
     const engine = (scenario) => JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }).toString());
     let out;
@@ -293,8 +293,8 @@ describe('language', () => {
     assert.equal(warningText('zh', { code: 'speed_uncalibrated', params: { features: 'QLoRA, CPU offload', feature_ids: 'qlora,cpu_offload' } }),
       '速度模型验证所用的实测步长中没有QLoRA、CPU 卸载的情形；这部分按原理建模，未经验证。');
     // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.9228-1.4659, 81 rows, 2 sources.
-    assert.equal(warningText('zh', warning('speed_moe_unfitted')),
-      '混合专家（MoE）的步长按原理建模，只用 2 个来源的 81 条公开实测检验过、未参与拟合；实测大多比预测慢，因此可能范围偏慢：从比预测快 8% 到慢 47%。');
+    assert.equal(warningText('zh', warning('speed_moe_range')),
+      '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 8% 到慢 47%。');
   });
 
   test('an error says what to change in Chinese too, from the engine\'s params', async () => {
@@ -311,7 +311,6 @@ describe('language', () => {
     assert.equal(errorText('zh', by('training.epoch')), '计算器不认识这一项；是不是“epochs”？');
     assert.equal(errorText('zh', by('strategy.precision')), '不是可选的值；可选：bf16, fp16, fp8, tf32, fp32。');
     assert.equal(errorText('en', by('model.params')), 'At most 1e+16 (got 1e+17).');
-    // Without params, the code's general message; an unknown code, the engine's own.
     // A missing key that must hold one of several things says which, in either language (params.expected).
     let missing;
     try {
@@ -324,6 +323,15 @@ describe('language', () => {
     assert.equal(errorText('zh', need('training.type')), '必填：“pretrain”（预训练）或“finetune”（微调）。');
     assert.equal(errorText('zh', need('hardware.gpu')), '必填：目录中的 GPU ID（例如“h100-sxm”），或直接写出 GPU 规格。');
     assert.equal(errorText('en', need('hardware.gpu')), 'Required: a GPU ID from the catalog (e.g. "h100-sxm") or an inline GPU spec.');
+    // A preset ID that happens to be a feature's name stays as typed.
+    let unknown;
+    try {
+      unknown = engine({ model: { preset: 'qlora' }, training: { type: 'pretrain', tokens: 1e9 }, hardware: { gpu: 'h100-sxm', count: 8 } });
+    } catch (error) {
+      unknown = JSON.parse(error.stdout);
+    }
+    assert.match(errorText('zh', unknown.errors.find((e) => e.field === 'model.preset')), /“qlora”/);
+    // Without params, the code's general message; an unknown code, the engine's own.
     assert.equal(errorText('zh', { code: 'required', message: 'x' }), '必填。');
     assert.equal(errorText('zh', { code: 'no_such_code', message: 'the engine says' }), 'the engine says');
   });
@@ -599,7 +607,7 @@ const WARNING_PARAMS = {
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
   mfu_extrapolated: ['points'],
   speed_uncalibrated: ['features', 'feature_ids'],
-  speed_moe_unfitted: ['rows', 'sources', 'faster_pct', 'slower_pct'],
+  speed_moe_range: ['rows', 'sources', 'faster_pct', 'slower_pct'],
   offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],
 };
 

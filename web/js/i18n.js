@@ -18,6 +18,7 @@ export const ERRORS = { en: en.ERRORS, zh: zh.ERRORS };
 export const WARNINGS = { en: en.WARNINGS, zh: zh.WARNINGS };
 export const REASONS = { zh: zh.REASONS };
 const ENGINE_NAMES = { zh: zh.ENGINE_NAMES };
+const FEATURE_NAMES = { zh: zh.FEATURE_NAMES };
 
 // {name} is the value; {name#one|other} the word for that count, chosen by Intl.PluralRules in the
 // page's language (so "1 GPU", "8 GPUs"; Chinese has one form).
@@ -87,8 +88,10 @@ export function warningText(lang, issue) {
   return text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
     if (!(name in params)) return whole;
     if (percent) return `${Math.round(Number(params[name]) * 1000) / 10}%`;
-    const nameOf = (value) => ENGINE_NAMES[lang]?.[value] ?? value;
     // A list of IDs (feature_ids: "qlora,cpu_offload"), each in the reader's words.
-    return name.endsWith('_ids') ? String(params[name]).split(',').map(nameOf).join(lang === 'zh' ? '、' : ', ') : nameOf(params[name]);
+    if (name.endsWith('_ids')) {
+      return String(params[name]).split(',').map((id) => FEATURE_NAMES[lang]?.[id] ?? id).join(lang === 'zh' ? '、' : ', ');
+    }
+    return ENGINE_NAMES[lang]?.[params[name]] ?? params[name];
   });
 }

@@ -636,6 +636,7 @@ export const STRINGS = {
 export const ERRORS = {
   required: 'Required.',
   required_architecture: 'Required: an architecture needs layers, hidden, heads, ffn_hidden and vocab (or give params instead).',
+  required_model_form: 'Required: a preset (e.g. "llama-2-7b"), params (e.g. 7e9), or an architecture (layers, hidden, heads, ffn_hidden, vocab).',
   required_training_type: 'Required: "pretrain" or "finetune".',
   required_gpu: 'Required: a GPU ID from the catalog (e.g. "h100-sxm") or an inline GPU spec.',
   required_model: 'Required: the model to train (a preset, a size, or its shape).',

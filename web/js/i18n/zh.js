@@ -637,6 +637,7 @@ export const STRINGS = {
 export const ERRORS = {
   required: '必填。',
   required_architecture: '必填：模型结构需要 layers、hidden、heads、ffn_hidden 和 vocab（或改为只给参数量 params）。',
+  required_model_form: '必填：预设（例如“llama-2-7b”）、参数量 params（例如 7e9），或模型结构（layers、hidden、heads、ffn_hidden、vocab），三者之一。',
   required_training_type: '必填：“pretrain”（预训练）或“finetune”（微调）。',
   required_gpu: '必填：目录中的 GPU ID（例如“h100-sxm”），或直接写出 GPU 规格。',
   required_model: '必填：要训练的模型（预设、参数量或结构）。',
@@ -700,7 +701,7 @@ export const WARNINGS = {
   global_batch_assumed: '每步时间按 {batch} 条序列的全局批次估算（预训练或微调常见的批次）；可填写你的全局批次。',
   mfu_extrapolated: '速度模型用公开的 A100 SXM 与 H100 SXM 训练结果校准；这款 GPU 的利用率是外推的（同系列按该系列的校准效率，其他按其矩阵乘法效率），误差可能达 ±{points} 个百分点。',
   speed_uncalibrated: '速度模型验证所用的实测步长中没有{feature_ids}的情形；这部分按原理建模，未经验证。',
-  speed_moe_unfitted: '混合专家（MoE）的步长按原理建模，只用 {sources} 个来源的 {rows} 条公开实测检验过、未参与拟合；实测大多比预测慢，因此可能范围偏慢：从比预测快 {faster_pct}% 到慢 {slower_pct}%。',
+  speed_moe_range: '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 {sources} 个来源的 {rows} 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 {faster_pct}% 到慢 {slower_pct}%。',
   planner_truncated: '规划器评估了 {evaluated} 个方案后达到上限停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
   offload_time_assumed: 'CPU 上的优化器更新按假设速率计时（PCIe 4.0 x16 约 {pcie_gbs} GB/s；CPU Adam 约每秒 {cpu_adam_params_per_second} 个参数）。',
   assumed: '导入配置时 {field} 使用了默认值。',
@@ -734,7 +735,10 @@ export const WARNINGS = {
 export const ENGINE_NAMES = {
   'custom GPU': '自定义 GPU',
   'custom model': '自定义模型',
-  // speed_uncalibrated's feature_ids
+};
+
+// speed_uncalibrated's feature_ids (only *_ids params: a preset could be called "qlora").
+export const FEATURE_NAMES = {
   qlora: 'QLoRA',
   cpu_offload: 'CPU 卸载',
   encoder_decoder: '编码器-解码器模型',
