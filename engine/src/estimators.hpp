@@ -255,6 +255,7 @@ std::string speed_range_basis(const StepPrediction& step);
 // The likely range of a predicted step: the held-out percentiles of its basis, which `traincalc
 // validate --speed` computes from the validation rows (a test keeps the two equal).
 LikelyRange likely_range(const StepPrediction& step);
+const LikelyRange& likely_range(std::string_view basis);  // the row of that basis (the last if none)
 const std::vector<LikelyRange>& likely_ranges();
 // What the user should know about a predicted step: an assumed batch, a GPU the step model was not
 // calibrated on, features no validation row exercises, a mixture of experts' likely range, assumed

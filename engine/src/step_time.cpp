@@ -879,9 +879,7 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
   // published ones (NVIDIA's 69 never fitted on, SimuMax's 12 DeepSeek rows in a fitted source), which
   // set its likely range (likely_ranges).
   if (s.model.architecture->experts > 1) {
-    LikelyRange moe;
-    for (const LikelyRange& r : likely_ranges())
-      if (r.basis == "mixture_of_experts") moe = r;
+    const LikelyRange& moe = likely_range("mixture_of_experts");
     const std::string faster = format_number(std::round((1 - moe.low) * 100));
     const std::string slower = format_number(std::round((moe.high - 1) * 100));
     warnings.push_back({"strategy.mfu",
@@ -936,11 +934,12 @@ std::string speed_range_basis(const StepPrediction& step) {
   return "compute_bound";
 }
 
-LikelyRange likely_range(const StepPrediction& step) {
-  const std::string basis = speed_range_basis(step);
+const LikelyRange& likely_range(std::string_view basis) {
   for (const LikelyRange& r : likely_ranges())
     if (r.basis == basis) return r;
   return likely_ranges().back();
 }
+
+LikelyRange likely_range(const StepPrediction& step) { return likely_range(speed_range_basis(step)); }
 
 }  // namespace traincalc::detail
