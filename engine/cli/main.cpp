@@ -183,6 +183,13 @@ void print_run_validation(const traincalc::RunValidationTable& table) {
               table.runs_predicted, table.run_efficiency_in_sample);
   std::printf("likely range of the expected run (published / expected, held out, 10th-90th percentile): %.3f-%.3f\n",
               table.range_low, table.range_high);
+  std::printf("held out, by the published figure's confidence:");
+  for (std::size_t i = 0; i < table.by_confidence.size(); ++i) {
+    const auto& c = table.by_confidence[i];
+    std::printf("%s %s %.1f%% (%.0f runs, %.0f within 12%%)", i ? ";" : "", c.confidence.c_str(),
+                c.median_abs_error_pct, c.runs, c.within_12_pct);
+  }
+  std::printf("\n");
 }
 
 // The comparison as a table, best first: GPUs, days (and at the engine's utilisation where the

@@ -5,6 +5,8 @@
 // with e fitted on the others.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -23,6 +25,8 @@ namespace {
 using detail::json;
 
 constexpr double rule_of_thumb_mfu = 0.4;  // the rule of thumb's utilisation (6 N T at 40%)
+// The confidence words of engine/data/whole-runs.json, surest first (a test checks every run uses one).
+constexpr const char* confidence_levels[] = {"high", "medium", "medium-low", "low-medium", "low"};
 
 // The run efficiency that makes the median run exact: the geometric median of expected (at efficiency
 // 1) over published GPU-hours, over the predicted rows but `skip`.
@@ -101,6 +105,19 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_error_pct = detail::median(signed_held_out);
   table.range_low = std::min(1.0, std::exp(detail::weighted_quantile(ratios, 0.1)));
   table.range_high = std::max(1.0, std::exp(detail::weighted_quantile(ratios, 0.9)));
+  for (const char* level : confidence_levels) {
+    std::vector<double> abs_errors, errors;
+    for (const RunValidationRow& row : rows)
+      if (row.confidence == level) {
+        abs_errors.push_back(std::abs(row.error_pct));
+        errors.push_back(row.error_pct);
+      }
+    if (errors.empty()) continue;
+    const double within = static_cast<double>(
+        std::count_if(abs_errors.begin(), abs_errors.end(), [](double x) { return x <= 12; }));
+    table.by_confidence.push_back({level, static_cast<double>(errors.size()), detail::median(abs_errors),
+                                   detail::median(errors), within});
+  }
   return table;
 }
 
@@ -131,6 +148,13 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                 {"rule_of_thumb_error_pct", r.rule_of_thumb_error_pct}};
     rows.push_back(std::move(row));
   }
+  json by_confidence = json::array();
+  for (const RunValidationTable::ByConfidence& c : table.by_confidence)
+    by_confidence.push_back({{"confidence", c.confidence},
+                             {"runs", c.runs},
+                             {"median_abs_error_pct", c.median_abs_error_pct},
+                             {"median_error_pct", c.median_error_pct},
+                             {"within_12_pct", c.within_12_pct}});
   const json result = {{"description", table.description},
                        {"rows", rows},
                        {"run_efficiency_in_sample", table.run_efficiency_in_sample},
@@ -142,7 +166,8 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                        {"median_error_pct", table.median_error_pct},
                        {"rule_of_thumb_mfu", rule_of_thumb_mfu},
                        {"range_low", table.range_low},
-                       {"range_high", table.range_high}};
+                       {"range_high", table.range_high},
+                       {"by_confidence", by_confidence}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

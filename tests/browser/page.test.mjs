@@ -702,6 +702,10 @@ describe('the served page', () => {
     assert.equal(Number(await runTable.locator('tr[data-run="LLaMA-65B"] [data-error]').getAttribute('data-error')), llama.error_pct);
     assert.match(await runTable.innerText(), /完整训练：公开的 GPU 时与预期训练对比[\s\S]*误差中位数为 [\d.]+%[\s\S]*可信度/);
     assert.doesNotMatch(await runTable.innerText(), /NaN|undefined|\t(high|medium|low|medium-low|low-medium)\t/);
+    // By how sure the published figure is: each tier's held-out median as the CLI prints it, in Chinese.
+    for (const tier of runs.by_confidence)
+      assert.equal(Number(await runTable.locator(`.val-by-confidence [data-confidence="${tier.confidence}"]`).getAttribute('data-tier-median')), tier.median_abs_error_pct);
+    assert.match(await runTable.locator('.val-by-confidence').innerText(), /按公开数字的可信度分组（留出）：高 [\d.]+%（18 次训练/);
     // The measured step times: every source with its held-out error and range coverage as `traincalc
     // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
     // their likely range.

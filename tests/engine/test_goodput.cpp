@@ -258,6 +258,31 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
   CHECK(table.run_efficiency_in_sample < 0.95);
 }
 
+TEST_CASE("Whole runs by the published figure's confidence: the surest figures are the closest",
+          "[goodput][validation]") {
+  const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
+  // Every run carries one of the five words, and the tiers add up to the whole table.
+  double runs = 0;
+  for (const auto& c : table.by_confidence) runs += c.runs;
+  CHECK(runs == static_cast<double>(table.rows.size()));
+  REQUIRE(table.by_confidence.size() == 5);
+  const auto& high = table.by_confidence.front();
+  REQUIRE(high.confidence == "high");
+  // The 18 runs whose GPU-hours their authors publish per model from the final run (LLaMA, Llama 2,
+  // Pythia, BLOOM, StarCoderBase-15.5B, Llama 3.1 405B, DeepSeek-V3): held out, 5.5% median |error|
+  // today (12 of 18 within 12%), inside the issue's 12%. The 33 others (figures derived from
+  // "about two weeks", GPU counts the sources do not give, scopes that may include post-training)
+  // are 26-43% off by tier: the published figure's own uncertainty, not a constant to fit
+  // (docs/validation.md, "Whole runs").
+  CHECK(high.runs == 18);
+  CHECK(high.median_abs_error_pct <= 12.0);
+  CHECK(high.within_12_pct >= 12);
+  for (std::size_t i = 1; i < table.by_confidence.size(); ++i) {
+    INFO(table.by_confidence[i].confidence);
+    CHECK(table.by_confidence[i].median_abs_error_pct > high.median_abs_error_pct);
+  }
+}
+
 TEST_CASE("With a predicted utilisation the expected run is the headline, with the whole runs' likely range",
           "[goodput][range]") {
   // Llama-2-7B pre-training on 64 H100s: the engine predicts the utilisation, so the expected run is

@@ -217,6 +217,14 @@ struct RunValidationTable {
   // The likely range of the expected run: 10th and 90th percentile of published / expected (held
   // out) over the predicted runs, widened to contain 1 (goodput.cpp keeps the same numbers).
   double range_low = 1, range_high = 1;
+  // The same held-out errors by how sure each published figure is (the run's `confidence`, as its
+  // source and note in engine/data/whole-runs.json justify it), from the surest down: how much of the
+  // error is the model's and how much the published figures' own.
+  struct ByConfidence {
+    std::string confidence;
+    double runs = 0, median_abs_error_pct = 0, median_error_pct = 0, within_12_pct = 0;
+  };
+  std::vector<ByConfidence> by_confidence;
 };
 RunValidationTable validate_runs(const Catalog& catalog);
 std::string run_validation_to_json(const RunValidationTable& table, int indent = -1);

@@ -212,6 +212,18 @@ function runsTable(runs, lang) {
       eff: format.percent(runs.run_efficiency_in_sample, lang),
       lo: format.factor(runs.range_low, lang), hi: format.factor(runs.range_high, lang),
     }) }),
+    // The same errors by how sure each published figure is: how much of the error is the figures' own.
+    runs.by_confidence?.length ? el('p', { class: 'val-by-confidence' }, [
+      t(lang, 'val_runs_by_confidence'),
+      ...runs.by_confidence.flatMap((c, i) => [i ? t(lang, 'list_separator') : '', el('span', {
+        'data-confidence': c.confidence, 'data-tier-median': c.median_abs_error_pct,
+        text: t(lang, 'val_runs_tier', {
+          word: confidenceWord(lang, c.confidence), median: format.plain(c.median_abs_error_pct, lang, 1),
+          n: format.plain(c.runs, lang, 0), within: format.plain(c.within_12_pct, lang, 0),
+        }),
+      })]),
+      t(lang, 'val_runs_by_confidence_end'),
+    ]) : null,
     el('p', { class: 'muted', text: t(lang, 'val_runs_notes') }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
   ]);
