@@ -263,8 +263,17 @@ struct Pass {
 
 }  // namespace
 
+// The GPUs the fitted validation sources measured (engine/data/speed-validation.json and the
+// calibration rows it names; a test checks the two agree), with the names the warning gives.
+const std::vector<std::pair<std::string_view, std::string_view>>& calibrated_gpus() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> gpus = {
+      {"a100-80gb-sxm", "A100 SXM 80GB"}, {"h100-sxm", "H100 SXM"}, {"h200-sxm", "H200 SXM"}, {"b200", "B200"}};
+  return gpus;
+}
+
 bool calibrated_gpu(const GpuSpec& gpu) {
-  return gpu.id == "a100-40gb-sxm" || gpu.id == "a100-80gb-sxm" || gpu.id == "h100-sxm";
+  const auto& gpus = calibrated_gpus();
+  return std::any_of(gpus.begin(), gpus.end(), [&](const auto& g) { return g.first == gpu.id; });
 }
 
 bool calibrated_family(const GpuSpec& gpu) {
@@ -844,13 +853,19 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
             ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
             : std::string("an assumed matmul efficiency (" + format_number(default_matmul_efficiency * 100) +
                           "% of peak, not measured), scaled as on those GPUs");
+    std::string names, list;  // "A100 SXM 80GB, H100 SXM, H200 SXM and B200"; "A100 SXM 80GB,H100 SXM,..."
+    const auto& gpus = calibrated_gpus();
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      names += std::string(i == 0 ? "" : i + 1 == gpus.size() ? " and " : ", ") + std::string(gpus[i].second);
+      list += std::string(i == 0 ? "" : ",") + std::string(gpus[i].second);
+    }
     warnings.push_back({"hardware.gpu",
                         "mfu_extrapolated",
-                        "The step-time model is calibrated on published A100 SXM and H100 SXM runs; for " +
+                        "The step-time model is fitted on measured runs on " + names + "; for " +
                             hardware.gpu_name + " it uses " + how +
                             ", so treat the utilisation as an estimate (about ±" + format_number(extrapolation_points) +
                             " points).",
-                        {{"points", format_number(extrapolation_points)}}});
+                        {{"points", format_number(extrapolation_points)}, {"gpu_list", list}}});
   }
   // What no validation row exercises: modelled from first principles, unvalidated. Context parallelism
   // (SimuMax's and DGX Cloud's CP 2-8 rows) and LoRA (the H200 Hugging Face rows) are fitted on.

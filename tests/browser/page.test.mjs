@@ -102,6 +102,12 @@ describe('the served page', () => {
     await page.waitForFunction(() => /Wall-clock time/.test(document.querySelector('#results').innerText), null, { timeout: 10000 });
     assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
     assert.match(page.url(), /lang=en/);
+    // A mixture of experts' facts under the model list, in each language (not an English word in Chinese).
+    await page.selectOption('#f-model-preset', 'deepseek-v3');
+    await page.waitForFunction(() => /8 of 256 experts per token/.test(document.querySelector('#f-model-preset-facts')?.textContent));
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => /每个 token 激活 256 个专家中的 8 个/.test(document.querySelector('#f-model-preset-facts')?.textContent));
+    assert.doesNotMatch(await page.locator('#f-model-preset-facts').innerText(), /experts/);
     await context.close();
   });
 

@@ -1,6 +1,8 @@
 // Speed: the step-time model against published runs, and the layout planner.
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "../../engine/src/estimators.hpp"
 #include "helpers.hpp"
@@ -597,14 +599,46 @@ TEST_CASE("Without an architecture utilisation is assumed, and said so", "[speed
   CHECK(test::has_warning(r, "mfu_assumed"));
 }
 
+TEST_CASE("The calibrated GPUs are those the fitted validation sources measured", "[speed][validation]") {
+  // Every GPU of a fitted source (those without "fit": false) of engine/data/speed-validation.json,
+  // and of the calibration rows its sources name, is in calibrated_gpus(), and nothing else.
+  std::set<std::string> measured;
+  const json speed = json::parse(traincalc::builtin_speed_validation_json());
+  const json calibration = json::parse(traincalc::builtin_calibration_json());
+  for (const json& source : speed["sources"]) {
+    if (!source.value("fit", true)) continue;
+    if (source.contains("template")) measured.insert(source["template"]["hardware"]["gpu"].get<std::string>());
+    for (const json& row : source.value("scenarios", json::array()))
+      measured.insert(row["scenario"]["hardware"]["gpu"].get<std::string>());
+    for (const json& id : source.value("calibration_ids", json::array()))
+      for (const json& row : calibration["rows"])
+        if (row["id"] == id) measured.insert(row["scenario"]["hardware"]["gpu"].get<std::string>());
+  }
+  std::set<std::string> calibrated;
+  for (const auto& [id, name] : traincalc::detail::calibrated_gpus()) calibrated.insert(std::string(id));
+  CHECK(calibrated == measured);
+}
+
 TEST_CASE("Outside the calibrated GPUs and features the prediction says it extrapolates", "[speed]") {
   json s = mpt7b();
   CHECK_FALSE(test::has_warning(run(s), "mfu_extrapolated"));  // H100 SXM: calibrated
   CHECK_FALSE(test::has_warning(run(s), "speed_uncalibrated"));
-  for (const char* gpu : {"b200", "h200-sxm", "a100-80gb-pcie", "mi300x"}) {
+  // B200 and H200 SXM: fitted on (SimuMax's and the H200 Hugging Face rows).
+  for (const char* gpu : {"b200", "h200-sxm"}) {
     s["hardware"]["gpu"] = gpu;
     INFO(gpu);
-    CHECK(test::has_warning(run(s), "mfu_extrapolated"));
+    CHECK_FALSE(test::has_warning(run(s), "mfu_extrapolated"));
+  }
+  for (const char* gpu : {"a100-40gb-sxm", "h800-sxm", "a100-80gb-pcie", "mi300x"}) {
+    s["hardware"]["gpu"] = gpu;
+    INFO(gpu);
+    const traincalc::Report r = run(s);
+    REQUIRE(test::has_warning(r, "mfu_extrapolated"));
+    for (const auto& w : r.warnings)
+      if (w.code == "mfu_extrapolated") {
+        CHECK(w.message.find("A100 SXM 80GB, H100 SXM, H200 SXM and B200") != std::string::npos);
+        CHECK(w.params.at("gpu_list") == "A100 SXM 80GB,H100 SXM,H200 SXM,B200");
+      }
   }
   // LoRA is validated (the H200 Hugging Face rows), QLoRA is not.
   json lora = mpt7b();

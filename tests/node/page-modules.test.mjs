@@ -605,7 +605,7 @@ const WARNING_PARAMS = {
   over_budget_expected: ['cost', 'expected_cost', 'currency', 'budget'],
   budget_at_risk: ['cost', 'high_cost', 'currency', 'budget'],
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
-  mfu_extrapolated: ['points'],
+  mfu_extrapolated: ['points', 'gpu_list'],
   speed_uncalibrated: ['features', 'feature_ids'],
   speed_moe_range: ['rows', 'sources', 'faster_pct', 'slower_pct'],
   offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],

@@ -92,6 +92,8 @@ export function warningText(lang, issue) {
     if (name.endsWith('_ids')) {
       return String(params[name]).split(',').map((id) => FEATURE_NAMES[lang]?.[id] ?? id).join(lang === 'zh' ? '、' : ', ');
     }
+    // A list of names (gpu_list: "A100 SXM,H100 SXM"), as written, joined in the reader's way.
+    if (name.endsWith('_list')) return String(params[name]).split(',').join(lang === 'zh' ? '、' : ', ');
     return ENGINE_NAMES[lang]?.[params[name]] ?? params[name];
   });
 }

@@ -445,6 +445,7 @@ export const STRINGS = {
   confidence: 'confidence',
   source: 'Source',
   facts_model: '{params} parameters · {layers} layers · hidden {hidden} · {heads} heads ({kv} KV) · vocabulary {vocab}{experts}',
+  facts_experts: ' · {active} of {experts} experts per token',
   facts_params: '{params} parameters (architecture not given)',
   pricing_on_demand: 'on-demand',
   pricing_spot: 'spot',

@@ -190,7 +190,7 @@ export class Form {
           text = m.layers
             ? t(lang, 'facts_model', {
               params: count(m.computed_params, lang), layers: m.layers, hidden: m.hidden, heads: m.heads,
-              kv: m.kv_heads, vocab: count(m.vocab, lang), experts: m.experts > 1 ? ` · ${m.experts_per_token}/${m.experts} experts` : '',
+              kv: m.kv_heads, vocab: count(m.vocab, lang), experts: m.experts > 1 ? t(lang, 'facts_experts', { active: m.experts_per_token, experts: m.experts }) : '',
             })
             : t(lang, 'facts_params', { params: count(m.params, lang) });
           source = m.source;
