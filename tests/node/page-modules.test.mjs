@@ -383,6 +383,40 @@ describe('scaling chart logic', async () => {
   });
 });
 
+describe('the expected run in words', async () => {
+  const { hours, expectedCount } = await js('widgets/goodput.js');
+  test('spans of time in the unit people say, one form for one', () => {
+    assert.equal(hours(1 / 60, 'en'), '1 minute');
+    assert.equal(hours(0.1 / 60, 'en'), '0.1 minutes');
+    assert.equal(hours(8.43, 'en'), '8.4 hours');
+    assert.equal(hours(24.7, 'zh'), '24.7 小时');
+    assert.equal(hours(24 * 150.4, 'en'), '150 days');
+    // A single GPU's interruption every 2,111.5 days is "5.8 years", not "2,111.5 days".
+    assert.equal(hours(24 * 2111.5, 'en'), '5.8 years');
+    assert.equal(hours(24 * 2111.5, 'zh'), '5.8 年');
+  });
+  test('an expected count below one keeps two significant figures', () => {
+    assert.equal(expectedCount(0.004113, 'en'), '0.0041');
+    assert.equal(expectedCount(0.37, 'en'), '0.37');
+    assert.equal(expectedCount(8.2, 'en'), '8');
+    assert.equal(expectedCount(0, 'en'), '0');
+  });
+});
+
+describe('step times as said', async () => {
+  const { seconds, secondsRange } = await js('widgets/speed.js');
+  test('three or four significant figures, the range in the step\'s unit and digits', () => {
+    assert.equal(seconds(0.00512, 'en'), '5.12 ms');
+    assert.equal(seconds(0.2345, 'en'), '234.5 ms');
+    assert.equal(seconds(2.3456, 'en'), '2.35 s');
+    assert.equal(seconds(23.456, 'en'), '23.5 s');
+    // A one-GPU fine-tune of a 70B model takes hours a step: no hundredths of a second.
+    assert.equal(seconds(7896.09, 'en'), '7,896 s');
+    assert.equal(secondsRange({ low: 7175.96, high: 8746.49 }, 7896.09, 'en'), '7,176–8,746 s');
+    assert.equal(secondsRange({ low: 2.12, high: 3.36 }, 2.29, 'en'), '2.12–3.36 s');
+  });
+});
+
 describe('speed in words', async () => {
   const { layoutInWords } = await js('widgets/speed.js');
   const report = {

@@ -6,12 +6,25 @@ import { t } from '../i18n.js';
 
 export const LOST_PARTS = ['slower_steps', 'checkpoints', 'rework', 'restarts', 'overheads'];
 
-// A span of hours in the reader's words: days from two days on, else hours, else minutes (中文: 小时, 分钟).
-function hours(x, lang) {
+// A span of hours in the reader's words: years from a year on, days from two days on, else hours,
+// else minutes (中文: 年, 天, 小时, 分钟); three significant figures at most, and "1 minute", not
+// "1 minutes".
+export function hours(x, lang) {
   if (!Number.isFinite(x)) return '—';
-  if (x >= 48) return `${format.plain(x / 24, lang, 1)} ${t(lang, 'unit_days')}`;
-  if (x >= 1) return `${format.plain(x, lang, 1)} ${t(lang, 'unit_hours')}`;
-  return `${format.plain(x * 60, lang, 1)} ${t(lang, 'unit_minutes')}`;
+  const say = (value, unit) => {
+    const text = format.plain(value, lang, value >= 100 ? 0 : 1);
+    return `${text} ${t(lang, text === '1' ? `${unit}_one` : unit)}`;
+  };
+  if (x >= 365 * 24) return say(x / (365 * 24), 'unit_years');
+  if (x >= 48) return say(x / 24, 'unit_days');
+  if (x >= 1) return say(x, 'unit_hours');
+  return say(x * 60, 'unit_minutes');
+}
+
+// An expected count in two significant figures below one ("about 0.0041"), else whole.
+export function expectedCount(n, lang) {
+  if (!(n > 0) || n >= 1) return format.plain(n, lang, 0);
+  return format.plain(n, lang, Math.min(6, 1 - Math.floor(Math.log10(n))));
 }
 
 function figure(lang, key, path, value, text) {
@@ -34,7 +47,7 @@ export function goodputSection(report, lang) {
     ...figure(lang, 'goodput_fraction', 'time.goodput', report.time.goodput, format.percent(report.time.goodput, lang)),
     ...figure(lang, 'goodput_interruptions', 'time.expected.interruptions', e.interruptions,
       t(lang, 'goodput_interruptions_value', {
-        n: format.plain(e.interruptions, lang, 0),
+        n: expectedCount(e.interruptions, lang),
         every: hours(e.mean_hours_between_interruptions, lang),
       })),
     ...figure(lang, 'goodput_interval', 'time.expected.checkpoint_interval_hours', e.checkpoint_interval_hours,
@@ -66,7 +79,7 @@ export function goodputSection(report, lang) {
       }) }),
       el('li', { text: t(lang, 'math_goodput_daly', {
         r: format.plain(e.restart_minutes, lang, 1), recovery: t(lang, `recovery_${e.recovery}`),
-        n: format.plain(e.interruptions, lang, 0), ig: format.percent(e.interruption_goodput, lang),
+        n: expectedCount(e.interruptions, lang), ig: format.percent(e.interruption_goodput, lang),
       }) }),
       el('li', { text: t(lang, 'math_goodput_total', {
         steady: hours(steadyHours, lang), lost: hours(lostTotal, lang), total: hours(e.wall_clock_hours, lang),

@@ -8,8 +8,11 @@ export const STEP_PARTS = ['matmul', 'attention', 'elementwise', 'recompute', 't
   'expert_parallel', 'pipeline_p2p', 'data_parallel', 'bubble', 'optimizer', 'kernel_launch',
   'micro_batch_host'];
 
-function seconds(x, lang) {
-  if (x >= 1) return `${format.plain(x, lang, 2)} s`;
+// Three or four significant figures, never more: a step of hours is "7,896 s", not "7,896.09 s".
+const secondDigits = (step) => (step >= 100 ? 0 : step >= 10 ? 1 : 2);
+
+export function seconds(x, lang) {
+  if (x >= 1) return `${format.plain(x, lang, secondDigits(x))} s`;
   return `${format.plain(x * 1000, lang, x < 0.01 ? 2 : 1)} ms`;
 }
 
@@ -30,9 +33,9 @@ function percentRange(range, lang) {
 }
 
 // Seconds or milliseconds as the step itself is said (seconds()), the unit once.
-function secondsRange(range, step, lang) {
+export function secondsRange(range, step, lang) {
   const ms = step < 1;
-  const f = (x) => format.plain(ms ? x * 1000 : x, lang, ms ? (step < 0.01 ? 2 : 1) : 2);
+  const f = (x) => format.plain(ms ? x * 1000 : x, lang, ms ? (step < 0.01 ? 2 : 1) : secondDigits(step));
   return `${f(range.low)}–${f(range.high)} ${ms ? 'ms' : 's'}`;
 }
 
