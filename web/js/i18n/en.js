@@ -494,6 +494,8 @@ export const STRINGS = {
   memory_fits_states: 'Weights, gradients and optimizer states fit: {total} of {capacity} ({free} free). Activations are not counted: they need the architecture (choose a preset or give the layers and hidden size).',
   memory_does_not_fit_states: 'Weights, gradients and optimizer states alone do not fit: {total} needed, {capacity} available ({short} short). Activations, not counted here, need more.',
   memory_max_micro_batch: 'largest micro-batch that fits: {v}',
+  memory_no_micro_batch: 'not even a micro-batch of one sequence fits at this length',
+  memory_nothing_fits: 'not even one token fits: what stays whatever the batch (weights, gradients, optimizer states, runtime) needs more than the card has',
   memory_min_gpus: 'fewest GPUs that fit with this layout: {v}',
   memory_suggestions: 'What would make it fit (computed):',
   memory_math: 'Show the memory math',

@@ -495,6 +495,8 @@ export const STRINGS = {
   memory_fits_states: '权重、梯度和优化器状态放得下：需要 {total}，共 {capacity}（剩余 {free}）。激活值未计入：需要模型结构（选择预设，或填写层数和隐藏维度）。',
   memory_does_not_fit_states: '仅权重、梯度和优化器状态就放不下：需要 {total}，只有 {capacity}（差 {short}）。激活值未计入，实际需要更多。',
   memory_max_micro_batch: '放得下的最大微批：{v}',
+  memory_no_micro_batch: '在这个序列长度下，连 1 条序列的微批也放不下',
+  memory_nothing_fits: '连 1 个 token 也放不下：与批次无关的部分（权重、梯度、优化器状态、运行时开销）就已超过显存',
   memory_min_gpus: '此并行方案下放得下的最少 GPU 数：{v}',
   memory_suggestions: '怎样才能放得下（已逐项计算）：',
   memory_math: '显存计算过程',

@@ -66,9 +66,13 @@ export function memorySection(report, lang, { catalog, onApply }) {
     el('span', { 'data-report': `memory.at_peak_bytes.${p}`, 'data-value': atPeak[p], text: format.bytes(atPeak[p], lang) }),
   ])));
   const facts = [];
-  if (m.max_micro_batch !== undefined) facts.push(t(lang, 'memory_max_micro_batch', { v: m.max_micro_batch }));
+  // Nothing fits: said once, in words, not as "largest micro-batch 0 · longest sequence 0 tokens".
+  const nothingFits = m.max_micro_batch === 0 && m.max_seq_len === 0;
+  if (nothingFits) facts.push(t(lang, 'memory_nothing_fits'));
+  else if (m.max_micro_batch === 0) facts.push(t(lang, 'memory_no_micro_batch'));
+  else if (m.max_micro_batch !== undefined) facts.push(t(lang, 'memory_max_micro_batch', { v: m.max_micro_batch }));
   if (m.min_gpus !== undefined) facts.push(t(lang, 'memory_min_gpus', { v: format.plain(m.min_gpus, lang, 0) }));
-  if (m.max_seq_len !== undefined) facts.push(t(lang, 'memory_max_seq_len', { v: format.plain(m.max_seq_len, lang, 0) }));
+  if (m.max_seq_len !== undefined && !nothingFits) facts.push(t(lang, 'memory_max_seq_len', { v: format.plain(m.max_seq_len, lang, 0) }));
   // What the framework preset assumed, the rank with the peak, and the counters PyTorch would print.
   const a = m.assumptions;
   const assumes = t(lang, 'memory_assumes', {
