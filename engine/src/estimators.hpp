@@ -267,7 +267,7 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                     Issues& warnings);
 // Whether the run meets the deadline and stays within the total budget, said when it does not.
 void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings);
-// Whether the step model was fitted on rows measured on this GPU (A100 SXM 80GB, H100 SXM, H200 SXM, B200),
+// Whether the step model was fitted on rows measured on this GPU (A100 SXM 40/80GB, H100 SXM, H200 SXM, B200),
 // or on its family (A100/A800, H100/H800/H200/GH200 in any form, which get the family's efficiencies);
 // elsewhere it extrapolates. calibrated_gpus() lists them by catalog id, with the warning's names.
 const std::vector<std::pair<std::string_view, std::string_view>>& calibrated_gpus();

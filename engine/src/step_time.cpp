@@ -267,7 +267,8 @@ struct Pass {
 // calibration rows it names; a test checks the two agree), with the names the warning gives.
 const std::vector<std::pair<std::string_view, std::string_view>>& calibrated_gpus() {
   static const std::vector<std::pair<std::string_view, std::string_view>> gpus = {
-      {"a100-80gb-sxm", "A100 SXM 80GB"}, {"h100-sxm", "H100 SXM"}, {"h200-sxm", "H200 SXM"}, {"b200", "B200"}};
+      {"a100-40gb-sxm", "A100 SXM"}, {"a100-80gb-sxm", "A100 SXM"}, {"h100-sxm", "H100 SXM"},
+      {"h200-sxm", "H200 SXM"},      {"b200", "B200"}};
   return gpus;
 }
 
@@ -848,16 +849,18 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
   if (!calibrated_gpu(s.hardware.gpu)) {
     const std::string how =
         calibrated_family(s.hardware.gpu)
-            ? std::string("the efficiencies calibrated for its family; its clocks, power and memory bandwidth differ")
+            ? std::string("the efficiencies calibrated for its family; its clocks, power, memory bandwidth or links may differ")
         : s.hardware.gpu.matmul_efficiency
             ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
             : std::string("an assumed matmul efficiency (" + format_number(default_matmul_efficiency * 100) +
                           "% of peak, not measured), scaled as on those GPUs");
-    std::string names, list;  // "A100 SXM 80GB, H100 SXM, H200 SXM and B200"; "A100 SXM 80GB,H100 SXM,..."
-    const auto& gpus = calibrated_gpus();
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      names += std::string(i == 0 ? "" : i + 1 == gpus.size() ? " and " : ", ") + std::string(gpus[i].second);
-      list += std::string(i == 0 ? "" : ",") + std::string(gpus[i].second);
+    std::string names, list;  // "A100 SXM, H100 SXM, H200 SXM and B200"; "A100 SXM,H100 SXM,..."
+    std::vector<std::string_view> seen;  // one name for both A100 SXMs
+    for (const auto& [id, name] : calibrated_gpus())
+      if (std::find(seen.begin(), seen.end(), name) == seen.end()) seen.push_back(name);
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      names += std::string(i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + std::string(seen[i]);
+      list += std::string(i == 0 ? "" : ",") + std::string(seen[i]);
     }
     warnings.push_back({"hardware.gpu",
                         "mfu_extrapolated",

@@ -537,7 +537,7 @@ describe('the served page', () => {
     // Not even one token fits (8-way tensor parallelism leaves 44 GB of 16-bit weights a GPU, and
     // their states): said in words, not as a largest micro-batch of 0.
     assert.match(await page.locator('.memory').innerText(), /连 1 个 token 也放不下/);
-    assert.doesNotMatch(await page.locator('.memory').innerText(), /放得下的最大微批：0|0 个 token/);
+    assert.doesNotMatch(await page.locator('.memory').innerText(), /放得下的最大微批：0|：0 个 token/);
     await page.click('#lang-toggle');
     await page.locator('.memory .verdict').filter({ hasText: /Does not fit/ }).waitFor();
     // QLoRA, as the suggestion computed, fits.

@@ -289,9 +289,9 @@ describe('language', () => {
     }
     const warning = (code) => out.warnings.find((w) => w.code === code);
     assert.equal(warning('speed_uncalibrated').params.feature_ids, 'cpu_offload');
-    assert.equal(warningText('zh', warning('speed_uncalibrated')), '速度模型验证所用的实测步长中没有 CPU 卸载 的情形；这部分按原理建模，未经验证。');
+    assert.equal(warningText('zh', warning('speed_uncalibrated')), '速度模型验证所用的实测步长中没有以下情形：CPU 卸载。这部分按原理建模，未经验证。');
     assert.equal(warningText('zh', { code: 'speed_uncalibrated', params: { features: 'QLoRA, CPU offload', feature_ids: 'qlora,cpu_offload' } }),
-      '速度模型验证所用的实测步长中没有 QLoRA、CPU 卸载 的情形；这部分按原理建模，未经验证。');
+      '速度模型验证所用的实测步长中没有以下情形：QLoRA、CPU 卸载。这部分按原理建模，未经验证。');
     // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.9228-1.4659, 81 rows, 2 sources.
     assert.equal(warningText('zh', warning('speed_moe_range')),
       '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 8% 到慢 47%。');
@@ -400,6 +400,7 @@ describe('the expected run in words', async () => {
     assert.equal(expectedCount(0.37, 'en'), '0.37');
     assert.equal(expectedCount(8.2, 'en'), '8');
     assert.equal(expectedCount(0, 'en'), '0');
+    assert.equal(expectedCount(3.1e-8, 'en'), '0.000000031');  // never "about 0" while one is expected at all
   });
 });
 

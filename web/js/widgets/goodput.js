@@ -24,7 +24,7 @@ export function hours(x, lang) {
 // An expected count in two significant figures below one ("about 0.0041"), else whole.
 export function expectedCount(n, lang) {
   if (!(n > 0) || n >= 1) return format.plain(n, lang, 0);
-  return format.plain(n, lang, Math.min(6, 1 - Math.floor(Math.log10(n))));
+  return format.count(n, lang, 2);
 }
 
 function figure(lang, key, path, value, text) {
