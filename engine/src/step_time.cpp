@@ -261,6 +261,14 @@ struct Pass {
   double total() const { return matmul + attention + elementwise; }
 };
 
+// A list for a warning: "a, b and c" in its message (last = " and "), "a,b,c" in its params.
+std::string join(const std::vector<std::string_view>& items, std::string_view separator, std::string_view last) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == items.size() ? last : separator) + std::string(items[i]);
+  return out;
+}
+
 }  // namespace
 
 // The GPUs the fitted validation sources measured (engine/data/speed-validation.json and the
@@ -854,43 +862,38 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
             ? std::string("its measured best matmul efficiency, scaled as on those GPUs")
             : std::string("an assumed matmul efficiency (" + format_number(default_matmul_efficiency * 100) +
                           "% of peak, not measured), scaled as on those GPUs");
-    std::string names, list;  // "A100 SXM, H100 SXM, H200 SXM and B200"; "A100 SXM,H100 SXM,..."
-    std::vector<std::string_view> seen;  // one name for both A100 SXMs
+    std::vector<std::string_view> names;  // one name for both A100 SXMs
     for (const auto& [id, name] : calibrated_gpus())
-      if (std::find(seen.begin(), seen.end(), name) == seen.end()) seen.push_back(name);
-    for (std::size_t i = 0; i < seen.size(); ++i) {
-      names += std::string(i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + std::string(seen[i]);
-      list += std::string(i == 0 ? "" : ",") + std::string(seen[i]);
-    }
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     warnings.push_back({"hardware.gpu",
                         "mfu_extrapolated",
-                        "The step-time model is fitted on measured runs on " + names + "; for " +
+                        "The step-time model is fitted on measured runs on " + join(names, ", ", " and ") + "; for " +
                             hardware.gpu_name + " it uses " + how +
                             ", so treat the utilisation as an estimate (about ±" + format_number(extrapolation_points) +
                             " points).",
-                        {{"points", format_number(extrapolation_points)}, {"gpu_list", list}}});
+                        {{"points", format_number(extrapolation_points)}, {"gpu_list", join(names, ",", ",")}}});
   }
   // What no validation row exercises: modelled from first principles, unvalidated. Context parallelism
   // (SimuMax's and DGX Cloud's CP 2-8 rows) and LoRA (the H200 Hugging Face rows) are fitted on.
   {
-    std::vector<std::pair<std::string, std::string>> features;  // id, English
+    std::vector<std::string_view> ids, features;  // id, English
+    auto feature = [&](std::string_view id, std::string_view english) {
+      ids.push_back(id);
+      features.push_back(english);
+    };
     const Architecture& a = *s.model.architecture;
-    if (s.training.method == FinetuneMethod::qlora) features.push_back({"qlora", "QLoRA"});
-    if (s.strategy.offload != Offload::none) features.push_back({"cpu_offload", "CPU offload"});
-    if (a.decoder_layers > 0) features.push_back({"encoder_decoder", "an encoder-decoder"});
-    if (a.encoder_only) features.push_back({"encoder_only", "an encoder-only model"});
+    if (s.training.method == FinetuneMethod::qlora) feature("qlora", "QLoRA");
+    if (s.strategy.offload != Offload::none) feature("cpu_offload", "CPU offload");
+    if (a.decoder_layers > 0) feature("encoder_decoder", "an encoder-decoder");
+    if (a.encoder_only) feature("encoder_only", "an encoder-only model");
     if (!features.empty()) {
-      std::string list, ids;
-      for (std::size_t i = 0; i < features.size(); ++i) {
-        list += (i ? ", " : "") + features[i].second;
-        ids += (i ? "," : "") + features[i].first;
-      }
+      const std::string list = join(features, ", ", ", ");
       warnings.push_back({"strategy.mfu",
                           "speed_uncalibrated",
                           "No measured step the step-time model is validated on has any of: " + list +
                               "; the prediction models " + (features.size() > 1 ? "them" : "it") +
                               " from first principles, unvalidated.",
-                          {{"features", list}, {"feature_ids", ids}}});
+                          {{"features", list}, {"feature_ids", join(ids, ",", ",")}}});
     }
   }
   // A mixture of experts: no constant of its own; its steps are checked held out by source against

@@ -88,12 +88,13 @@ export function warningText(lang, issue) {
   return text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
     if (!(name in params)) return whole;
     if (percent) return `${Math.round(Number(params[name]) * 1000) / 10}%`;
-    // A list of IDs (feature_ids: "qlora,cpu_offload"), each in the reader's words.
-    if (name.endsWith('_ids')) {
-      return String(params[name]).split(',').map((id) => FEATURE_NAMES[lang]?.[id] ?? id).join(lang === 'zh' ? '、' : ', ');
+    // A list, joined in the reader's way: of IDs (feature_ids: "qlora,cpu_offload"), each in the
+    // reader's words, or of names (gpu_list: "A100 SXM,H100 SXM"), as written.
+    if (name.endsWith('_ids') || name.endsWith('_list')) {
+      const items = String(params[name]).split(',');
+      const words = name.endsWith('_ids') ? items.map((id) => FEATURE_NAMES[lang]?.[id] ?? id) : items;
+      return words.join(lang === 'zh' ? '、' : ', ');
     }
-    // A list of names (gpu_list: "A100 SXM,H100 SXM"), as written, joined in the reader's way.
-    if (name.endsWith('_list')) return String(params[name]).split(',').join(lang === 'zh' ? '、' : ', ');
     return ENGINE_NAMES[lang]?.[params[name]] ?? params[name];
   });
 }
