@@ -42,6 +42,13 @@ describe('formatting never shows NaN or Infinity', () => {
     assert.equal(format.factor(1.4396, 'zh'), '1.44');
     assert.equal(format.factor(2, 'en'), '2.00');
   });
+  test('a value that rounds to zero reads "0", never "-0"', () => {
+    assert.equal(format.plain(-0, 'en'), '0');
+    assert.equal(format.plain(-0.001, 'zh'), '0');
+    assert.equal(format.plain(-1.5, 'en'), '-1.5');
+    assert.equal(format.count(-0, 'en'), '0');
+    assert.equal(format.factor(-0.001, 'en'), '0.00');
+  });
 });
 
 describe('URL state', () => {

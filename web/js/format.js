@@ -52,18 +52,19 @@ export function count(x, lang, digits = 3) {
   const options = Math.abs(x) >= 1e5
     ? { notation: 'compact', maximumSignificantDigits: digits }
     : { maximumSignificantDigits: Math.max(digits, String(Math.round(Math.abs(x))).length) };
-  return numberFormat(lang, options).format(x);
+  return numberFormat(lang, { ...options, signDisplay: 'negative' }).format(x);
 }
 
+// signDisplay 'negative': a value that rounds to zero reads "0", never "-0".
 export function plain(x, lang, maximumFractionDigits = 2) {
   if (!finite(x)) return '—';
-  return numberFormat(lang, { maximumFractionDigits }).format(x);
+  return numberFormat(lang, { maximumFractionDigits, signDisplay: 'negative' }).format(x);
 }
 
 // A ratio such as a likely range's ends: always two decimals ("0.90", not "0.9"), so ends line up.
 export function factor(x, lang) {
   if (!finite(x)) return '—';
-  return numberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(x);
+  return numberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'negative' }).format(x);
 }
 
 export function percent(x, lang) {
