@@ -715,7 +715,7 @@ describe('the served page', () => {
     // By how sure the published figure is: each tier's held-out median as the CLI prints it, in Chinese.
     for (const tier of runs.by_confidence)
       assert.equal(Number(await runTable.locator(`.val-by-confidence [data-confidence="${tier.confidence}"]`).getAttribute('data-tier-median')), tier.median_abs_error_pct);
-    assert.match(await runTable.locator('.val-by-confidence').innerText(), /按公开数字的可信度分组（留出）：高 [\d.]+%（18 次训练/);
+    assert.match(await runTable.locator('.val-by-confidence').innerText(), /按公开数字的可信度分组（留出）：高 [\d.]+%（24 次训练/);
     // The measured step times: every source with its held-out error and range coverage as `traincalc
     // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
     // their likely range.

@@ -244,13 +244,15 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): today 18.1% median |error| over 51 runs,
-  // against 30.4% for 6NT at 40% and 27.2% for the steady state (`traincalc validate --runs`); 19.8%
+  // Held out (each run's efficiency fitted on the others): today 16.8% median |error| over 58 runs,
+  // against 33.6% for 6NT at 40% and 27.2% for the steady state (`traincalc validate --runs`); 18.1%
+  // over the 51 runs before the seven read from their authors' PDFs on 2026-12-01 (Pythia 70M and
+  // 160M, Granite 3.0's four models, GPT-NeoX-20B) came in, with no constant changed; 19.8%
   // before a pipeline's last stage paid only its share of the host's work (2026-12-01, thirteenth
   // session; DeepSeek-V3 +19.8% -> +16.0%), 17.5% before the step model charged that work at all;
   // 20.5% before DeepSeek's all-to-all was modelled as its report describes it. The issue's target is
   // 12% (docs/validation.md says what stands in the way); these guard today's.
-  CHECK(table.median_abs_error_pct <= 19.0);
+  CHECK(table.median_abs_error_pct <= 17.5);
   CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
   CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
@@ -268,15 +270,16 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
   REQUIRE(table.by_confidence.size() == 5);
   const auto& high = table.by_confidence.front();
   REQUIRE(high.confidence == "high");
-  // The 18 runs whose GPU-hours their authors publish per model from the final run (LLaMA, Llama 2,
-  // Pythia, BLOOM, StarCoderBase-15.5B, Llama 3.1 405B, DeepSeek-V3): held out, 5.5% median |error|
-  // today (12 of 18 within 12%), inside the issue's 12%. The 33 others (figures derived from
+  // The 24 runs whose GPU-hours their authors publish per model from the final run (LLaMA, Llama 2,
+  // Pythia, BLOOM, StarCoderBase-15.5B, Llama 3.1 405B, DeepSeek-V3, Granite 3.0): held out, 6.2%
+  // median |error| today (15 of 24 within 12%; 5.5% and 12 of 18 before Pythia 70M/160M and Granite
+  // 3.0 came in), inside the issue's 12%. The 34 others (figures derived from
   // "about two weeks", GPU counts the sources do not give, scopes that may include post-training)
   // are 26-43% off by tier: the published figure's own uncertainty, not a constant to fit
   // (docs/validation.md, "Whole runs").
-  CHECK(high.runs == 18);
+  CHECK(high.runs == 24);
   CHECK(high.median_abs_error_pct <= 12.0);
-  CHECK(high.within_12_pct >= 12);
+  CHECK(high.within_12_pct >= 15);
   for (std::size_t i = 1; i < table.by_confidence.size(); ++i) {
     INFO(table.by_confidence[i].confidence);
     CHECK(table.by_confidence[i].median_abs_error_pct > high.median_abs_error_pct);
@@ -320,7 +323,7 @@ TEST_CASE("With a predicted utilisation the expected run is the headline, with t
 }
 
 TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goodput][range][validation]") {
-  // Held out, 40 of the 48 predicted runs lie within it (83%).
+  // Held out, 45 of the 55 predicted runs lie within it (82%).
   const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
   const traincalc::LikelyRange whole = traincalc::detail::whole_run_range();
   CHECK_THAT(whole.low, WithinAbs(table.range_low, 1e-4));
