@@ -8,6 +8,8 @@
 //   tests/data/speed-measured/collected/fsdp-torchtitan.json (torchtitan's A100 rows of April 2024)
 //   tests/data/speed-measured/collected/nemo-megatron-bridge.json (NVIDIA's DGX Cloud H100 rows and its published
 //     mixture-of-experts rows, with collected/nemo-moe-settings.json for their settings)
+//   tests/data/speed-measured/collected/megatron-at-scale.json (published iteration times at 256-12,288
+//     GPUs: MegaScale's Megatron-LM baseline, Korthikanti et al.'s 530B, Nemotron-4 15B)
 //   engine/data/calibration.json (named by ID prefix, not copied)
 // Rows are included on their settings alone, never on an error. Run it when an input changes:
 //   node scripts/make-speed-validation.mjs
@@ -187,6 +189,11 @@ if (dgxcScenarios.length !== 48) throw new Error(`DGX Cloud H100 rows: ${dgxcSce
 // - cuDNN fused attention (flash3), Transformer Engine's fused cross-entropy, the distributed optimizer.
 // Every fp8 recipe (delayed, per-tensor current scaling, MXFP8 blocks) is the engine's one fp8.
 const moeSettings = read(join(measuredDir, 'collected', 'nemo-moe-settings.json'));
+// Published iteration times at 256-12,288 GPUs, each row's scenario as collected (its assumptions stated).
+const atScale = read(join(measuredDir, 'collected', 'megatron-at-scale.json'));
+const atScaleScenarios = atScale.rows.map((r) => ({
+  id: `megatron-at-scale#${r.id}`, label: r.label, confidence: r.confidence, scenario: r.scenario, step_ms: r.step_ms,
+}));
 const settingValue = (row, key) => {
   const v = row.settings[key];
   return v && typeof v === 'object' && 'value' in v ? v.value : v;
@@ -367,6 +374,14 @@ const output = {
       scenarios: h200Scenarios,
     },
     {
+      group: 'megatron-at-scale', framework: 'megatron-lm', label: 'Megatron at scale', confidence: 'high', fit: false,
+      source: 'MegaScale (Jiang et al., NSDI 2024, arXiv:2402.15627) table 2, the Megatron-LM rows; Korthikanti et al. ' +
+        '2022 (arXiv:2205.05198), the 530B at data-parallel 1 and 8; Nemotron-4 15B technical report (arXiv:2402.16819) ' +
+        'table 2. Quotes per row in tests/data/speed-measured/collected/megatron-at-scale.json.',
+      notes: atScale.about + ' Assumed where the sources are silent: each row\'s "assumed" in the collected file.',
+      scenarios: atScaleScenarios,
+    },
+    {
       group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
       source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
       calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
@@ -388,4 +403,5 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
   `[${body.split(/,\n\s+/).join(', ')}]`);
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
-  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${moeScenarios.length} NVIDIA MoE rows, ${h200Scenarios.length} H200 rows`);
+  `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${moeScenarios.length} NVIDIA MoE rows, ${h200Scenarios.length} H200 rows, ` +
+  `${atScaleScenarios.length} rows at scale`);

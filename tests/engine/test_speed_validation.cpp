@@ -31,8 +31,9 @@ TEST_CASE("Every speed-validation row is a scenario the engine times, 300+ rows,
           "[speed][validation]") {
   const auto& t = table();
   // 109 + 1,440 vTrain rows, 43 SimuMax rows, 6 torchtitan rows, 48 DGX Cloud rows, 69 of NVIDIA's
-  // mixture-of-experts rows, 40 of our H200 rows, 45 calibration rows: none may drop out silently.
-  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45);
+  // mixture-of-experts rows, 40 of our H200 rows, 45 calibration rows, 13 published iteration times at
+  // 256-12,288 GPUs: none may drop out silently.
+  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45 + 13);
   std::set<std::string> gpus, frameworks, groups;
   for (const auto& row : t.rows) {
     INFO(row.id);
@@ -159,7 +160,7 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
   CHECK(moe.median_abs_error_pct <= 19.0);
   CHECK(moe.mean_error_pct < 0);
   for (const auto& s : t.sources)
-    if (s.group != "nemo-moe") CHECK(s.fitted);
+    if (s.group != "nemo-moe" && s.group != "megatron-at-scale") CHECK(s.fitted);
 }
 
 TEST_CASE("The engine's step constants are the fit on every source", "[speed][validation]") {
@@ -208,24 +209,25 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
     CHECK(t.ranges[i].low <= 1.0);
     CHECK(t.ranges[i].high >= 1.0);
   }
-  // Every basis has rows; the compute-bound one, where nearly every dense run lies, rests on nine
-  // sources; a mixture of experts' on the two that measure one (NVIDIA's, SimuMax's DeepSeek rows), and
+  // Every basis has rows; the compute-bound one, where nearly every dense run lies, rests on ten
+  // sources (nine before the published iteration times at scale joined, validation only); a mixture of experts' on the two that measure one (NVIDIA's, SimuMax's DeepSeek rows), and
   // it is wider and leans slow, as both come out faster than measured.
   const auto basis = [&](const std::string& name) {
     const auto it = std::find_if(t.ranges.begin(), t.ranges.end(), [&](const auto& r) { return r.basis == name; });
     REQUIRE(it != t.ranges.end());
     return *it;
   };
-  CHECK(basis("compute_bound").sources == 9);
+  CHECK(basis("compute_bound").sources == 10);
   CHECK(basis("mixture_of_experts").sources == 2);
   CHECK(basis("mixture_of_experts").high > basis("compute_bound").high + 0.2);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 81.0%. The
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 79.9% (81.0%
+  // before the 13 iteration times at scale, 54% of them inside, joined). The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
   // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike (the large one-node source dominates): 85.4% today, over 85: the
+  // All rows counted alike (the large one-node source dominates): 85.2% today, over 85: the
   // launch-bound range also holds our H200 GPT-2 rows (-41% to +40%), each of its two sources weighing
   // half, which widens it for the one-node rows. A guard at today's figure.
   CHECK(t.range_coverage_rows_pct >= 75);
