@@ -275,7 +275,7 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
   // median |error| today (15 of 24 within 12%; 5.5% and 12 of 18 before Pythia 70M/160M and Granite
   // 3.0 came in), inside the issue's 12%. The 34 others (figures derived from
   // "about two weeks", GPU counts the sources do not give, scopes that may include post-training)
-  // are 26-43% off by tier: the published figure's own uncertainty, not a constant to fit
+  // are 24-43% off by tier: the published figure's own uncertainty, not a constant to fit
   // (docs/validation.md, "Whole runs").
   CHECK(high.runs == 24);
   CHECK(high.median_abs_error_pct <= 12.0);

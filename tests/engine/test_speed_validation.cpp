@@ -88,7 +88,8 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // adapter matmuls, cuDNN's head-width curve, memory-efficient SDPA's rate); 7.3% over ten sources
   // since NVIDIA's mixture-of-experts steps joined (16.5%; 6.3% over the nine dense ones); 6.7% since
   // the host's work between micro-batches is charged (2026-12-01, twelfth session); 6.1% since a
-  // pipeline's last stage pays only its share of that work (2026-12-01, thirteenth session).
+  // pipeline's last stage pays only its share of that work (2026-12-01, thirteenth session); 6.4% over
+  // eleven since the published iteration times at scale joined, validation only (2026-12-01, sixteenth).
   CHECK(t.median_of_sources_abs_error_pct <= 6.5);
   // Over the nine sources fitted on: 5.8% (6.6% before the pipeline's share, 6.3% before the host's
   // work between micro-batches, when the worst two were 18-19% off; now 7.5% and 9.1%).
@@ -100,7 +101,7 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   CHECK(fitted_medians[4] <= 6.8);
   CHECK(fitted_medians[8] <= 10.0);
   // Over all rows it is 7.1% (8.2% before the pipeline's share, 16.4% before the host's work between
-  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,800 rows are vTrain's one-node runs, small
+  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,813 rows are vTrain's one-node runs, small
   // models at 1,024 tokens whose every micro-batch pays the host's work. vTrain multi-node's MAPE is
   // 8.1% (target 8%; 8.4% before the pipeline's share, 8.8% before the host's work).
   CHECK(t.median_abs_error_pct <= 8.0);
@@ -159,6 +160,22 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
   CHECK(moe.median_abs_error_in_sample_pct == Approx(moe.median_abs_error_pct));
   CHECK(moe.median_abs_error_pct <= 19.0);
   CHECK(moe.mean_error_pct < 0);
+  // The published iteration times at 256-12,288 GPUs (MegaScale's Megatron-LM baseline, Korthikanti et
+  // al.'s 530B, Nemotron-4 15B) are validation only too, and so is every fold without them: 12.9% off at
+  // the median today and 11.9% too fast on average, a cost at scale the step model lacks
+  // (docs/validation.md). Guards at today's figures.
+  const auto& scale = source("megatron-at-scale");
+  CHECK_FALSE(scale.fitted);
+  CHECK(scale.rows == 13);
+  CHECK(scale.median_abs_error_pct <= 14.0);
+  CHECK(scale.mean_error_pct < 0);
+  for (const auto& s : t.sources) {
+    if (s.fitted) continue;
+    INFO(s.group);
+    const auto without = std::find_if(t.fits.begin(), t.fits.end(), [&](const auto& f) { return f.without == s.group; });
+    REQUIRE(without != t.fits.end());
+    for (std::size_t k = 0; k < without->values.size(); ++k) CHECK(without->values[k].second == t.fits.front().values[k].second);
+  }
   for (const auto& s : t.sources)
     if (s.group != "nemo-moe" && s.group != "megatron-at-scale") CHECK(s.fitted);
 }
@@ -240,25 +257,28 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.front().basis == "launch_bound");
   CHECK(t.ranges.front().high < 1.3);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 71.6% today
-  // over ten sources (70.2% before the pipeline's share), documented in docs/validation.md; a guard
-  // that they do not get worse. NVIDIA's mixture-of-experts rows are 20% inside ranges made without
-  // them (their basis then rests on SimuMax's twelve DeepSeek rows alone); the nine dense sources'
-  // mean is 77.3% (75.4% before the pipeline's share; torchtitan, 66.7%, and SimuMax, 69.8%, lowest).
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 71.7% today
+  // over eleven sources (71.6% over ten before the rows at scale, 70.2% before the pipeline's share),
+  // documented in docs/validation.md; a guard that they do not get worse. The two validation-only
+  // sources are furthest out: NVIDIA's mixture-of-experts rows 20% inside ranges made without them
+  // (their basis then rests on SimuMax's twelve DeepSeek rows alone), the rows at scale 31%. The nine
+  // fitted sources' mean is 82.0% (77.3% before the rows at scale widened the compute-bound range;
+  // DGX Cloud, 70.8%, and Megatron-LM 2021, 72.7%, lowest).
   CHECK(t.range_coverage_nested_pct >= 71.0);
   double dense_nested = 0, dense_sources = 0;
   for (const auto& s : t.sources)
-    if (s.group != "nemo-moe") {
+    if (s.fitted) {
       dense_nested += s.range_coverage_nested_pct;
       ++dense_sources;
     }
-  CHECK(dense_nested / dense_sources >= 76.5);
+  CHECK(dense_sources == 9);
+  CHECK(dense_nested / dense_sources >= 81.0);
 }
 
 TEST_CASE("A mixture of experts' predicted step carries the mixture-of-experts range", "[speed][range]") {
   // Mixtral 8x7B on 64 H100s with 8-way expert parallelism: its range comes from the 81 held-out
   // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.92-1.47x, not the dense compute-bound
-  // 0.91-1.11x, however long its layers take.
+  // 0.91-1.15x, however long its layers take.
   const json r = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b"},
       "training":{"type":"pretrain","tokens":1e12,"seq_len":4096},
       "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"tp":1,"pp":1,"ep":8,"micro_batch":1}})"));

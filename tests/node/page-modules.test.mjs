@@ -49,6 +49,22 @@ describe('formatting never shows NaN or Infinity', () => {
     assert.equal(format.count(-0, 'en'), '0');
     assert.equal(format.factor(-0.001, 'en'), '0.00');
   });
+  test('a browser without signDisplay "negative" still formats, and still never shows "-0"', async () => {
+    const Native = Intl.NumberFormat;
+    Intl.NumberFormat = function (locale, options = {}) {
+      if (options.signDisplay === 'negative') throw new RangeError('signDisplay');
+      return new Native(locale, options);
+    };
+    try {
+      const old = await import(`file://${join(ROOT, 'web', 'js', 'format.js')}?without-negative-sign-display`);
+      assert.equal(old.plain(-0.001, 'en'), '0');
+      assert.equal(old.plain(-1.5, 'en'), '-1.5');
+      assert.equal(old.factor(-0.001, 'zh'), '0.00');
+      assert.equal(old.count(1234, 'en'), '1,234');
+    } finally {
+      Intl.NumberFormat = Native;
+    }
+  });
 });
 
 describe('URL state', () => {

@@ -40,7 +40,17 @@ function numberFormat(lang, options) {
   const key = `${lang}|${JSON.stringify(options)}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.NumberFormat(locale(lang), options);
+    try {
+      formatter = new Intl.NumberFormat(locale(lang), options);
+    } catch {
+      // Browsers before signDisplay 'negative' (Chrome 106, Firefox 116, Safari 15.4) throw on it:
+      // format without it and drop the sign of a result that reads as zero.
+      const { signDisplay, ...rest } = options;
+      const plainFormatter = new Intl.NumberFormat(locale(lang), rest);
+      formatter = signDisplay === 'negative'
+        ? { format: (x) => plainFormatter.format(x).replace(/^[-\u2212](?=[^1-9]*$)/, '') }
+        : plainFormatter;
+    }
     formatters.set(key, formatter);
   }
   return formatter;
