@@ -10,6 +10,8 @@
 //     mixture-of-experts rows, with collected/nemo-moe-settings.json for their settings)
 //   tests/data/speed-measured/collected/megatron-at-scale.json (published iteration times at 256-12,288
 //     GPUs: MegaScale's Megatron-LM baseline, Korthikanti et al.'s 530B, Nemotron-4 15B)
+//   tests/data/speed-measured/collected/llama3-405b.json (Meta's published MFU of Llama 3.1 405B at
+//     8,192 and 16,384 H100s)
 //   engine/data/calibration.json (named by ID prefix, not copied)
 // Rows are included on their settings alone, never on an error. Run it when an input changes:
 //   node scripts/make-speed-validation.mjs
@@ -193,6 +195,12 @@ const moeSettings = read(join(measuredDir, 'collected', 'nemo-moe-settings.json'
 const atScale = read(join(measuredDir, 'collected', 'megatron-at-scale.json'));
 const atScaleScenarios = atScale.rows.map((r) => ({
   id: `megatron-at-scale#${r.id}`, label: r.label, confidence: r.confidence, scenario: r.scenario, step_ms: r.step_ms,
+}));
+// Meta's published utilisation of Llama 3.1 405B at 8,192 and 16,384 H100s, compared as MFU (no
+// iteration time is published), each row's scenario as collected (its assumptions stated).
+const llama3 = read(join(measuredDir, 'collected', 'llama3-405b.json'));
+const llama3Scenarios = llama3.rows.map((r) => ({
+  id: `llama3-405b#${r.id}`, label: r.label, confidence: r.confidence, scenario: r.scenario, published: r.published,
 }));
 const settingValue = (row, key) => {
   const v = row.settings[key];
@@ -382,6 +390,13 @@ const output = {
       scenarios: atScaleScenarios,
     },
     {
+      group: 'llama3-405b', framework: 'meta-4d', label: 'Llama 3.1 405B (Meta)', confidence: 'high', fit: false,
+      source: 'The Llama 3 Herd of Models (arXiv:2407.21783) table 4 and sec. 3.3.2. Quotes per row in ' +
+        'tests/data/speed-measured/collected/llama3-405b.json.',
+      notes: llama3.about + ' Assumed where the paper is silent: each row\'s "assumed" in the collected file.',
+      scenarios: llama3Scenarios,
+    },
+    {
       group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
       source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
       calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
@@ -404,4 +419,4 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
   `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${moeScenarios.length} NVIDIA MoE rows, ${h200Scenarios.length} H200 rows, ` +
-  `${atScaleScenarios.length} rows at scale`);
+  `${atScaleScenarios.length} rows at scale, ${llama3Scenarios.length} Llama 3.1 405B rows`);

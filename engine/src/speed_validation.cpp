@@ -255,7 +255,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       continue;
     }
     if (source.contains("scenarios")) {
-      // Rows with their own scenarios: {"id", "label", "scenario", "step_ms"}.
+      // Rows with their own scenarios: {"id", "label", "scenario", "step_ms"}, or in place of step_ms a
+      // published utilisation, {"published": {"metric": "mfu" | "hfu", "value"}}.
       for (const json& row : source.at("scenarios")) {
         SpeedValidationRow out;
         out.id = row.at("id").get<std::string>();
@@ -263,8 +264,13 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
         out.source_group = group;
         out.framework = framework;
         out.fitted = fitted;
-        out.metric = "step_seconds";
-        out.measured = row.at("step_ms").get<double>() / 1000;
+        if (row.contains("published")) {
+          out.metric = row.at("published").at("metric").get<std::string>();
+          out.measured = row.at("published").at("value").get<double>();
+        } else {
+          out.metric = "step_seconds";
+          out.measured = row.at("step_ms").get<double>() / 1000;
+        }
         add(std::move(out), row.at("scenario"));
       }
       continue;

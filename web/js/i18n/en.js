@@ -367,7 +367,7 @@ export const STRINGS = {
   scaling_too_few: 'Fewer than two of these GPU counts fit in memory with a layout the batch allows; no curve to read.',
   scaling_offer_max: 'The cloud offer joins at most {max} GPUs into one job: the chart stops there.',
   scaling_fixed_mfu: 'With a fixed utilisation the calculator assumes perfect scaling (cost flat, time halving); leave utilisation empty to see the predicted curve.',
-  validation: 'How accurate is the prediction? (published runs, 1,813 steps held out by source, measured memory)',
+  validation: 'How accurate is the prediction? (published runs, 1,816 steps held out by source, measured memory)',
   val_speed_title: 'Step time: measured runs, each source held out',
   val_speed_summary: 'Over {n} measured steps and published runs from {sources} sources, each source predicted with the step model\'s constants fitted on the others, the median of each source\'s median error is {bysource}% ({bysource_in}% in sample); over all rows, most of them one source\'s small models, the median is {median}% ({insample}% in sample). The likely ranges hold {cov}% of each source\'s held-out rows on average ({rows}% of all rows; {nested}% when a source\'s ranges are computed without it).',
   val_source: 'Source',

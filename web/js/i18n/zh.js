@@ -368,7 +368,7 @@ export const STRINGS = {
   scaling_too_few: '这些 GPU 数量中，能放下且批次可划分的不到两个，无法画出曲线。',
   scaling_offer_max: '该云报价一个任务最多 {max} 张 GPU：图表到此为止。',
   scaling_fixed_mfu: '利用率固定时，计算器假设线性扩展（费用不变、时间减半）；清空利用率即可看到预测曲线。',
-  validation: '预测有多准？（公开训练结果、按来源留出的 1,813 个步长、实测显存）',
+  validation: '预测有多准？（公开训练结果、按来源留出的 1,816 个步长、实测显存）',
   val_speed_title: '每步时间：实测运行，逐个来源留出',
   val_speed_summary: '在 {sources} 个来源的 {n} 个实测步和公开运行上，每个来源都用其余来源拟合的单步时间模型常数来预测，各来源留出误差中位数的中位数为 {bysource}%（样本内 {bysource_in}%）；按全部行统计（其中大部分是同一来源的小模型），中位数为 {median}%（样本内 {insample}%）。可能范围平均覆盖每个来源留出行的 {cov}%（全部行的 {rows}%；若某来源的范围不用它自己计算，则为 {nested}%）。',
   val_source: '来源',
