@@ -301,6 +301,15 @@ describe('language', () => {
     assert.match(warningText('zh', { field: 'training.seq_len', code: 'seq_len_assumed', message: '', params: { seq_len: '4096' } }), /按 4096 计/);
   });
 
+  test('every speed-validation source has a name in both languages (a new source cannot show its bare id)', async () => {
+    const { STRINGS } = await js('i18n.js');
+    const { readFileSync } = await import('node:fs');
+    const sources = JSON.parse(readFileSync(join(ROOT, 'engine', 'data', 'speed-validation.json'), 'utf8')).sources;
+    assert.ok(sources.length >= 12);
+    for (const s of sources)
+      for (const lang of ['en', 'zh']) assert.ok(STRINGS[lang][`val_src_${s.group}`], `${lang}: val_src_${s.group}`);
+  });
+
   test('what the speed model was not validated on is named in the reader\'s words, and a mixture of experts says how its likely range leans', async () => {
     const { warningText } = await js('i18n.js');
     const engine = (scenario) => JSON.parse(execFileSync(CLI, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] }).toString());

@@ -70,6 +70,13 @@ function signedPercent(x, lang) {
   return `${rounded > 0 ? '+' : ''}${format.plain(rounded, lang, 1)}%`;
 }
 
+// A speed-validation source's name in the page's language; a source without one shows its group id.
+function sourceName(lang, group) {
+  const key = `val_src_${group}`;
+  const name = t(lang, key);
+  return name === key ? group : name;
+}
+
 // Measured step times, held out by source: a summary by source, then every row, filterable by source,
 // GPU and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
 Validation.prototype.speedTable = function speedTable(measured, lang) {
@@ -78,8 +85,8 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const sourceRows = measured.sources.map((s) => el('tr', { 'data-source': s.group }, [
     el('th', { scope: 'row' }, s.fitted === false
-      ? [s.group, el('span', { class: 'val-source', 'data-validation-only': '', text: ` · ${t(lang, 'val_validation_only')}` })]
-      : [s.group]),
+      ? [sourceName(lang, s.group), el('span', { class: 'val-source', 'data-validation-only': '', text: ` · ${t(lang, 'val_validation_only')}` })]
+      : [sourceName(lang, s.group)]),
     el('td', { text: s.framework }),
     el('td', { text: format.plain(s.rows, lang, 0) }),
     el('td', { 'data-value': s.median_abs_error_pct, text: `${format.plain(s.median_abs_error_pct, lang, 1)}%` }),
@@ -110,9 +117,10 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     shown.dataset.matching = match.length;
   };
   const select = (key, field) => {
+    const name = (v) => (key === 'source' ? sourceName(lang, v) : v);
     const node = el('select', { 'data-filter': key, 'aria-label': t(lang, `val_filter_${key}`) }, [
       el('option', { value: '', text: t(lang, `val_all_${key}`) }),
-      ...options(field).map((v) => el('option', { value: v, text: v })),
+      ...options(field).map((v) => el('option', { value: v, text: name(v) })),
     ]);
     node.value = filters[key];
     node.addEventListener('change', () => { filters[key] = node.value; draw(); });
