@@ -5,6 +5,7 @@
 // The in-sample fit uses every source; the engine's own constants are reported beside both.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <limits>
 #include <functional>
 #include <map>
@@ -266,6 +267,9 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
         out.fitted = fitted;
         if (row.contains("published")) {
           out.metric = row.at("published").at("metric").get<std::string>();
+          if (out.metric != "mfu" && out.metric != "hfu")
+            throw std::runtime_error("speed validation row " + out.id + ": published metric \"" + out.metric +
+                                     "\" is neither mfu nor hfu");
           out.measured = row.at("published").at("value").get<double>();
         } else {
           out.metric = "step_seconds";

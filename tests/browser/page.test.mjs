@@ -734,9 +734,9 @@ describe('the served page', () => {
       assert.equal(await table.locator(`tr[data-source="${s.group}"] [data-validation-only]`).count(), s.fitted ? 0 : 1, s.group);
     assert.match(await table.locator('tr[data-source="nemo-moe"]').innerText(), /仅用于验证[\s\S]*—/);
     // Sources are named in the page's language, not by their group ids, in the table and the filter.
-    assert.match(await table.locator('tr[data-source="megatron-at-scale"] th').innerText(), /^Megatron 大规模（256–12,288 卡）/);
+    assert.match(await table.locator('tr[data-source="megatron-at-scale"] th').innerText(), /^大规模 Megatron 训练（256–12,288 张 GPU）/);
     assert.match(await table.locator('tr[data-source="vtrain-single-node"] th').innerText(), /^vTrain 单节点/);
-    assert.equal(await table.locator('select[data-filter="source"] option[value="llama3-405b"]').innerText(), 'Llama 3.1 405B（Meta，8,192–16,384 卡）');
+    assert.equal(await table.locator('select[data-filter="source"] option[value="llama3-405b"]').innerText(), 'Llama 3.1 405B（Meta，8,192–16,384 张 GPU）');
     const moeRange = speed.ranges.find((r) => r.basis === 'mixture_of_experts');
     assert.ok((await table.locator('.val-ranges').innerText()).includes(`混合专家 ${moeRange.low.toFixed(2)}`));
     // A bias that rounds to nothing reads 0%, never "-0%" (vTrain multi-node's is -0.004%).

@@ -394,7 +394,8 @@ export const STRINGS = {
   val_basis_compute_bound: 'compute-bound',
   val_basis_mixture_of_experts: 'mixture of experts',
   val_validation_only: 'validation only: predicted, never fitted on',
-  // Speed-validation sources by group id (engine/data/speed-validation.json); a group without a name shows its id.
+  // Speed-validation sources by group id (engine/data/speed-validation.json); a group without a name shows its id
+  // (tests/node/page-modules.test.mjs requires a name in both languages).
   'val_src_vtrain-multi-node': 'vTrain, multi-node (A100, 64–512 GPUs)',
   'val_src_vtrain-single-node': 'vTrain, one node (A100, 2–8 GPUs)',
   'val_src_simumax-b200': 'SimuMax (B200, Megatron-LM)',
