@@ -192,16 +192,18 @@ if (dgxcScenarios.length !== 48) throw new Error(`DGX Cloud H100 rows: ${dgxcSce
 // Every fp8 recipe (delayed, per-tensor current scaling, MXFP8 blocks) is the engine's one fp8.
 const moeSettings = read(join(measuredDir, 'collected', 'nemo-moe-settings.json'));
 // Published iteration times at 256-12,288 GPUs, each row's scenario as collected (its assumptions stated).
-const atScale = read(join(measuredDir, 'collected', 'megatron-at-scale.json'));
-const atScaleScenarios = atScale.rows.map((r) => ({
-  id: `megatron-at-scale#${r.id}`, label: r.label, confidence: r.confidence, scenario: r.scenario, step_ms: r.step_ms,
+// A collected file's rows as a source's scenarios: each with its step time, or (no iteration time
+// published) its published utilisation.
+const collectedScenarios = (collected, group) => collected.rows.map((r) => ({
+  id: `${group}#${r.id}`, label: r.label, confidence: r.confidence, scenario: r.scenario,
+  ...(r.published ? { published: r.published } : { step_ms: r.step_ms }),
 }));
+const atScale = read(join(measuredDir, 'collected', 'megatron-at-scale.json'));
+const atScaleScenarios = collectedScenarios(atScale, 'megatron-at-scale');
 // Meta's published utilisation of Llama 3.1 405B at 8,192 and 16,384 H100s, compared as MFU (no
 // iteration time is published), each row's scenario as collected (its assumptions stated).
 const llama3 = read(join(measuredDir, 'collected', 'llama3-405b.json'));
-const llama3Scenarios = llama3.rows.map((r) => ({
-  id: `llama3-405b#${r.id}`, label: r.label, confidence: r.confidence, scenario: r.scenario, published: r.published,
-}));
+const llama3Scenarios = collectedScenarios(llama3, 'llama3-405b');
 const settingValue = (row, key) => {
   const v = row.settings[key];
   return v && typeof v === 'object' && 'value' in v ? v.value : v;
