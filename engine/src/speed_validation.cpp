@@ -223,7 +223,13 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     if (!p.report.valid() || !p.report.time.step) return;
     p.batch = p.report.time.step->global_batch_sequences;
     row.gpu = p.report.hardware.gpu_id.empty() ? p.report.hardware.gpu_name : p.report.hardware.gpu_id;
+    row.gpu_name = p.report.hardware.gpu_name;
     row.gpus = p.report.plan.gpus;
+    row.model = p.report.model.name;
+    row.params = p.report.model.params;
+    row.precision = p.report.hardware.precision;
+    row.seq_len = p.report.compute.seq_len;
+    row.global_batch_sequences = p.batch;
     row.layout = p.report.parallelism;
     row.layer_stream_seconds = p.report.time.step->layer_stream_seconds;
     row.range_basis = detail::speed_range_basis(*p.report.time.step);
@@ -504,7 +510,13 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                     {"source_group", row.source_group},
                     {"framework", row.framework},
                     {"gpu", row.gpu},
+                    {"gpu_name", row.gpu_name},
                     {"gpus", row.gpus},
+                    {"model", row.model},
+                    {"params", row.params},
+                    {"precision", row.precision},
+                    {"seq_len", row.seq_len},
+                    {"global_batch_sequences", row.global_batch_sequences},
                     {"metric", row.metric},
                     {"measured", row.measured},
                     {"predicted", row.predicted},

@@ -739,6 +739,13 @@ describe('the served page', () => {
     assert.match(await table.locator('tr[data-source="megatron-at-scale"] th').innerText(), /^大规模 Megatron 训练（256–12,288 张 GPU）/);
     assert.match(await table.locator('tr[data-source="vtrain-single-node"] th').innerText(), /^vTrain 单节点/);
     assert.equal(await table.locator('select[data-filter="source"] option[value="llama3-405b"]').innerText(), 'Llama 3.1 405B（Meta，8,192–16,384 张 GPU）');
+    // Each row is described in the page's language from what ran (the GPU in its own column, by its
+    // catalog name), the source's own name for it beneath.
+    const first = table.locator('tr[data-row="vtrain-multi-node#0"]');
+    assert.equal(await first.locator('.val-run').innerText(), 'GPT (vTrain)，35.6亿参数，64 张 GPU：TP 1 PP 1 DP 64，微批次 8，每步 512 条 × 2,048 token，FP16，完全重计算');
+    assert.match(await first.locator('.val-source').innerText(), /vTrain 多节点[\s\S]*vTrain multi-node: 30 layers/);
+    assert.equal(await first.locator('td').first().innerText(), 'NVIDIA A100 80GB SXM4');
+    assert.equal(await table.locator('select[data-filter="gpu"] option[value="h100-sxm"]').innerText(), 'NVIDIA H100 SXM5 80GB');
     const moeRange = speed.ranges.find((r) => r.basis === 'mixture_of_experts');
     assert.ok((await table.locator('.val-ranges').innerText()).includes(`混合专家 ${moeRange.low.toFixed(2)}`));
     // A bias that rounds to nothing reads 0%, never "-0%" (vTrain multi-node's is -0.004%).
@@ -766,6 +773,8 @@ describe('the served page', () => {
     await page.click('#lang-toggle');
     await page.waitForFunction(() => /How accurate/.test(document.querySelector('#validation-view').innerText));
     assert.match(await page.locator('#validation-view').innerText(), /Megatron-Core GPT 462B/);
+    assert.equal(await page.locator('.speed-validation tr[data-row="vtrain-multi-node#0"] .val-run').innerText(),
+      'GPT (vTrain), 3.56B parameters, on 64 GPUs: TP 1 PP 1 DP 64, micro-batch 8, 512 × 2,048 tokens a step, FP16, full recomputation');
     assert.deepEqual(problems, []);
     await context.close();
   });

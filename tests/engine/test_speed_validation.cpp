@@ -51,6 +51,33 @@ TEST_CASE("Every speed-validation row is a scenario the engine times, 300+ rows,
   CHECK(t.sources.size() >= 8);
 }
 
+TEST_CASE("Every validation row says what ran: model, parameters, GPU, precision, sequence and batch",
+          "[speed][validation]") {
+  // The page describes each row in the reader's language from these, not from the source's English label.
+  const auto& t = table();
+  for (const auto& row : t.rows) {
+    INFO(row.id);
+    CHECK(!row.model.empty());
+    CHECK(row.params > 1e6);
+    CHECK(!row.gpu_name.empty());
+    CHECK((row.precision == "fp16" || row.precision == "bf16" || row.precision == "fp8"));
+    CHECK(row.seq_len >= 128);  // our H200 GPT-2 rows run 128 tokens
+    CHECK(row.global_batch_sequences >= 1);
+  }
+  // vTrain's first multi-node row (vtrain-multi-node.csv): "3.6" billion parameters, 64 A100s, global
+  // batch 512 of 2,048 tokens, fp16 (Megatron-DeepSpeed); the engine counts 3.559e9 with its 30 layers
+  // of width 3,072 and the 50,304-token vocabulary (0.2% tolerance).
+  const auto first = std::find_if(t.rows.begin(), t.rows.end(), [](const auto& r) { return r.id == "vtrain-multi-node#0"; });
+  REQUIRE(first != t.rows.end());
+  CHECK(first->model == "GPT (vTrain)");
+  CHECK(first->params == Approx(3.559e9).epsilon(0.002));
+  CHECK(first->gpu_name == "NVIDIA A100 80GB SXM4");
+  CHECK(first->precision == "fp16");
+  CHECK(first->seq_len == 2048);
+  CHECK(first->global_batch_sequences == 512);
+  CHECK(first->gpus == 64);
+}
+
 TEST_CASE("Each source is predicted with constants fitted without it, within their physical ranges",
           "[speed][validation]") {
   const auto& t = table();

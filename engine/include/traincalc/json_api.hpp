@@ -124,6 +124,11 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
 // predicted / measured - 1 (for a published MFU, measured MFU / predicted MFU - 1).
 struct SpeedValidationRow {
   std::string id, label, source_group, framework, gpu;
+  // What ran, from the engine's reading of the row's scenario: the model's name and parameters, the
+  // GPU's catalog name, the precision, the sequence length and the sequences a step (with `layout`, a
+  // description of the run in any language; `label` is the source's own name for it).
+  std::string model, gpu_name, precision;
+  double params = 0, seq_len = 0, global_batch_sequences = 0;
   std::string metric;  // what was measured: "step_seconds", "mfu" or "hfu"
   double measured = 0;
   double gpus = 0;

@@ -391,6 +391,8 @@ export const STRINGS = {
   val_only_outside: 'only rows outside their likely range',
   val_shown: 'Showing {shown} of {n} matching rows.',
   val_measured_run: 'Run',
+  // A measured run described from its data (engine: speed validation rows), the source's own name beneath.
+  val_run_words: '{model}, {params} parameters, on {gpus} {gpus#GPU|GPUs}: {layout}, micro-batch {mb}, {batch} × {seq} tokens a step, {precision}, {rc}',
   val_basis_compute_bound: 'compute-bound',
   val_basis_mixture_of_experts: 'mixture of experts',
   val_validation_only: 'validation only: predicted, never fitted on',

@@ -392,6 +392,7 @@ export const STRINGS = {
   val_only_outside: '只看落在可能范围外的行',
   val_shown: '显示 {n} 个匹配行中的 {shown} 个。',
   val_measured_run: '运行',
+  val_run_words: '{model}，{params}参数，{gpus} 张 GPU：{layout}，微批次 {mb}，每步 {batch} 条 × {seq} token，{precision}，{rc}',
   val_basis_compute_bound: '计算为主',
   val_basis_mixture_of_experts: '混合专家',
   val_validation_only: '仅用于验证：只作预测，从不参与拟合',

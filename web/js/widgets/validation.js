@@ -77,6 +77,20 @@ function sourceName(lang, group) {
   return name === key ? group : name;
 }
 
+// A measured run in the page's language, from what the engine read of its scenario: the model, the GPUs,
+// the layout, the batch and the precision (the GPU has its own column, the source's own name for the run
+// is shown beneath).
+function runWords(r, lang) {
+  const l = r.layout;
+  const layout = [`TP ${l.tp}`, `PP ${l.pp}${l.virtual_stages > 1 ? `×${l.virtual_stages}` : ''}`, l.cp > 1 ? `CP ${l.cp}` : null,
+    l.ep > 1 ? `EP ${l.ep}` : null, `DP ${l.dp}`, l.zero > 0 ? `ZeRO ${l.zero}` : null].filter(Boolean).join(' ');
+  return t(lang, 'val_run_words', {
+    model: r.model, params: format.count(r.params, lang), gpus: format.plain(r.gpus, lang, 0), layout,
+    mb: format.plain(l.micro_batch, lang, 0), batch: format.plain(r.global_batch_sequences, lang, 0),
+    seq: format.plain(r.seq_len, lang, 0), precision: r.precision.toUpperCase(), rc: t(lang, `rc_${l.recompute}`),
+  });
+}
+
 // Measured step times, held out by source: a summary by source, then every row, filterable by source,
 // GPU and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
 Validation.prototype.speedTable = function speedTable(measured, lang) {
@@ -106,8 +120,9 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     const measuredText = (r) => (r.metric === 'step_seconds' ? `${format.plain(r.measured, lang, 3)} s` : `${r.metric.toUpperCase()} ${format.percent(r.measured, lang)}`);
     const predictedText = (r) => (r.metric === 'step_seconds' ? `${format.plain(r.predicted, lang, 3)} s` : format.percent(r.predicted, lang));
     rowsBody.replaceChildren(...match.slice(0, SHOWN_ROWS).map((r) => el('tr', { 'data-row': r.id }, [
-      el('th', { scope: 'row' }, [r.label, el('span', { class: 'val-source', text: ` ${r.source_group}` })]),
-      el('td', { text: r.gpu }),
+      el('th', { scope: 'row' }, [el('span', { class: 'val-run', text: runWords(r, lang) }),
+        el('span', { class: 'val-source', text: ` ${sourceName(lang, r.source_group)} · ${r.label}` })]),
+      el('td', { text: r.gpu_name }),
       el('td', { text: measuredText(r) }),
       el('td', { 'data-value': r.predicted, text: predictedText(r) }),
       el('td', { class: Math.abs(r.error_pct) > 15 ? 'val-far' : '', 'data-value': r.error_pct, text: pct(r.error_pct) }),
@@ -117,7 +132,8 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     shown.dataset.matching = match.length;
   };
   const select = (key, field) => {
-    const name = (v) => (key === 'source' ? sourceName(lang, v) : v);
+    const gpuNames = new Map(measured.rows.map((r) => [r.gpu, r.gpu_name]));
+    const name = (v) => (key === 'source' ? sourceName(lang, v) : key === 'gpu' ? gpuNames.get(v) : v);
     const node = el('select', { 'data-filter': key, 'aria-label': t(lang, `val_filter_${key}`) }, [
       el('option', { value: '', text: t(lang, `val_all_${key}`) }),
       ...options(field).map((v) => el('option', { value: v, text: name(v) })),
