@@ -9,7 +9,10 @@ const ARCHITECTURE = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn_
 const OPTIMIZERS = { adamw: 'adamw', adam: 'adam', adamw_8bit: 'adamw-8bit', adam8bit: 'adamw-8bit',
   paged_adamw: 'paged-adamw', paged_adamw_8bit: 'paged-adamw-8bit', sgd: 'sgd', adafactor: 'adafactor' };
 export function scenario(r, gpus) {
-  const model = r.model ? { preset: r.model } : { name: r.model_name ?? 'measured model' };
+  // A model without a preset is named as its run names it (the base model a fine-tune started from),
+  // else by its depth: the validation view describes each row by this name.
+  const unnamed = r.architecture?.layers ? `${r.architecture.layers}-layer model` : 'measured model';
+  const model = r.model ? { preset: r.model } : { name: r.model_name ?? r.base_model ?? unnamed };
   if (r.architecture)
     for (const key of ARCHITECTURE) if (r.architecture[key] !== undefined && r.architecture[key] !== null) model[key] = r.architecture[key];
   const dp = r.dp ?? 1;

@@ -202,6 +202,18 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     parts.push_back(p);
     out.capacity_bytes = m.capacity_bytes;
     out.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
+    out.gpu_name = report.hardware.gpu_name;
+    out.gpus = report.plan.gpus;
+    out.model = report.model.name;
+    out.params = report.model.params;
+    out.precision = report.hardware.precision;
+    const Training& training = parse.scenario->training;
+    out.method = training.type == TrainingType::pretrain ? "pretrain"
+                 : training.method == FinetuneMethod::lora ? "lora"
+                 : training.method == FinetuneMethod::qlora ? "qlora"
+                                                             : "full";
+    out.seq_len = report.compute.seq_len;
+    out.layout = report.parallelism;
     table.rows.push_back(std::move(out));
   }
   std::vector<MemoryValidationRow>& rows = table.rows;
@@ -260,6 +272,14 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
                 {"source", row.source},
                 {"counter", row.counter},
                 {"gpu", row.gpu},
+                {"gpu_name", row.gpu_name},
+                {"gpus", row.gpus},
+                {"model", row.model},
+                {"params", row.params},
+                {"precision", row.precision},
+                {"method", row.method},
+                {"seq_len", row.seq_len},
+                {"layout", detail::layout_to_json(row.layout)},
                 {"capacity_bytes", row.capacity_bytes},
                 {"predicted_bytes", row.predicted_bytes},
                 {"predicted_in_sample_bytes", row.predicted_in_sample_bytes},

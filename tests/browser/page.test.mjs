@@ -704,6 +704,11 @@ describe('the served page', () => {
     assert.equal(await page.locator('.memory-validation tbody tr').count(), memory.rows.length);
     assert.equal(Number(await page.locator('.memory-validation [data-median]').getAttribute('data-median')), memory.median_abs_error_pct);
     assert.match(await page.locator('.memory-validation').innerText(), /显存：真实训练的实测峰值[\s\S]*误差中位数/);
+    // Each memory row described in Chinese from what ran, the source's label and citation beneath.
+    const falcon = page.locator('.memory-validation tr[data-row="finetune.json#0"]');
+    assert.equal(await falcon.locator('.val-run').innerText(), 'falcon-7b，72.2亿参数，LoRA，1 张 GPU：微批次 1 × 512 token，BF16，不重计算');
+    assert.match(await falcon.locator('.val-source').innerText(), /^LitGPT falcon-7b lora r32 1xa10g mb1 s512 · github\.com\/Lightning-AI\/litgpt/);
+    assert.match(await page.locator('.memory-validation tr[data-row] .val-run').filter({ hasText: '4 张 GPU（' }).first().innerText(), /全参数微调，4 张 GPU（TP 1 PP 1 DP 4 ZeRO 3）/);
     // The whole runs: every published run with its held-out error, the median as `traincalc validate
     // --runs` prints it.
     const runs = JSON.parse(execFileSync(CLI, ['validate', '--runs', '--json'], { encoding: 'utf8' }));

@@ -622,6 +622,36 @@ TEST_CASE("torchtitan's tensor, sequence and pipeline parallelism hold what DTen
   }
 }
 
+TEST_CASE("Every memory row says what ran: model, parameters, method, GPUs, precision, sequence, layout",
+          "[memory][validation]") {
+  // The page describes each row in the reader's language from these, not from the source's label.
+  const traincalc::MemoryValidationTable table = traincalc::validate_memory(traincalc::builtin_catalog());
+  std::set<std::string> methods;
+  for (const auto& row : table.rows) {
+    INFO(row.id);
+    CHECK(!row.model.empty());
+    CHECK(row.model != "measured model");  // named by its preset, its base model or its depth
+    CHECK(row.params > 1e6);
+    CHECK(!row.gpu_name.empty());
+    CHECK(row.gpus >= 1);
+    CHECK(row.seq_len >= 128);
+    CHECK(row.layout.micro_batch >= 1);
+    methods.insert(row.method);
+  }
+  CHECK(methods == std::set<std::string>{"pretrain", "full", "lora", "qlora"});
+  // LitGPT's falcon-7b LoRA row (config_hub/finetune/README.md @ 00af8b0d): one A10G, micro-batch 1,
+  // 512 tokens, bf16; the engine counts Falcon 7B's 7.217e9 parameters (0.1% tolerance).
+  const auto row = std::find_if(table.rows.begin(), table.rows.end(), [](const auto& r) { return r.id == "finetune.json#0"; });
+  REQUIRE(row != table.rows.end());
+  CHECK(row->model == "falcon-7b");
+  CHECK(row->method == "lora");
+  CHECK(row->params == Approx(7.217e9).epsilon(0.001));
+  CHECK(row->gpu_name == "NVIDIA A10G (AWS G5 only)");
+  CHECK(row->gpus == 1);
+  CHECK(row->precision == "bf16");
+  CHECK(row->seq_len == 512);
+}
+
 TEST_CASE("Measured peak memory of real runs, each source predicted with what the others calibrate",
           "[memory][validation]") {
   const traincalc::MemoryValidationTable table = traincalc::validate_memory(traincalc::builtin_catalog());

@@ -97,6 +97,12 @@ struct MemoryValidationRow {
   double capacity_bytes = 0;
   bool predicted_fits = false;
   std::string gpu;
+  // What ran, as the engine read the row's scenario (the page describes the row from these in the
+  // reader's language): the model, the GPUs, the precision, how it trained ("pretrain", "full",
+  // "lora" or "qlora"), the sequence length and the layout.
+  std::string model, gpu_name, precision, method;
+  double params = 0, gpus = 0, seq_len = 0;
+  ParallelismReport layout;
 };
 struct MemoryValidationSource {
   std::string group;

@@ -438,6 +438,12 @@ export const STRINGS = {
   'confidence_low-medium': 'low to medium',
   'confidence_medium-high': 'medium to high',
   val_memory_title: 'Memory: measured peaks of real runs',
+  // A memory row described from its data (engine: memory validation rows); {layout} is empty on one GPU.
+  val_memory_words: '{model}, {params} parameters, {method}, {gpus} {gpus#GPU|GPUs}{layout}: micro-batch {mb} × {seq} tokens, {precision}, {rc}',
+  val_method_pretrain: 'pre-training',
+  val_method_full: 'full fine-tuning',
+  val_method_lora: 'LoRA',
+  val_method_qlora: 'QLoRA',
   val_memory_summary: 'Over {n} measured runs from {sources} sources, each source predicted with the allocator allowance fitted on the others, the peak memory is off by {median}% (median; {insample}% in sample). {oom} of {ooms} runs that ran out of memory are predicted not to fit.',
   val_counter: 'Counter',
   val_counter_allocated: 'allocated',

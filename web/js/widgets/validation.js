@@ -80,10 +80,14 @@ function sourceName(lang, group) {
 // A measured run in the page's language, from what the engine read of its scenario: the model, the GPUs,
 // the layout, the batch and the precision (the GPU has its own column, the source's own name for the run
 // is shown beneath).
+function layoutWords(l) {
+  return [`TP ${l.tp}`, `PP ${l.pp}${l.virtual_stages > 1 ? `×${l.virtual_stages}` : ''}`, l.cp > 1 ? `CP ${l.cp}` : null,
+    l.ep > 1 ? `EP ${l.ep}` : null, `DP ${l.dp}`, l.zero > 0 ? `ZeRO ${l.zero}` : null].filter(Boolean).join(' ');
+}
+
 function runWords(r, lang) {
   const l = r.layout;
-  const layout = [`TP ${l.tp}`, `PP ${l.pp}${l.virtual_stages > 1 ? `×${l.virtual_stages}` : ''}`, l.cp > 1 ? `CP ${l.cp}` : null,
-    l.ep > 1 ? `EP ${l.ep}` : null, `DP ${l.dp}`, l.zero > 0 ? `ZeRO ${l.zero}` : null].filter(Boolean).join(' ');
+  const layout = layoutWords(l);
   return t(lang, 'val_run_words', {
     model: r.model, params: format.count(r.params, lang), gpus: format.plain(r.gpus, lang, 0), layout,
     mb: format.plain(l.micro_batch, lang, 0), batch: format.plain(r.global_batch_sequences, lang, 0),
@@ -173,6 +177,18 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
   ]);
 };
 
+// A memory row in the page's language: the model, how it trained, the GPUs and layout (on more than
+// one), the micro-batch and the precision; the source's own label and citation beneath.
+function memoryRunWords(r, lang) {
+  const l = r.layout;
+  return t(lang, 'val_memory_words', {
+    model: r.model, params: format.count(r.params, lang), method: t(lang, `val_method_${r.method}`),
+    gpus: format.plain(r.gpus, lang, 0), layout: r.gpus > 1 ? (lang === 'zh' ? `（${layoutWords(l)}）` : ` (${layoutWords(l)})`) : '',
+    mb: format.plain(l.micro_batch, lang, 0), seq: format.plain(r.seq_len, lang, 0),
+    precision: r.precision.toUpperCase(), rc: t(lang, `rc_${l.recompute}`),
+  });
+}
+
 // Measured peak memory: each run's prediction with the allocator allowance fitted on the other sources.
 function memoryTable(memory, lang) {
   const gb = (bytes) => format.bytes(bytes, lang);
@@ -186,7 +202,8 @@ function memoryTable(memory, lang) {
     const far = row.error_pct !== undefined ? Math.abs(row.error_pct) > 15
       : Boolean(row.out_of_memory) === row.predicted_fits;
     return el('tr', { 'data-row': row.id }, [
-      el('th', { scope: 'row' }, [row.label, el('span', { class: 'val-source', text: ` ${row.source}` })]),
+      el('th', { scope: 'row' }, [el('span', { class: 'val-run', text: memoryRunWords(row, lang) }),
+        el('span', { class: 'val-source', text: `${row.label} · ${row.source}` })]),
       el('td', { text: t(lang, `val_counter_${row.counter}`) }),
       el('td', { text: measured }),
       el('td', { 'data-value': row.predicted_bytes, text: gb(row.predicted_bytes) }),
