@@ -61,6 +61,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     if (!report.valid() || !report.time.expected) continue;
     const TimeReport& t = report.time;
     row.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
+    row.gpu_name = report.hardware.gpu_name;
     row.gpus = report.plan.gpus;
     row.tokens = report.compute.tokens;
     row.mfu = t.mfu;
@@ -129,6 +130,7 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                 {"source", r.source},
                 {"note", r.note},
                 {"gpu", r.gpu},
+                {"gpu_name", r.gpu_name},
                 {"gpus", r.gpus},
                 {"count_assumed", r.count_assumed},
                 {"tokens", r.tokens},

@@ -717,6 +717,7 @@ describe('the served page', () => {
     assert.equal(Number(await runTable.locator('[data-median]').getAttribute('data-median')), runs.median_abs_error_pct);
     const llama = runs.rows.find((r) => r.name === 'LLaMA-65B');
     assert.equal(Number(await runTable.locator('tr[data-run="LLaMA-65B"] [data-error]').getAttribute('data-error')), llama.error_pct);
+    assert.equal(await runTable.locator('tr[data-run="LLaMA-65B"] .val-source').innerText(), 'NVIDIA A100 80GB SXM4');
     assert.match(await runTable.innerText(), /完整训练：公开的 GPU 时与预期训练对比[\s\S]*误差中位数为 [\d.]+%[\s\S]*可信度/);
     assert.doesNotMatch(await runTable.innerText(), /NaN|undefined|\t(high|medium|low|medium-low|low-medium)\t/);
     // By how sure the published figure is: each tier's held-out median as the CLI prints it, in Chinese.

@@ -206,6 +206,7 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
 // Errors: predicted / published GPU-hours - 1.
 struct RunValidationRow {
   std::string name, confidence, source, note, gpu, mfu_source;
+  std::string gpu_name;  // the GPU's catalog name (the page shows it)
   bool count_assumed = false;  // the source gives no GPU count; the row assumes one
   double gpus = 0, tokens = 0, mfu = 0, goodput = 1, interruptions = 0;
   double published_gpu_hours = 0;

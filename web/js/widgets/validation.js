@@ -229,7 +229,7 @@ function runsTable(runs, lang) {
     'val_run_error', 'val_steady', 'val_rule']
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const rows = runs.rows.map((row) => el('tr', { 'data-run': row.name }, [
-    el('th', { scope: 'row' }, [row.name, el('span', { class: 'val-source', text: ` ${row.gpu}` })]),
+    el('th', { scope: 'row' }, [row.name, el('span', { class: 'val-source', text: row.gpu_name })]),
     el('td', { text: confidenceWord(lang, row.confidence) }),
     el('td', { text: `${format.plain(row.gpus, lang, 0)}${row.count_assumed ? '*' : ''}` }),
     el('td', { text: `${format.percent(row.mfu, lang)}${row.mfu_source === 'predicted' ? '' : ` ${t(lang, 'val_assumed_mark')}`}` }),
