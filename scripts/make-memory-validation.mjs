@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scenario as measuredScenario } from './measured-scenario.mjs';
+import { scenario as measuredScenario, simumaxModelName } from './measured-scenario.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measured = join(root, 'tests', 'data', 'memory-measured');
@@ -35,8 +35,9 @@ function scenario(r) {
   return s;
 }
 
-function label(r) {
-  const model = r.model ?? r.base_model ?? r.model_name ?? `${r.architecture?.layers}-layer model`;
+// The run's short name: its model as the scenario names it (a preset, else measured-scenario.mjs's name).
+function label(r, s) {
+  const model = s.model.preset ?? s.model.name;
   const method = r.method === 'full' || !r.method ? 'full' : `${r.method} r${r.lora_rank}`;
   const layout = [r.tp > 1 && `tp${r.tp}`, r.pp > 1 && `pp${r.pp}`, r.cp > 1 && `cp${r.cp}`, r.ep > 1 && `ep${r.ep}`,
     (r.dp ?? 1) > 1 && `dp${r.dp}`, r.zero && `z${r.zero}`].filter(Boolean).join(' ');
@@ -61,15 +62,16 @@ function add(r, id, source, counterOverride, measuredGib) {
     left_out[`counter ${r.counter} not stated`] = (left_out[`counter ${r.counter} not stated`] ?? 0) + 1;
     return;
   }
+  const s = scenario(r);
   const row = {
     id,
-    label: label(r),
+    label: label(r, s),
     source_group: r.source_group,
     framework: r.framework,
     source,
     confidence: r.confidence,
     counter: counter ?? 'reserved',
-    scenario: scenario(r),
+    scenario: s,
   };
   // A peak one pipeline rank logged (Megatron-LM's golden values: the last rank) is that stage's, not the worst's.
   if (r.which_rank === 'last_rank' && (r.pp ?? 1) > 1) row.rank = 'last';
@@ -104,7 +106,7 @@ simumax.rows.forEach((r, i) => {
   }
   seen.add(key);
   const source = `${simumaxMeasured.source.split('. ')[0]}: case ${r.case}`;
-  r.model_name = r.case.split('_')[0];
+  r.model_name = simumaxModelName(r.case);
   add(r, `simumax-b200.json#${i}/allocated`, source, 'allocated', measuredRow.real_alloc_gib);
   add(r, `simumax-b200.json#${i}/reserved`, source, 'reserved', measuredRow.real_reserved_gib);
 });

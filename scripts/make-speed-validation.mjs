@@ -20,7 +20,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { H200_SOURCE, h200Runs } from './device-rows.mjs';
-import { scenario as measuredScenario } from './measured-scenario.mjs';
+import { scenario as measuredScenario, simumaxModelName } from './measured-scenario.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measuredDir = join(root, 'tests', 'data', 'speed-measured');
@@ -92,7 +92,7 @@ const gpus = new Map(read(join(root, 'engine', 'data', 'gpus.json')).gpus.map((g
 const simumaxScenarios = simumaxSettings.rows.map((r, i) => {
   const measured = simumax.rows[i];
   if (measured.case !== r.case) throw new Error(`SimuMax settings out of order at ${i}: ${r.case}`);
-  const s = measuredScenario({ ...r, model_name: r.case.split('_')[0] }, gpus);
+  const s = measuredScenario({ ...r, model_name: simumaxModelName(r.case) }, gpus);
   s.strategy.overlap_grad_reduce = false;
   return { id: `simumax-b200#${r.case}`, label: `SimuMax B200 ${r.case}`, scenario: s, step_ms: measured.real_ms };
 });

@@ -8,6 +8,16 @@ const ARCHITECTURE = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn_
   'q_lora_rank', 'kv_lora_rank', 'qk_nope_head_dim', 'qk_rope_head_dim', 'v_head_dim', 'decoder_layers', 'dropout'];
 const OPTIMIZERS = { adamw: 'adamw', adam: 'adam', adamw_8bit: 'adamw-8bit', adam8bit: 'adamw-8bit',
   paged_adamw: 'paged-adamw', paged_adamw_8bit: 'paged-adamw-8bit', sgd: 'sgd', adafactor: 'adafactor' };
+// SimuMax's case names start with the model it cut down ("llama3_70b_l12_tp1_..."): the model's name,
+// its layers counted apart (the validation view shows them), e.g. "Llama 3 70B".
+const SIMUMAX_MODELS = { llama3_70b: 'Llama 3 70B', llama3_405b: 'Llama 3 405B', deepseekv2: 'DeepSeek-V2', deepseekv3: 'DeepSeek-V3' };
+export function simumaxModelName(simumaxCase) {
+  const parts = simumaxCase.split('_');
+  const name = SIMUMAX_MODELS[parts.slice(0, 2).join('_')] ?? SIMUMAX_MODELS[parts[0]];
+  if (!name) throw new Error(`SimuMax case ${simumaxCase}: no model name`);
+  return name;
+}
+
 export function scenario(r, gpus) {
   // A model without a preset is named as its run names it (the base model a fine-tune started from),
   // else by its depth: the validation view describes each row by this name.

@@ -9,7 +9,9 @@
 #include "traincalc/catalog.hpp"
 #include "traincalc/hardware.hpp"
 #include "traincalc/json_api.hpp"
+#include "traincalc/contract.hpp"
 #include "traincalc/model.hpp"
+#include "traincalc/scenario.hpp"
 
 namespace traincalc::detail {
 
@@ -61,6 +63,17 @@ json layout_to_json(const Layout& l) {
           {"micro_batch", l.micro_batch},
           {"virtual_stages", l.virtual_stages},
           {"recompute", to_string(l.recompute)}};
+}
+
+// How a run trains, as the validation tables name it: "pretrain", else the fine-tuning method's
+// contract name ("full", "lora", "qlora").
+inline std::string training_method_name(const Training& t) {
+  return t.type == TrainingType::pretrain ? "pretrain" : std::string(contract::name_of(contract::finetune_methods, t.method));
+}
+
+// A model's transformer layers (an encoder-decoder's both stacks); 0 without an architecture.
+inline double model_layers(const ModelSpec& m) {
+  return m.architecture ? m.architecture->layers + m.architecture->decoder_layers : 0.0;
 }
 
 }  // namespace traincalc::detail

@@ -226,6 +226,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     row.gpu_name = p.report.hardware.gpu_name;
     row.gpus = p.report.plan.gpus;
     row.model = p.report.model.name;
+    row.layers = detail::model_layers(p.scenario.model);
+    row.method = detail::training_method_name(p.scenario.training);
     row.params = p.report.model.params;
     row.precision = p.report.hardware.precision;
     row.seq_len = p.report.compute.seq_len;
@@ -513,6 +515,8 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                     {"gpu_name", row.gpu_name},
                     {"gpus", row.gpus},
                     {"model", row.model},
+                    {"layers", row.layers},
+                    {"method", row.method},
                     {"params", row.params},
                     {"precision", row.precision},
                     {"seq_len", row.seq_len},

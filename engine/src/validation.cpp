@@ -207,11 +207,8 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     out.model = report.model.name;
     out.params = report.model.params;
     out.precision = report.hardware.precision;
-    const Training& training = parse.scenario->training;
-    out.method = training.type == TrainingType::pretrain ? "pretrain"
-                 : training.method == FinetuneMethod::lora ? "lora"
-                 : training.method == FinetuneMethod::qlora ? "qlora"
-                                                             : "full";
+    out.method = detail::training_method_name(parse.scenario->training);
+    out.layers = detail::model_layers(parse.scenario->model);
     out.seq_len = report.compute.seq_len;
     out.layout = report.parallelism;
     table.rows.push_back(std::move(out));
@@ -278,6 +275,7 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
                 {"params", row.params},
                 {"precision", row.precision},
                 {"method", row.method},
+                {"layers", row.layers},
                 {"seq_len", row.seq_len},
                 {"layout", detail::layout_to_json(row.layout)},
                 {"capacity_bytes", row.capacity_bytes},

@@ -427,7 +427,10 @@ describe('the served page', () => {
     await page.keyboard.type('1e3');
     await page.waitForFunction(() => location.hash.includes('training.tokens=1e3&'));
     // The results were already "ok" before the edit: wait for 1e3's own estimate, not for the state.
-    await page.waitForFunction(() => Number(document.querySelector('#results [data-report$="wall_clock_days"]')?.getAttribute('data-value')) < 1e-3);
+    await page.waitForFunction(() => {
+      const value = document.querySelector('#results [data-report$="wall_clock_days"]')?.getAttribute('data-value');
+      return value !== null && value !== undefined && Number(value) < 1e-3;
+    });
     await page.locator('#results[data-state="ok"]').waitFor();
     assert.ok(await days() < 1e-3);
     await page.keyboard.type('0');
@@ -706,9 +709,15 @@ describe('the served page', () => {
     assert.match(await page.locator('.memory-validation').innerText(), /显存：真实训练的实测峰值[\s\S]*误差中位数/);
     // Each memory row described in Chinese from what ran, the source's label and citation beneath.
     const falcon = page.locator('.memory-validation tr[data-row="finetune.json#0"]');
-    assert.equal(await falcon.locator('.val-run').innerText(), 'falcon-7b，72.2亿参数，LoRA，1 张 GPU：微批次 1 × 512 token，BF16，不重计算');
+    assert.equal(await falcon.locator('.val-run').innerText(), 'falcon-7b，32 层，72.2亿 参数，LoRA，1 张 NVIDIA A10G (AWS G5 only)：微批次 1 × 512 token，BF16，不重计算');
     assert.match(await falcon.locator('.val-source').innerText(), /^LitGPT falcon-7b lora r32 1xa10g mb1 s512 · github\.com\/Lightning-AI\/litgpt/);
-    assert.match(await page.locator('.memory-validation tr[data-row] .val-run').filter({ hasText: '4 张 GPU（' }).first().innerText(), /全参数微调，4 张 GPU（TP 1 PP 1 DP 4 ZeRO 3）/);
+    // LitGPT's config hub (README @00af8b0d): Llama 2 7B fine-tuned in full on 4 A10Gs, FSDP (ZeRO 3),
+    // micro-batch 4, 512 tokens, activation checkpointing; the engine counts 6.74e9 parameters.
+    assert.equal(await page.locator('.memory-validation tr[data-row="finetune.json#15"] .val-run').innerText(), 'Llama 2 7B，32 层，67.4亿 参数，全参数微调，4 张 NVIDIA A10G (AWS G5 only)（TP 1 PP 1 DP 4 ZeRO 3）：微批次 4 × 512 token，BF16，完全重计算');
+    assert.doesNotMatch(await page.locator('.memory-validation').innerText(), /NaN|undefined|Infinity/);
+    // A model its source leaves unnamed is called so in the reader's language, not by its depth in English.
+    assert.doesNotMatch((await page.locator('.memory-validation .val-run').allInnerTexts()).join('\n'), /measured model|\d+-layer model/);
+    assert.ok((await page.locator('.memory-validation .val-run').allInnerTexts()).some((text) => text.startsWith('未命名模型，32 层')));
     // The whole runs: every published run with its held-out error, the median as `traincalc validate
     // --runs` prints it.
     const runs = JSON.parse(execFileSync(CLI, ['validate', '--runs', '--json'], { encoding: 'utf8' }));
@@ -748,12 +757,13 @@ describe('the served page', () => {
     // Each row is described in the page's language from what ran (the GPU in its own column, by its
     // catalog name), the source's own name for it beneath.
     const first = table.locator('tr[data-row="vtrain-multi-node#0"]');
-    assert.equal(await first.locator('.val-run').innerText(), 'GPT (vTrain)，35.6亿参数，64 张 GPU：TP 1 PP 1 DP 64，微批次 8，每步 512 条 × 2,048 token，FP16，完全重计算');
+    assert.equal(await first.locator('.val-run').innerText(), 'GPT (vTrain)，30 层，35.6亿 参数，预训练，64 张 GPU：TP 1 PP 1 DP 64，微批次 8，每步 512 条序列 × 2,048 token，FP16，完全重计算');
     assert.match(await first.locator('.val-source').innerText(), /vTrain 多节点[\s\S]*vTrain multi-node: 30 layers/);
     assert.equal(await first.locator('td').first().innerText(), 'NVIDIA A100 80GB SXM4');
     assert.equal(await table.locator('select[data-filter="gpu"] option[value="h100-sxm"]').innerText(), 'NVIDIA H100 SXM5 80GB');
     const moeRange = speed.ranges.find((r) => r.basis === 'mixture_of_experts');
     assert.ok((await table.locator('.val-ranges').innerText()).includes(`混合专家 ${moeRange.low.toFixed(2)}`));
+    assert.doesNotMatch(await table.innerText(), /NaN|undefined|Infinity/);
     // A bias that rounds to nothing reads 0%, never "-0%" (vTrain multi-node's is -0.004%).
     assert.doesNotMatch(await table.innerText(), /(^|[^\d.])-0%/);
     // The headline is the median of the sources' held-out medians, as the CLI prints it (each source
@@ -780,7 +790,7 @@ describe('the served page', () => {
     await page.waitForFunction(() => /How accurate/.test(document.querySelector('#validation-view').innerText));
     assert.match(await page.locator('#validation-view').innerText(), /Megatron-Core GPT 462B/);
     assert.equal(await page.locator('.speed-validation tr[data-row="vtrain-multi-node#0"] .val-run').innerText(),
-      'GPT (vTrain), 3.56B parameters, on 64 GPUs: TP 1 PP 1 DP 64, micro-batch 8, 512 × 2,048 tokens a step, FP16, full recomputation');
+      'GPT (vTrain), 30 layers, 3.56B parameters, pre-training on 64 GPUs: TP 1 PP 1 DP 64, micro-batch 8, 512 sequences × 2,048 tokens a step, FP16, full recomputation');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -2,6 +2,7 @@
 // can run, training regimes and framework presets, the worst pipeline rank, allocated against
 // reserved, the longest sequence that fits, and the measured runs of engine/data/memory-validation.json
 // predicted with the fragmentation allowance fitted on the other sources.
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -633,6 +634,8 @@ TEST_CASE("Every memory row says what ran: model, parameters, method, GPUs, prec
     CHECK(row.model != "measured model");  // named by its preset, its base model or its depth
     CHECK(row.params > 1e6);
     CHECK(!row.gpu_name.empty());
+    CHECK(!row.precision.empty());
+    CHECK(row.layers >= 2);
     CHECK(row.gpus >= 1);
     CHECK(row.seq_len >= 128);
     CHECK(row.layout.micro_batch >= 1);
@@ -644,12 +647,22 @@ TEST_CASE("Every memory row says what ran: model, parameters, method, GPUs, prec
   const auto row = std::find_if(table.rows.begin(), table.rows.end(), [](const auto& r) { return r.id == "finetune.json#0"; });
   REQUIRE(row != table.rows.end());
   CHECK(row->model == "falcon-7b");
+  CHECK(row->layers == 32);
   CHECK(row->method == "lora");
   CHECK(row->params == Approx(7.217e9).epsilon(0.001));
   CHECK(row->gpu_name == "NVIDIA A10G (AWS G5 only)");
   CHECK(row->gpus == 1);
   CHECK(row->precision == "bf16");
   CHECK(row->seq_len == 512);
+  // How each trained, as its source says: torchtitan's Llama 3.1 8B pre-training on 8 H100s
+  // (pretrain.json#0) and the Hugging Face guide's BERT-Large fine-tuned in full on a V100
+  // (pretrain.json#34, a fine-tune kept among the full-training rows).
+  const auto method = [&](const std::string& id) {
+    const auto it = std::find_if(table.rows.begin(), table.rows.end(), [&](const auto& r) { return r.id == id; });
+    return it == table.rows.end() ? std::string("missing") : it->method;
+  };
+  CHECK(method("pretrain.json#0") == "pretrain");
+  CHECK(method("pretrain.json#34") == "full");
 }
 
 TEST_CASE("Measured peak memory of real runs, each source predicted with what the others calibrate",

@@ -55,21 +55,30 @@ TEST_CASE("Every validation row says what ran: model, parameters, GPU, precision
           "[speed][validation]") {
   // The page describes each row in the reader's language from these, not from the source's English label.
   const auto& t = table();
+  std::set<std::string> methods;
   for (const auto& row : t.rows) {
     INFO(row.id);
     CHECK(!row.model.empty());
     CHECK(row.params > 1e6);
     CHECK(!row.gpu_name.empty());
     CHECK((row.precision == "fp16" || row.precision == "bf16" || row.precision == "fp8"));
+    CHECK(row.layers >= 2);
     CHECK(row.seq_len >= 128);  // our H200 GPT-2 rows run 128 tokens
     CHECK(row.global_batch_sequences >= 1);
+    CHECK(row.layout.micro_batch >= 1);
+    CHECK(row.gpus == row.layout.tp * row.layout.pp * row.layout.cp * row.layout.dp);
+    methods.insert(row.method);
   }
+  // Pre-training everywhere but our H200 runs, which fine-tune fully and with LoRA.
+  CHECK(methods == std::set<std::string>{"pretrain", "full", "lora"});
   // vTrain's first multi-node row (vtrain-multi-node.csv): "3.6" billion parameters, 64 A100s, global
   // batch 512 of 2,048 tokens, fp16 (Megatron-DeepSpeed); the engine counts 3.559e9 with its 30 layers
   // of width 3,072 and the 50,304-token vocabulary (0.2% tolerance).
   const auto first = std::find_if(t.rows.begin(), t.rows.end(), [](const auto& r) { return r.id == "vtrain-multi-node#0"; });
   REQUIRE(first != t.rows.end());
   CHECK(first->model == "GPT (vTrain)");
+  CHECK(first->layers == 30);
+  CHECK(first->method == "pretrain");
   CHECK(first->params == Approx(3.559e9).epsilon(0.002));
   CHECK(first->gpu_name == "NVIDIA A100 80GB SXM4");
   CHECK(first->precision == "fp16");

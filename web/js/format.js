@@ -143,3 +143,10 @@ export function bytes(x, lang) {
   if (!finite(x)) return '—';
   return `${plain(x / 1e9, lang, 1)} GB`;
 }
+
+// A parallel layout's factors as the page writes them everywhere: TP 8, PP 4×2 (2 interleaved chunks a
+// stage), CP and EP only where used, DP (language-neutral: the factors' names are the frameworks').
+export function layoutFactors(l) {
+  return [`TP ${l.tp}`, `PP ${l.pp}${l.virtual_stages > 1 ? `×${l.virtual_stages}` : ''}`, l.cp > 1 ? `CP ${l.cp}` : null,
+    l.ep > 1 ? `EP ${l.ep}` : null, `DP ${l.dp}`].filter(Boolean);
+}

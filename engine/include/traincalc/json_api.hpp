@@ -101,7 +101,7 @@ struct MemoryValidationRow {
   // reader's language): the model, the GPUs, the precision, how it trained ("pretrain", "full",
   // "lora" or "qlora"), the sequence length and the layout.
   std::string model, gpu_name, precision, method;
-  double params = 0, gpus = 0, seq_len = 0;
+  double params = 0, layers = 0, gpus = 0, seq_len = 0;
   ParallelismReport layout;
 };
 struct MemoryValidationSource {
@@ -134,7 +134,8 @@ struct SpeedValidationRow {
   // GPU's catalog name, the precision, the sequence length and the sequences a step (with `layout`, a
   // description of the run in any language; `label` is the source's own name for it).
   std::string model, gpu_name, precision;
-  double params = 0, seq_len = 0, global_batch_sequences = 0;
+  std::string method;  // "pretrain", "full", "lora" or "qlora"
+  double params = 0, layers = 0, seq_len = 0, global_batch_sequences = 0;
   std::string metric;  // what was measured: "step_seconds", "mfu" or "hfu"
   double measured = 0;
   double gpus = 0;

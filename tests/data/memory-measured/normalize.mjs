@@ -58,14 +58,14 @@ const ARCH = {
       `GELU MLP 4x, LayerNorm, no linear bias, vocab 65024; lit-gpt keeps lm_head untied`,
   },
   gemma_2b: {
-    base_model: null,
+    base_model: "gemma-2b",
     a: arch({ layers: 18, hidden: 2048, heads: 8, kv_heads: 1, head_dim: 256, ffn_hidden: 16384, vocab: 256000,
       gated_mlp: true }),
     source: `google/gemma-2b config.json via ${LITGPT_CFG}: 18 layers, hidden 2048, 8 heads, MQA, head 256, GeGLU ` +
       `intermediate 16384, vocab 256000, RMSNorm, no bias; ${LITGPT_UNTIED}`,
   },
   gemma_7b: {
-    base_model: null,
+    base_model: "gemma-7b",
     a: arch({ layers: 28, hidden: 3072, heads: 16, kv_heads: 16, head_dim: 256, ffn_hidden: 24576, vocab: 256000,
       gated_mlp: true }),
     source: `google/gemma-7b config.json via ${LITGPT_CFG}: 28 layers, hidden 3072, 16 heads (MHA), head 256, GeGLU ` +
@@ -94,20 +94,20 @@ const ARCH = {
     source: `meta-llama/Llama-3.2-3B config.json via ${LITGPT_CFG} (as the catalog's llama-3.2-3b); ${LITGPT_UNTIED}`,
   },
   stablelm_3b: {
-    base_model: null,
+    base_model: "stablelm-base-alpha-3b",
     a: arch({ layers: 16, hidden: 4096, heads: 32, ffn_hidden: 16384, vocab: 50688, bias: true, norm: "layernorm" }),
     source: "stabilityai/stablelm-base-alpha-3b config.json (GPT-NeoX: 16 layers, hidden 4096, 32 heads, intermediate " +
       "16384, vocab 50688, rotary 25%, parallel residual with two LayerNorms, untied embed_out) as lit-gpt/litgpt " +
       "Config defaults reproduce it (vocab 50254 padded to a multiple of 512 = 50688)",
   },
   tinyllama: {
-    base_model: null,
+    base_model: "tinyllama-1.1b",
     a: arch({ layers: 22, hidden: 2048, heads: 32, kv_heads: 4, ffn_hidden: 5632, vocab: 32000, gated_mlp: true }),
     source: `TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T config.json via ${LITGPT_CFG}: 22 layers, hidden 2048, ` +
       "32 heads, 4 kv heads, SwiGLU 5632, vocab 32000, RMSNorm, untied",
   },
   phi15: {
-    base_model: null,
+    base_model: "phi-1.5",
     a: arch({ layers: 24, hidden: 2048, heads: 32, ffn_hidden: 8192, vocab: 51200, bias: true, norm: "layernorm",
       norms_per_layer: 1, lm_head_bias: true }),
     source: "microsoft/phi-1_5 config.json via lit_gpt/config.py @8641822: 24 layers, n_embd 2048, 32 heads (head 64), " +

@@ -392,7 +392,7 @@ export const STRINGS = {
   val_shown: 'Showing {shown} of {n} matching rows.',
   val_measured_run: 'Run',
   // A measured run described from its data (engine: speed validation rows), the source's own name beneath.
-  val_run_words: '{model}, {params} parameters, on {gpus} {gpus#GPU|GPUs}: {layout}, micro-batch {mb}, {batch} × {seq} tokens a step, {precision}, {rc}',
+  val_run_words: '{model}, {layers} layers, {params} parameters, {method} on {gpus} {gpus#GPU|GPUs}: {layout}, micro-batch {mb}, {batch} sequences × {seq} tokens a step, {precision}, {rc}',
   val_basis_compute_bound: 'compute-bound',
   val_basis_mixture_of_experts: 'mixture of experts',
   val_validation_only: 'validation only: predicted, never fitted on',
@@ -439,7 +439,10 @@ export const STRINGS = {
   'confidence_medium-high': 'medium to high',
   val_memory_title: 'Memory: measured peaks of real runs',
   // A memory row described from its data (engine: memory validation rows); {layout} is empty on one GPU.
-  val_memory_words: '{model}, {params} parameters, {method}, {gpus} {gpus#GPU|GPUs}{layout}: micro-batch {mb} × {seq} tokens, {precision}, {rc}',
+  val_memory_words: '{model}, {layers} layers, {params} parameters, {method} on {gpus} × {gpu}{layout}: micro-batch {mb} × {seq} tokens, {precision}, {rc}',
+  val_layout_paren: ' ({layout})',
+  // A model its source leaves unnamed (a test model of Megatron-LM, a LitGPT config by its depth).
+  val_model_unnamed: 'unnamed model',
   val_method_pretrain: 'pre-training',
   val_method_full: 'full fine-tuning',
   val_method_lora: 'LoRA',

@@ -103,8 +103,7 @@ function alternatives(report, lang) {
   const best = report.time.step_seconds_predicted ?? report.time.step_seconds;
   const head = ['alt_layout', 'alt_step', 'alt_mfu', 'alt_memory'].map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const rows = options.map((o) => {
-    const layout = [`TP ${o.tp}`, `PP ${o.pp}${o.virtual_stages > 1 ? `×${o.virtual_stages}` : ''}`, o.cp > 1 ? `CP ${o.cp}` : null, o.ep > 1 ? `EP ${o.ep}` : null, `DP ${o.dp}`,
-      `MB ${o.micro_batch}`, `ZeRO ${o.zero}`, t(lang, `rc_short_${o.recompute}`)].filter(Boolean).join(' · ');
+    const layout = [...format.layoutFactors(o), `MB ${o.micro_batch}`, `ZeRO ${o.zero}`, t(lang, `rc_short_${o.recompute}`)].join(' · ');
     const slower = o.step_seconds / best - 1;
     return el('tr', {}, [
       el('td', { text: layout }),

@@ -77,21 +77,28 @@ function sourceName(lang, group) {
   return name === key ? group : name;
 }
 
-// A measured run in the page's language, from what the engine read of its scenario: the model, the GPUs,
-// the layout, the batch and the precision (the GPU has its own column, the source's own name for the run
-// is shown beneath).
-function layoutWords(l) {
-  return [`TP ${l.tp}`, `PP ${l.pp}${l.virtual_stages > 1 ? `×${l.virtual_stages}` : ''}`, l.cp > 1 ? `CP ${l.cp}` : null,
-    l.ep > 1 ? `EP ${l.ep}` : null, `DP ${l.dp}`, l.zero > 0 ? `ZeRO ${l.zero}` : null].filter(Boolean).join(' ');
+// What a validation row says of the run, in the page's language: the model (its source's name, or
+// "unnamed model" for one named only by its depth), layers, parameters, how it trained, the micro-batch,
+// the precision and the recomputation; each table adds its own (the GPU has a column in the speed table).
+function runFacts(r, lang) {
+  const unnamed = !r.model || r.model === 'measured model' || /^\d+-layer model$/.test(r.model);
+  return {
+    model: unnamed ? t(lang, 'val_model_unnamed') : r.model, layers: format.plain(r.layers, lang, 0),
+    params: format.count(r.params, lang), method: t(lang, `val_method_${r.method}`), gpus: format.plain(r.gpus, lang, 0),
+    mb: format.plain(r.layout.micro_batch, lang, 0), seq: format.plain(r.seq_len, lang, 0),
+    precision: r.precision.toUpperCase(), rc: t(lang, `rc_${r.layout.recompute}`),
+  };
 }
 
+// Its layout: the parallel factors, and the ZeRO stage where the states are sharded.
+function layoutWords(l) {
+  return [...format.layoutFactors(l), l.zero > 0 ? `ZeRO ${l.zero}` : null].filter(Boolean).join(' ');
+}
+
+// A measured step: the batch a step and the layout (the source's own name for the run is shown beneath).
 function runWords(r, lang) {
-  const l = r.layout;
-  const layout = layoutWords(l);
   return t(lang, 'val_run_words', {
-    model: r.model, params: format.count(r.params, lang), gpus: format.plain(r.gpus, lang, 0), layout,
-    mb: format.plain(l.micro_batch, lang, 0), batch: format.plain(r.global_batch_sequences, lang, 0),
-    seq: format.plain(r.seq_len, lang, 0), precision: r.precision.toUpperCase(), rc: t(lang, `rc_${l.recompute}`),
+    ...runFacts(r, lang), layout: layoutWords(r.layout), batch: format.plain(r.global_batch_sequences, lang, 0),
   });
 }
 
@@ -177,15 +184,12 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
   ]);
 };
 
-// A memory row in the page's language: the model, how it trained, the GPUs and layout (on more than
-// one), the micro-batch and the precision; the source's own label and citation beneath.
+// A measured peak: the GPU (the memory table has no GPU column) and, on more than one, the layout; the
+// source's own label and citation beneath.
 function memoryRunWords(r, lang) {
-  const l = r.layout;
   return t(lang, 'val_memory_words', {
-    model: r.model, params: format.count(r.params, lang), method: t(lang, `val_method_${r.method}`),
-    gpus: format.plain(r.gpus, lang, 0), layout: r.gpus > 1 ? (lang === 'zh' ? `（${layoutWords(l)}）` : ` (${layoutWords(l)})`) : '',
-    mb: format.plain(l.micro_batch, lang, 0), seq: format.plain(r.seq_len, lang, 0),
-    precision: r.precision.toUpperCase(), rc: t(lang, `rc_${l.recompute}`),
+    ...runFacts(r, lang), gpu: r.gpu_name,
+    layout: r.gpus > 1 ? t(lang, 'val_layout_paren', { layout: layoutWords(r.layout) }) : '',
   });
 }
 
