@@ -325,7 +325,7 @@ RecoveryDefaults recovery_defaults(Recovery recovery);
 inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
-inline constexpr double default_run_efficiency = 0.743;
+inline constexpr double default_run_efficiency = 0.740;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
 // 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
 // validate --runs` prints them; test_goodput.cpp keeps these equal to it).

@@ -11,6 +11,7 @@
 #include "traincalc/json_api.hpp"
 #include "traincalc/contract.hpp"
 #include "traincalc/model.hpp"
+#include "traincalc/report.hpp"
 #include "traincalc/scenario.hpp"
 
 namespace traincalc::detail {
@@ -74,6 +75,23 @@ inline std::string training_method_name(const Training& t) {
 // A model's transformer layers (an encoder-decoder's both stacks); 0 without an architecture.
 inline double model_layers(const ModelSpec& m) {
   return m.architecture ? m.architecture->layers + m.architecture->decoder_layers : 0.0;
+}
+
+// What ran, as every validation table's row carries it for the page to word in the reader's language:
+// the GPU (its catalog ID, else its name, and its name), how many, the model, its size and depth, how it
+// trained, the precision, the sequence and the layout, as the engine read the row's scenario.
+template <class Row>
+void describe_run(Row& row, const Scenario& s, const Report& r) {
+  row.gpu = r.hardware.gpu_id.empty() ? r.hardware.gpu_name : r.hardware.gpu_id;
+  row.gpu_name = r.hardware.gpu_name;
+  row.gpus = r.plan.gpus;
+  row.model = r.model.name;
+  row.params = r.model.params;
+  row.layers = model_layers(s.model);
+  row.method = training_method_name(s.training);
+  row.precision = r.hardware.precision;
+  row.seq_len = r.compute.seq_len;
+  row.layout = r.parallelism;
 }
 
 }  // namespace traincalc::detail

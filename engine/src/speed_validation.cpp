@@ -222,17 +222,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
     Prepared p{*parse.scenario, estimate(*parse.scenario, &catalog), 0};
     if (!p.report.valid() || !p.report.time.step) return;
     p.batch = p.report.time.step->global_batch_sequences;
-    row.gpu = p.report.hardware.gpu_id.empty() ? p.report.hardware.gpu_name : p.report.hardware.gpu_id;
-    row.gpu_name = p.report.hardware.gpu_name;
-    row.gpus = p.report.plan.gpus;
-    row.model = p.report.model.name;
-    row.layers = detail::model_layers(p.scenario.model);
-    row.method = detail::training_method_name(p.scenario.training);
-    row.params = p.report.model.params;
-    row.precision = p.report.hardware.precision;
-    row.seq_len = p.report.compute.seq_len;
+    detail::describe_run(row, p.scenario, p.report);
     row.global_batch_sequences = p.batch;
-    row.layout = p.report.parallelism;
     row.layer_stream_seconds = p.report.time.step->layer_stream_seconds;
     row.range_basis = detail::speed_range_basis(*p.report.time.step);
     table.rows.push_back(std::move(row));

@@ -40,11 +40,10 @@ ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) 
     out.predicted = out.metric == "hfu" ? step.hfu : step.mfu;
     out.error_pp = 100 * (out.predicted - out.published);
     errors.push_back(std::abs(out.error_pp));
-    out.gpu = report.hardware.gpu_id;
-    out.gpus = report.plan.gpus;
+    detail::describe_run(out, *parse.scenario, report);
+    out.global_batch_sequences = step.global_batch_sequences;
     out.step_seconds = step.step_seconds;
     out.tokens_per_second_per_gpu = report.time.tokens_per_second / report.plan.gpus;
-    out.layout = report.parallelism;
     out.fits = report.memory.fits;
     if (with_planner) {
       // The same run with every layout choice left to the planner (GPU count, batch and software kept).
@@ -100,7 +99,15 @@ std::string validation_to_json(const ValidationTable& table, int indent) {
                 {"predicted", row.predicted},
                 {"error_pp", row.error_pp},
                 {"gpu", row.gpu},
+                {"gpu_name", row.gpu_name},
                 {"gpus", row.gpus},
+                {"model", row.model},
+                {"layers", row.layers},
+                {"params", row.params},
+                {"method", row.method},
+                {"precision", row.precision},
+                {"seq_len", row.seq_len},
+                {"global_batch_sequences", row.global_batch_sequences},
                 {"step_seconds", row.step_seconds},
                 {"tokens_per_second_per_gpu", row.tokens_per_second_per_gpu},
                 {"layout", detail::layout_to_json(row.layout)},
@@ -201,16 +208,7 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     }
     parts.push_back(p);
     out.capacity_bytes = m.capacity_bytes;
-    out.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
-    out.gpu_name = report.hardware.gpu_name;
-    out.gpus = report.plan.gpus;
-    out.model = report.model.name;
-    out.params = report.model.params;
-    out.precision = report.hardware.precision;
-    out.method = detail::training_method_name(parse.scenario->training);
-    out.layers = detail::model_layers(parse.scenario->model);
-    out.seq_len = report.compute.seq_len;
-    out.layout = report.parallelism;
+    detail::describe_run(out, *parse.scenario, report);
     table.rows.push_back(std::move(out));
   }
   std::vector<MemoryValidationRow>& rows = table.rows;

@@ -698,6 +698,13 @@ describe('the served page', () => {
       throw new Error(`${error.message}; page problems: ${JSON.stringify(problems)}`);
     });
     assert.equal(await page.locator('.validation-table').first().locator('tbody tr').count(), 45);
+    // Each calibration run described in Chinese from what ran (Narayanan et al. 2021, table 1: GPT 1.7B on
+    // 32 A100s, TP 1 PP 1, batch 512 of 2,048 tokens, fp16, full recomputation), the source's label and
+    // citation beneath.
+    const narayanan = page.locator('.validation-table').first().locator('tr[data-row="narayanan2021-1.7b"]');
+    assert.equal(await narayanan.locator('.val-run').innerText(), 'Megatron GPT 1.7B，24 层，16.5亿 参数，预训练，32 张 NVIDIA A100 80GB SXM4（TP 1 PP 1 DP 32）：微批次 1，每步 512 条序列 × 2,048 token，FP16，完全重计算');
+    assert.match(await narayanan.locator('.val-source').innerText(), /^Megatron GPT 1\.7B \(Narayanan 2021\) · Narayanan et al\. 2021/);
+    assert.doesNotMatch(await page.locator('.validation-table').first().innerText(), /NaN|undefined|Infinity/);
     const median = Number(await page.locator('[data-median]').first().getAttribute('data-median'));
     assert.ok(median <= 3, `median ${median}`);
     assert.match(await page.locator('#validation-view').innerText(), /预测有多准[\s\S]*中位数/);
@@ -732,7 +739,7 @@ describe('the served page', () => {
     // By how sure the published figure is: each tier's held-out median as the CLI prints it, in Chinese.
     for (const tier of runs.by_confidence)
       assert.equal(Number(await runTable.locator(`.val-by-confidence [data-confidence="${tier.confidence}"]`).getAttribute('data-tier-median')), tier.median_abs_error_pct);
-    assert.match(await runTable.locator('.val-by-confidence').innerText(), /按公开数字的可信度分组（留出）：高 [\d.]+%（24 次训练/);
+    assert.match(await runTable.locator('.val-by-confidence').innerText(), /按公开数字的可信度分组（留出）：高 [\d.]+%（25 次训练/);
     // The measured step times: every source with its held-out error and range coverage as `traincalc
     // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
     // their likely range.
@@ -1116,7 +1123,7 @@ describe('the served page', () => {
     await context.close();
   });
 
-  test('on a phone: the verdict in the summary bar, the comparison without sideways scrolling, chart text at 11 px or more, in both languages', async () => {
+  test('on a phone: the verdict in the summary bar, the comparison and the validation tables without sideways scrolling, chart text at 11 px or more, in both languages', async () => {
     for (const lang of ['en', 'zh']) {
       const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
       const page = await context.newPage();
@@ -1141,6 +1148,24 @@ describe('the served page', () => {
         return parseFloat(getComputedStyle(node).fontSize) * scale;
       })));
       assert.ok(smallest >= 11, `${lang}: chart text drawn at ${smallest} px`);
+      if (lang === 'zh') {
+        // The validation view's tables stack each row on a phone: none scrolls sideways, and every
+        // figure is labelled with its column's heading.
+        await page.locator('#validation-view summary').click();
+        await page.locator('#validation-view[data-state="ok"]').waitFor({ timeout: 60000 });
+        await page.locator('.memory-validation').waitFor();
+        const boxes = await page.locator('#validation-view .table-scroll').evaluateAll((nodes) => nodes.map((box) => ({ scroll: box.scrollWidth, client: box.clientWidth })));
+        assert.equal(boxes.length, 5);
+        for (const box of boxes) assert.ok(box.scroll <= box.client + 1, `a validation table scrolls sideways (${JSON.stringify(box)})`);
+        const unlabelled = await page.locator('#validation-view table').evaluateAll((tables) => tables.flatMap((table) => {
+          const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+          return [...table.querySelectorAll('tbody tr')].flatMap((tr) => [...tr.children].map((cell, i) => (cell.tagName === 'TD' && cell.dataset.label !== heads[i] ? `${tr.dataset.row ?? tr.dataset.run ?? tr.dataset.source}:${i}` : null))).filter(Boolean);
+        }));
+        assert.deepEqual(unlabelled, []);
+        const cell = page.locator('.runs-validation tr[data-run="LLaMA-65B"] td').first();
+        assert.equal(await cell.getAttribute('data-label'), '可信度');
+        assert.equal(await cell.evaluate((td) => getComputedStyle(td, '::before').content), '"可信度"');
+      }
       await context.close();
     }
   });

@@ -88,6 +88,37 @@ TEST_CASE("Every calibration row is a valid scenario, the MPT shapes give the pu
   }
 }
 
+TEST_CASE("Every calibration row says what ran: model, parameters, GPUs by name, layout, batch and precision",
+          "[speed][calibration]") {
+  // The page describes each calibration run in the reader's language from these fields.
+  const json v = validation(false);
+  REQUIRE(v["rows"].size() == 45);
+  for (const json& row : v["rows"]) {
+    INFO(row["id"].get<std::string>());
+    CHECK(!row["model"].get<std::string>().empty());
+    CHECK(row["params"].get<double>() > 1e8);
+    CHECK(!row["gpu_name"].get<std::string>().empty());
+    CHECK(row["method"] == "pretrain");
+    CHECK(row["layers"].get<double>() >= 2);
+    CHECK(row["seq_len"].get<double>() >= 512);  // llm-foundry times MPT-1b at 512 tokens too
+    CHECK(row["global_batch_sequences"].get<double>() >= 1);
+    const json& l = row["layout"];
+    CHECK(row["gpus"] == l["tp"].get<double>() * l["pp"].get<double>() * l["cp"].get<double>() * l["dp"].get<double>());
+  }
+  // Narayanan et al. 2021, table 1, first row: GPT 1.7B (24 layers, hidden 2304) on 32 A100s, TP 1 PP 1,
+  // batch 512 of 2,048 tokens, fp16; the engine counts 1.65e9 parameters (0.5%, the table's "1.7B").
+  const auto first = std::find_if(v["rows"].begin(), v["rows"].end(), [](const json& r) { return r["id"] == "narayanan2021-1.7b"; });
+  REQUIRE(first != v["rows"].end());
+  CHECK((*first)["model"] == "Megatron GPT 1.7B (Narayanan 2021)");
+  CHECK((*first)["layers"] == 24);
+  CHECK_THAT((*first)["params"].get<double>(), WithinRel(1.65e9, 0.005));
+  CHECK((*first)["gpu_name"] == "NVIDIA A100 80GB SXM4");
+  CHECK((*first)["gpus"] == 32);
+  CHECK((*first)["global_batch_sequences"] == 512);
+  CHECK((*first)["seq_len"] == 2048);
+  CHECK((*first)["precision"] == "fp16");
+}
+
 TEST_CASE("Predicted utilisation matches published runs: median error <= 3 points, none worse than 12.5",
           "[speed][calibration]") {
   // Megatron-LM on A100 (Narayanan et al. 2021, HFU), Megatron-Core on H100 (2024), llm-foundry's

@@ -66,8 +66,11 @@ struct ValidationRow {
   std::string id, label, source, assumptions;
   std::string metric;  // "mfu", or "hfu" where the source counts recomputed FLOPs
   double published = 0, predicted = 0, error_pp = 0;
-  std::string gpu;
+  std::string gpu, gpu_name;
   double gpus = 0, step_seconds = 0, tokens_per_second_per_gpu = 0;
+  // What ran, for describing the row in the reader's language (as the speed and memory rows do).
+  std::string model, method, precision;
+  double params = 0, layers = 0, seq_len = 0, global_batch_sequences = 0;
   ParallelismReport layout;
   bool fits = false;
   std::optional<LayoutOption> planner;  // with_planner: the planner's own layout for the same GPUs

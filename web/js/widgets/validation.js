@@ -42,7 +42,10 @@ export class Validation {
     const head = ['val_run', 'val_metric', 'val_published', 'val_predicted', 'val_error', 'val_planner']
       .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
     const rows = data.rows.map((row) => el('tr', { 'data-row': row.id }, [
-      el('th', { scope: 'row' }, [row.label, el('span', { class: 'val-source', text: ` ${row.source}` })]),
+      el('th', { scope: 'row' }, [
+        el('span', { class: 'val-run', text: calibrationWords(row, lang) }),
+        el('span', { class: 'val-source', text: `${row.label} · ${row.source}` }),
+      ]),
       el('td', { text: row.metric.toUpperCase() }),
       el('td', { text: format.percent(row.published, lang) }),
       el('td', { 'data-value': row.predicted, text: format.percent(row.predicted, lang) }),
@@ -54,7 +57,7 @@ export class Validation {
         n: data.rows.length, median: format.plain(data.median_abs_error_pp, lang, 1), max: format.plain(data.max_abs_error_pp, lang, 1),
       }) }),
       el('p', { class: 'muted', text: t(lang, 'val_notes') }),
-      el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
+      tableOf(head, el('tbody', {}, rows)),
       measured ? this.speedTable(measured, lang) : null,
       runs ? runsTable(runs, lang) : null,
       memory ? memoryTable(memory, lang) : null,
@@ -63,6 +66,30 @@ export class Validation {
 }
 
 const SHOWN_ROWS = 300;
+
+// Each cell carries its column's heading (data-label): on a phone the rows stack, every figure under
+// its name, instead of a table wider than the screen. The roles keep it a table to assistive
+// technology when CSS lays its rows out as blocks.
+function labelled(body, head) {
+  body.setAttribute('role', 'rowgroup');
+  for (const tr of body.children) {
+    tr.setAttribute('role', 'row');
+    [...tr.children].forEach((cell, i) => {
+      if (cell.tagName === 'TD') {
+        cell.dataset.label = head[i]?.textContent ?? '';
+        cell.setAttribute('role', 'cell');
+      } else cell.setAttribute('role', 'rowheader');
+    });
+  }
+  return body;
+}
+
+function tableOf(head, body) {
+  for (const th of head) th.setAttribute('role', 'columnheader');
+  return el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table', role: 'table' }, [
+    el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' }, head)), labelled(body, head),
+  ]));
+}
 
 // A signed percentage to one decimal: +2.2%, -7%, and 0% (not "-0%") for what rounds to nothing.
 function signedPercent(x, lang) {
@@ -102,6 +129,16 @@ function runWords(r, lang) {
   });
 }
 
+// A calibration run: its model without the source's parenthesis (the label beneath names it), the GPUs
+// and layout, the batch a step.
+function calibrationWords(r, lang) {
+  const facts = runFacts(r, lang);
+  return t(lang, 'val_calib_words', {
+    ...facts, model: facts.model.replace(/\s*\([^)]*\)$/, ''), gpu: r.gpu_name, layout: layoutWords(r.layout),
+    batch: format.plain(r.global_batch_sequences, lang, 0),
+  });
+}
+
 // Measured step times, held out by source: a summary by source, then every row, filterable by source,
 // GPU and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
 Validation.prototype.speedTable = function speedTable(measured, lang) {
@@ -121,6 +158,8 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     el('td', { 'data-value': s.range_coverage_pct, text: `${format.plain(s.range_coverage_pct, lang, 0)}% (${format.plain(s.range_coverage_nested_pct, lang, 0)}%)` }),
   ]));
   const options = (key) => [...new Set(measured.rows.map((r) => r[key]))].sort();
+  const rowsHead = ['val_measured_run', 'val_gpu', 'val_measured', 'val_predicted_held_out', 'val_step_error', 'val_range']
+    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const rowsBody = el('tbody');
   const shown = el('p', { class: 'muted val-shown', role: 'status' });
   const filters = this.filters;
@@ -139,6 +178,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
       el('td', { class: Math.abs(r.error_pct) > 15 ? 'val-far' : '', 'data-value': r.error_pct, text: pct(r.error_pct) }),
       el('td', { 'data-in-range': r.in_range, text: `${t(lang, r.in_range ? 'val_inside' : 'val_outside')} · ${t(lang, `val_basis_${r.range_basis}`)}` }),
     ])));
+    labelled(rowsBody, rowsHead);
     shown.textContent = t(lang, 'val_shown', { shown: format.plain(Math.min(match.length, SHOWN_ROWS), lang, 0), n: format.plain(match.length, lang, 0) });
     shown.dataset.matching = match.length;
   };
@@ -157,8 +197,6 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
   outside.checked = filters.outside;
   outside.addEventListener('change', () => { filters.outside = outside.checked; draw(); });
   draw();
-  const rowsHead = ['val_measured_run', 'val_gpu', 'val_measured', 'val_predicted_held_out', 'val_step_error', 'val_range']
-    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   return el('div', { class: 'speed-validation' }, [
     el('h4', { text: t(lang, 'val_speed_title') }),
     el('p', { 'data-median': measured.median_abs_error_pct, 'data-median-by-source': measured.median_of_sources_abs_error_pct, text: t(lang, 'val_speed_summary', {
@@ -169,7 +207,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
       cov: format.plain(measured.range_coverage_sources_pct, lang, 0), rows: format.plain(measured.range_coverage_rows_pct, lang, 0),
       nested: format.plain(measured.range_coverage_nested_pct, lang, 0),
     }) }),
-    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, sourceHead)), el('tbody', {}, sourceRows)])),
+    tableOf(sourceHead, el('tbody', {}, sourceRows)),
     el('p', { class: 'muted val-ranges', text: t(lang, 'val_ranges', {
       list: measured.ranges.map((r) => t(lang, 'val_range_item', {
         basis: t(lang, `val_basis_${r.basis}`), lo: format.factor(r.low, lang), hi: format.factor(r.high, lang),
@@ -180,7 +218,7 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
     el('div', { class: 'val-filters' }, [select('source', 'source_group'), select('gpu', 'gpu'), select('framework', 'framework'),
       el('label', {}, [outside, ` ${t(lang, 'val_only_outside')}`])]),
     shown,
-    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, rowsHead)), rowsBody])),
+    tableOf(rowsHead, rowsBody),
   ]);
 };
 
@@ -221,7 +259,7 @@ function memoryTable(memory, lang) {
       median: format.plain(memory.median_abs_error_pct, lang, 1), insample: format.plain(memory.median_abs_error_in_sample_pct, lang, 1),
       oom: memory.out_of_memory_predicted, ooms: memory.out_of_memory_rows,
     }) }),
-    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
+    tableOf(head, el('tbody', {}, rows)),
   ]);
 }
 
@@ -270,6 +308,6 @@ function runsTable(runs, lang) {
       t(lang, 'val_runs_by_confidence_end'),
     ]) : null,
     el('p', { class: 'muted', text: t(lang, 'val_runs_notes') }),
-    el('div', { class: 'table-scroll' }, el('table', { class: 'validation-table' }, [el('thead', {}, el('tr', {}, head)), el('tbody', {}, rows)])),
+    tableOf(head, el('tbody', {}, rows)),
   ]);
 }
