@@ -439,8 +439,9 @@ export const STRINGS = {
   'confidence_medium-high': 'medium to high',
   val_memory_title: 'Memory: measured peaks of real runs',
   // A memory row described from its data (engine: memory validation rows); {layout} is empty on one GPU.
-  val_calib_words: '{model}, {layers} layers, {params} parameters, {method} on {gpus} × {gpu} ({layout}): micro-batch {mb}, {batch} sequences × {seq} tokens a step, {precision}, {rc}',
   val_memory_words: '{model}, {layers} layers, {params} parameters, {method} on {gpus} × {gpu}{layout}: micro-batch {mb} × {seq} tokens, {precision}, {rc}',
+  // A calibration run described from its data (engine: `traincalc validate` rows): the model without its source's parenthesis.
+  val_calib_words: '{model}, {layers} layers, {params} parameters, {method} on {gpus} × {gpu} ({layout}): micro-batch {mb}, {batch} sequences × {seq} tokens a step, {precision}, {rc}',
   val_layout_paren: ' ({layout})',
   // A model its source leaves unnamed (a test model of Megatron-LM, a LitGPT config by its depth).
   val_model_unnamed: 'unnamed model',

@@ -437,8 +437,9 @@ export const STRINGS = {
   'confidence_low-medium': '低到中',
   'confidence_medium-high': '中偏高',
   val_memory_title: '显存：真实训练的实测峰值',
-  val_calib_words: '{model}，{layers} 层，{params} 参数，{method}，{gpus} 张 {gpu}（{layout}）：微批次 {mb}，每步 {batch} 条序列 × {seq} token，{precision}，{rc}',
   val_memory_words: '{model}，{layers} 层，{params} 参数，{method}，{gpus} 张 {gpu}{layout}：微批次 {mb} × {seq} token，{precision}，{rc}',
+  // A calibration run described from its data (engine: `traincalc validate` rows): the model without its source's parenthesis.
+  val_calib_words: '{model}，{layers} 层，{params} 参数，{method}，{gpus} 张 {gpu}（{layout}）：微批次 {mb}，每步 {batch} 条序列 × {seq} token，{precision}，{rc}',
   val_layout_paren: '（{layout}）',
   val_model_unnamed: '未命名模型',
   val_method_pretrain: '预训练',
