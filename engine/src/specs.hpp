@@ -94,4 +94,13 @@ void describe_run(Row& row, const Scenario& s, const Report& r) {
   row.layout = r.parallelism;
 }
 
+// The same, as each table's JSON row carries it (what the page words the row from).
+template <class Row>
+json run_to_json(const Row& row) {
+  return {{"gpu", row.gpu},           {"gpu_name", row.gpu_name},   {"gpus", row.gpus},
+          {"model", row.model},       {"layers", row.layers},       {"params", row.params},
+          {"method", row.method},     {"precision", row.precision}, {"seq_len", row.seq_len},
+          {"layout", layout_to_json(row.layout)}};
+}
+
 }  // namespace traincalc::detail

@@ -497,21 +497,10 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
 
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent) {
   json rows = json::array();
-  for (const SpeedValidationRow& row : table.rows)
-    rows.push_back({{"id", row.id},
-                    {"label", row.label},
-                    {"source_group", row.source_group},
-                    {"framework", row.framework},
-                    {"gpu", row.gpu},
-                    {"gpu_name", row.gpu_name},
-                    {"gpus", row.gpus},
-                    {"model", row.model},
-                    {"layers", row.layers},
-                    {"method", row.method},
-                    {"params", row.params},
-                    {"precision", row.precision},
-                    {"seq_len", row.seq_len},
-                    {"global_batch_sequences", row.global_batch_sequences},
+  for (const SpeedValidationRow& row : table.rows) {
+    json out = {{"id", row.id}, {"label", row.label}, {"source_group", row.source_group}, {"framework", row.framework}};
+    out.update(detail::run_to_json(row));
+    out.update(json{{"global_batch_sequences", row.global_batch_sequences},
                     {"metric", row.metric},
                     {"measured", row.measured},
                     {"predicted", row.predicted},
@@ -522,8 +511,9 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                     {"layer_stream_seconds", row.layer_stream_seconds},
                     {"range_basis", row.range_basis},
                     {"range_ratio", row.range_ratio},
-                    {"in_range", row.in_range},
-                    {"layout", detail::layout_to_json(row.layout)}});
+                    {"in_range", row.in_range}});
+    rows.push_back(std::move(out));
+  }
   json sources = json::array();
   for (const SpeedValidationSource& s : table.sources)
     sources.push_back({{"group", s.group},

@@ -97,21 +97,12 @@ std::string validation_to_json(const ValidationTable& table, int indent) {
                 {"metric", row.metric},
                 {"published", row.published},
                 {"predicted", row.predicted},
-                {"error_pp", row.error_pp},
-                {"gpu", row.gpu},
-                {"gpu_name", row.gpu_name},
-                {"gpus", row.gpus},
-                {"model", row.model},
-                {"layers", row.layers},
-                {"params", row.params},
-                {"method", row.method},
-                {"precision", row.precision},
-                {"seq_len", row.seq_len},
-                {"global_batch_sequences", row.global_batch_sequences},
-                {"step_seconds", row.step_seconds},
-                {"tokens_per_second_per_gpu", row.tokens_per_second_per_gpu},
-                {"layout", detail::layout_to_json(row.layout)},
-                {"fits", row.fits}};
+                {"error_pp", row.error_pp}};
+    out.update(detail::run_to_json(row));
+    out.update(json{{"global_batch_sequences", row.global_batch_sequences},
+                    {"step_seconds", row.step_seconds},
+                    {"tokens_per_second_per_gpu", row.tokens_per_second_per_gpu},
+                    {"fits", row.fits}});
     if (row.planner) {
       json planner = detail::layout_to_json(*row.planner);
       planner.update(json{{"step_seconds", row.planner->step_seconds},
@@ -265,21 +256,12 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
                 {"source_group", row.source_group},
                 {"framework", row.framework},
                 {"source", row.source},
-                {"counter", row.counter},
-                {"gpu", row.gpu},
-                {"gpu_name", row.gpu_name},
-                {"gpus", row.gpus},
-                {"model", row.model},
-                {"params", row.params},
-                {"precision", row.precision},
-                {"method", row.method},
-                {"layers", row.layers},
-                {"seq_len", row.seq_len},
-                {"layout", detail::layout_to_json(row.layout)},
-                {"capacity_bytes", row.capacity_bytes},
-                {"predicted_bytes", row.predicted_bytes},
-                {"predicted_in_sample_bytes", row.predicted_in_sample_bytes},
-                {"predicted_fits", row.predicted_fits}};
+                {"counter", row.counter}};
+    out.update(detail::run_to_json(row));
+    out.update(json{{"capacity_bytes", row.capacity_bytes},
+                    {"predicted_bytes", row.predicted_bytes},
+                    {"predicted_in_sample_bytes", row.predicted_in_sample_bytes},
+                    {"predicted_fits", row.predicted_fits}});
     if (row.measured_bytes > 0) out["measured_bytes"] = row.measured_bytes;
     if (row.out_of_memory) out["out_of_memory"] = true;
     if (row.upper_bound) out["upper_bound"] = true;
