@@ -668,10 +668,9 @@ constexpr Field lost_fields[] = {
     required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction).")),
 };
 constexpr Field expected_range_fields[] = {
-    required(text("basis", "Where the percentiles come from: \"whole_runs_ampere\" or \"whole_runs_hopper\" (the "
-                           "published whole pre-training runs on that GPU generation, each held out: traincalc validate "
-                           "--runs) or \"whole_runs\" (all of them, for other GPUs) for predicted pre-training, else the "
-                           "step's own kinds (report.time.range).")),
+    required(text("basis", "Where the percentiles come from: \"whole_runs\" (published whole pre-training runs, each "
+                           "held out: traincalc validate --runs) for predicted pre-training, else the step's own kinds "
+                           "(report.time.range).")),
     required(out("low", "ratio", "10th percentile of published / expected on held-out rows of that kind.")),
     required(out("high", "ratio", "90th percentile of published / expected on held-out rows of that kind.")),
     required(out("rows", "rows", "Held-out rows of that kind.")),

@@ -328,17 +328,8 @@ inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384
 inline constexpr double default_run_efficiency = 0.740;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
 // 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
-// validate --runs` prints them; test_goodput.cpp keeps these equal to it). Over every such run
-// (basis "whole_runs"), and over the runs of one GPU generation where at least
-// min_runs_per_generation_range of them are on record ("whole_runs_ampere", "whole_runs_hopper"):
-// Hopper's runs lean costlier than Ampere's, and a generation's own range is the better held-out
-// forecast (run_validation.cpp measures both).
+// validate --runs` prints them; test_goodput.cpp keeps these equal to it).
 LikelyRange whole_run_range();
-LikelyRange whole_run_range(const std::string& generation);
-inline constexpr double min_runs_per_generation_range = 10;
-// The GPU's generation as the step model's calibration knows it: "ampere" (A100, A800), "hopper"
-// (H100, H800, H200, GH200) or "other".
-std::string gpu_generation(const GpuSpec& gpu);
 // Daly (2006): the checkpoint interval (hours of work) that minimises the expected wall-clock, for a
 // checkpoint taking delta hours and a mean time between interruptions of m hours.
 double daly_optimal_interval(double delta_hours, double mtbf_hours);

@@ -90,18 +90,6 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
 
 LikelyRange whole_run_range() { return {"whole_runs", 0.7095, 1.666, 60, 60}; }
 
-// By GPU generation (2026-12-02, 63 runs): the A100 runs' published GPU-hours lie closer around the
-// expected run, the H100 / H800 runs' lean costlier (Meta's per-model figures for Llama 3 / 3.1 8B
-// and 70B and Llama 3.2, Phi-3, the small fine-grained mixtures of experts). Held out, each run
-// against the range made without it: inside 75% (pooled 80%), 2.16x wide (pooled 2.36x), interval
-// score 1.19 (pooled 1.29): the better forecast. A generation with fewer runs on record (Blackwell,
-// TPUs) gets the range over all runs.
-LikelyRange whole_run_range(const std::string& generation) {
-  if (generation == "ampere") return {"whole_runs_ampere", 0.6835, 1.3025, 37, 37};
-  if (generation == "hopper") return {"whole_runs_hopper", 0.8544, 2.170, 21, 21};
-  return whole_run_range();
-}
-
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          Issues& warnings) {
   const Operations& ops = s.operations;
@@ -152,7 +140,7 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   e.lost_overheads = e.wall_clock_hours - interrupted;
   e.headline = time.mfu_source == MfuSource::predicted;
   if (fitted_domain && !ops.run_efficiency)
-    e.range = whole_run_range(gpu_generation(s.hardware.gpu));
+    e.range = whole_run_range();
   else if (time.range)
     e.range = time.range;
   if (interrupted > 0 && (e.lost_rework + e.lost_restarts) / interrupted > 0.5)

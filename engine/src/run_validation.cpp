@@ -62,7 +62,6 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     const TimeReport& t = report.time;
     row.gpu = report.hardware.gpu_id.empty() ? report.hardware.gpu_name : report.hardware.gpu_id;
     row.gpu_name = report.hardware.gpu_name;
-    row.generation = detail::gpu_generation(parse.scenario->hardware.gpu);
     row.gpus = report.plan.gpus;
     row.tokens = report.compute.tokens;
     row.mfu = t.mfu;
@@ -107,65 +106,6 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_error_pct = detail::median(signed_held_out);
   table.range_low = std::min(1.0, std::exp(detail::weighted_quantile(ratios, 0.1)));
   table.range_high = std::max(1.0, std::exp(detail::weighted_quantile(ratios, 0.9)));
-  // By GPU generation, and how well each kind of range forecasts a run it was not made from.
-  struct Held {
-    double log_ratio;
-    std::string generation;
-  };
-  std::vector<Held> held;
-  for (const RunValidationRow& row : rows)
-    if (row.mfu_source == "predicted") held.push_back({std::log(row.published_gpu_hours / row.expected_gpu_hours), row.generation});
-  // The 10th-90th percentile of log(published / expected) over the runs `use` accepts (but `skip`),
-  // widened to contain 1; and how many runs it rests on.
-  const auto range_of = [&](auto use, std::size_t skip) {
-    std::vector<std::pair<double, double>> logs;
-    for (std::size_t i = 0; i < held.size(); ++i)
-      if (i != skip && use(held[i])) logs.emplace_back(held[i].log_ratio, 1.0);
-    LikelyRange r;
-    if (logs.empty()) return r;
-    r.low = std::min(1.0, std::exp(detail::weighted_quantile(logs, 0.1)));
-    r.high = std::max(1.0, std::exp(detail::weighted_quantile(logs, 0.9)));
-    r.rows = r.sources = double(logs.size());
-    return r;
-  };
-  const auto count_of = [&](const std::string& generation, std::size_t skip) {
-    double n = 0;
-    for (std::size_t i = 0; i < held.size(); ++i) n += i != skip && held[i].generation == generation;
-    return n;
-  };
-  for (const char* generation : {"ampere", "hopper"})
-    if (count_of(generation, held.size()) >= detail::min_runs_per_generation_range) {
-      LikelyRange r = range_of([&](const Held& h) { return h.generation == generation; }, held.size());
-      r.basis = std::string("whole_runs_") + generation;
-      table.generation_ranges.push_back(r);
-    }
-  // Each run against the range made without it: the share inside, the geometric mean width and the
-  // interval score of an 80% range on the log scale (width plus 2 / 0.2 times any miss; Gneiting and
-  // Raftery 2007, eq. 43): lower is the better forecast.
-  const auto check = [&](bool by_generation) {
-    RunValidationTable::RangeCheck c;
-    if (held.empty()) return c;
-    double inside = 0, log_width = 0, score = 0;
-    for (std::size_t i = 0; i < held.size(); ++i) {
-      const std::string& generation = held[i].generation;
-      const bool own = by_generation && generation != "other" &&
-                       count_of(generation, i) >= detail::min_runs_per_generation_range;
-      const LikelyRange r =
-          own ? range_of([&](const Held& h) { return h.generation == generation; }, i)
-              : range_of([](const Held&) { return true; }, i);
-      const double lo = std::log(r.low), hi = std::log(r.high), x = held[i].log_ratio;
-      inside += x >= lo && x <= hi;
-      log_width += hi - lo;
-      score += (hi - lo) + 10 * std::max(0.0, lo - x) + 10 * std::max(0.0, x - hi);
-    }
-    const double n = double(held.size());
-    c.inside_pct = 100 * inside / n;
-    c.mean_width = std::exp(log_width / n);
-    c.interval_score = score / n;
-    return c;
-  };
-  table.range_check_pooled = check(false);
-  table.range_check_by_generation = check(true);
   for (const char* level : confidence_levels) {
     std::vector<double> abs_errors, errors;
     for (const RunValidationRow& row : rows)
@@ -191,7 +131,6 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                 {"note", r.note},
                 {"gpu", r.gpu},
                 {"gpu_name", r.gpu_name},
-                {"generation", r.generation},
                 {"gpus", r.gpus},
                 {"count_assumed", r.count_assumed},
                 {"tokens", r.tokens},
@@ -211,12 +150,6 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                 {"rule_of_thumb_error_pct", r.rule_of_thumb_error_pct}};
     rows.push_back(std::move(row));
   }
-  json generation_ranges = json::array();
-  for (const LikelyRange& r : table.generation_ranges)
-    generation_ranges.push_back({{"basis", r.basis}, {"low", r.low}, {"high", r.high}, {"runs", r.rows}});
-  const auto check_json = [](const RunValidationTable::RangeCheck& c) {
-    return json{{"inside_pct", c.inside_pct}, {"mean_width", c.mean_width}, {"interval_score", c.interval_score}};
-  };
   json by_confidence = json::array();
   for (const RunValidationTable::ByConfidence& c : table.by_confidence)
     by_confidence.push_back({{"confidence", c.confidence},
@@ -236,9 +169,6 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                        {"rule_of_thumb_mfu", rule_of_thumb_mfu},
                        {"range_low", table.range_low},
                        {"range_high", table.range_high},
-                       {"generation_ranges", generation_ranges},
-                       {"range_check", {{"pooled", check_json(table.range_check_pooled)},
-                                        {"by_generation", check_json(table.range_check_by_generation)}}},
                        {"by_confidence", by_confidence}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }

@@ -289,14 +289,6 @@ bool calibrated_family(const GpuSpec& gpu) {
   return family_of(gpu) != Family::other;
 }
 
-std::string gpu_generation(const GpuSpec& gpu) {
-  switch (family_of(gpu)) {
-    case Family::ampere: return "ampere";
-    case Family::hopper: return "hopper";
-    default: return "other";
-  }
-}
-
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute,
                                            const HardwareReport& hardware, const ParallelismReport& layout,
                                            const MemoryExplanation& memory, double global_batch_sequences) {

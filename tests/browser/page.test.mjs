@@ -589,10 +589,6 @@ describe('the served page', () => {
     }
     assert.match((await range('time.mfu_range'))[2], /^ \(\d+–\d+%\)$/);
     assert.match((await range('time.expected.wall_clock_days_range'))[2], /^likely [\d.,]+–[\d.,]+ days$/);
-    // On A100s the expected run's range is the A100 runs' (validate --runs), and the math says so.
-    assert.equal(expected.time.expected.range.basis, 'whole_runs_ampere');
-    assert.match(await page.locator('#results details.math').first().textContent(),
-      new RegExp(`Likely [\\d.,]+–[\\d.,]+ days: the expected run's error on the ${expected.time.expected.range.rows} published whole runs on Ampere \\(A100, A800\\) GPUs, each held out`));
     // The headline is the expected run, said so, with the steady state under it.
     assert.equal(await reportValue(page, 'time.expected.wall_clock_days'), expected.time.expected.wall_clock_days);
     const daysCard = page.locator('.card').first();
@@ -630,7 +626,6 @@ describe('the served page', () => {
     await page.locator('#scaling[data-state="ok"]').waitFor();
     assert.match(await page.locator('.speed').innerText(), /速度[\s\S]*算力利用率[\s\S]*由规划器选出/);
     assert.match(await page.locator('.likely[data-report="time.expected.wall_clock_days_range"]').innerText(), /^可能 [\d.,]+–[\d.,]+ 天$/);
-    assert.match(await page.locator('#results details.math').first().textContent(), /可能范围 [\d.,]+–[\d.,]+ 天：预期训练在 37 次使用 Ampere（A100、A800） GPU 的公开完整训练上的误差/);
     assert.match(await page.locator('.card').first().innerText(), /按实际训练估算[\s\S]*稳态：[\d.,]+ 天/);
     assert.match(await page.locator('#scaling .scaling-note').innerText(), /每个点都按实际训练估算/);
     assert.match(await page.locator('[data-range-basis]').textContent(), /可能范围：在 \d+ 个来源的 \d+ 个同类实测步/);
@@ -745,12 +740,6 @@ describe('the served page', () => {
     for (const tier of runs.by_confidence)
       assert.equal(Number(await runTable.locator(`.val-by-confidence [data-confidence="${tier.confidence}"]`).getAttribute('data-tier-median')), tier.median_abs_error_pct);
     assert.match(await runTable.locator('.val-by-confidence').innerText(), /按公开数字的可信度分组（留出）：高 [\d.]+%（25 次训练/);
-    // The likely range by GPU generation, and how it and the one range over all runs forecast the runs
-    // they were made without, as the CLI measures them (A100's 37 runs 0.68x-1.30x, Hopper's 21
-    // 0.85x-2.17x; interval score 1.19 against 1.29).
-    assert.deepEqual(runs.generation_ranges.map((r) => [r.basis, r.runs]), [['whole_runs_ampere', 37], ['whole_runs_hopper', 21]]);
-    assert.equal(await runTable.locator('.val-generation-ranges').innerText(),
-      '在有十次及以上训练记录的 GPU 代上，训练使用该代自己的范围：Ampere（A100、A800） 0.68–1.30 倍（37 次训练）；Hopper（H100、H800、H200） 0.85–2.17 倍（21 次训练）；其他 GPU 使用全部训练的范围。每次训练都与不含它得出的范围比较：75% 落在范围内，平均宽 2.16 倍，区间得分 1.19（越低越好）；全部训练共用一个范围时为 80%、2.36 倍和 1.29。');
     // The measured step times: every source with its held-out error and range coverage as `traincalc
     // validate --speed` computes them; the rows filter by source, GPU and framework, and to those outside
     // their likely range.

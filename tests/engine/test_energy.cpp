@@ -135,9 +135,9 @@ TEST_CASE("A predicted run's expected energy: the slower steps do the same work 
   // More energy than the steady state, less than its draw held over the longer run.
   CHECK(x.kwh > r.energy->kwh);
   CHECK(x.kwh < r.energy->facility_kw * e.wall_clock_hours);
-  // The likely range is the expected run's (on H100s: the Hopper runs').
+  // The likely range is the expected run's.
   REQUIRE(x.range);
-  CHECK(x.range->basis == "whole_runs_hopper");
+  CHECK(x.range->basis == "whole_runs");
   const json j = test::report_json(s);
   CHECK_THAT(j["energy"]["expected"]["kwh_range"]["high"].get<double>(), WithinRel(x.kwh * x.range->high, 1e-12));
   CHECK_THAT(j["energy"]["expected"]["co2_kg_range"]["low"].get<double>(), WithinRel(x.co2_kg * x.range->low, 1e-12));

@@ -301,10 +301,10 @@ TEST_CASE("With a predicted utilisation the expected run is the headline, with t
   REQUIRE(r["errors"].empty());
   const json& e = r["time"]["expected"];
   CHECK(e["headline"] == true);
-  // The range is the held-out whole runs' (published / expected, 10th-90th percentile) on the same
-  // GPU generation (here Hopper's 21 runs), times the expected figures.
-  const traincalc::LikelyRange whole = traincalc::detail::whole_run_range("hopper");
-  CHECK(e["range"]["basis"] == "whole_runs_hopper");
+  // The range is the held-out whole runs' (published / expected, 10th-90th percentile), times the
+  // expected figures.
+  const traincalc::LikelyRange whole = traincalc::detail::whole_run_range();
+  CHECK(e["range"]["basis"] == "whole_runs");
   CHECK(e["range"]["low"] == whole.low);
   CHECK_THAT(e["wall_clock_days_range"]["high"].get<double>(), WithinRel(e["wall_clock_days"].get<double>() * whole.high, 1e-12));
   CHECK_THAT(e["gpu_hours_range"]["low"].get<double>(), WithinRel(e["gpu_hours"].get<double>() * whole.low, 1e-12));
@@ -332,36 +332,4 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
   CHECK_THAT(whole.low, WithinAbs(table.range_low, 1e-4));
   CHECK_THAT(whole.high, WithinAbs(table.range_high, 1e-3));
   CHECK(whole.rows == table.runs_predicted);
-  // Each GPU generation with ten or more predicted runs has its own, equal to what validate measures:
-  // A100 (37 runs) 0.68-1.30x, H100 / H800 (21) 0.85-2.17x.
-  REQUIRE(table.generation_ranges.size() == 2);
-  for (const traincalc::LikelyRange& measured : table.generation_ranges) {
-    const std::string generation = measured.basis.substr(std::string("whole_runs_").size());
-    const traincalc::LikelyRange built_in = traincalc::detail::whole_run_range(generation);
-    CHECK(built_in.basis == measured.basis);
-    CHECK_THAT(built_in.low, WithinAbs(measured.low, 1e-4));
-    CHECK_THAT(built_in.high, WithinAbs(measured.high, 1e-3));
-    CHECK(built_in.rows == measured.rows);
-  }
-  CHECK(traincalc::detail::whole_run_range("hopper").high > traincalc::detail::whole_run_range().high + 0.4);
-  CHECK(traincalc::detail::whole_run_range("ampere").high < traincalc::detail::whole_run_range().high - 0.3);
-  // A generation with few runs on record (Blackwell, TPUs): the range over all runs.
-  CHECK(traincalc::detail::whole_run_range("other").basis == "whole_runs");
-}
-
-TEST_CASE("Held out, a run's own GPU generation's range forecasts it better than the range over all runs", "[goodput][range][validation]") {
-  // Each of the 60 predicted runs against the range made without it. The interval score of an 80%
-  // range (its log width plus 10x any miss, Gneiting and Raftery 2007) is 1.19 by generation against
-  // 1.29 over all runs; the ranges are narrower (2.16x against 2.36x geometric mean) and hold 75% of
-  // the runs (the pooled 80%). A source of bias: with 21 Hopper runs each percentile rests on two.
-  const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
-  const auto& pooled = table.range_check_pooled;
-  const auto& by_generation = table.range_check_by_generation;
-  CHECK(by_generation.interval_score < pooled.interval_score - 0.05);
-  CHECK(by_generation.mean_width < pooled.mean_width);
-  CHECK_THAT(by_generation.interval_score, WithinAbs(1.186, 0.01));
-  CHECK_THAT(pooled.interval_score, WithinAbs(1.288, 0.01));
-  CHECK(by_generation.inside_pct >= 70);
-  CHECK(by_generation.inside_pct <= 85);
-  CHECK_THAT(pooled.inside_pct, WithinAbs(80.0, 0.01));
 }

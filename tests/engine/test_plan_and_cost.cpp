@@ -212,7 +212,7 @@ TEST_CASE("A deadline or budget met by the prediction but not across its likely 
   CHECK_FALSE(test::has_warning(test::run(given), "deadline_at_risk"));
 
   // A total budget 5% above the expected run's cost: within it, but not within the likely range
-  // (whose high end on H100s is the Hopper runs' 2.17x).
+  // (whose high end is the whole runs' 1.96x).
   test::json priced = {{"model", {{"preset", "llama-2-7b"}}},
                        {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
                        {"hardware", {{"gpu", "h100-sxm"}, {"count", 256}}},
@@ -225,7 +225,5 @@ TEST_CASE("A deadline or budget met by the prediction but not across its likely 
   CHECK(*tight.plan.within_budget);
   CHECK(test::has_warning(tight, "budget_at_risk"));
   priced["budget"] = {{"total", *base.cost->expected_total * 2.0}};
-  CHECK(test::has_warning(test::run(priced), "budget_at_risk"));
-  priced["budget"] = {{"total", *base.cost->expected_total * 2.2}};
   CHECK_FALSE(test::has_warning(test::run(priced), "budget_at_risk"));
 }

@@ -211,7 +211,6 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
 struct RunValidationRow {
   std::string name, confidence, source, note, gpu, mfu_source;
   std::string gpu_name;  // the GPU's catalog name (the page shows it)
-  std::string generation;  // "ampere", "hopper" or "other" (the step model's GPU families)
   bool count_assumed = false;  // the source gives no GPU count; the row assumes one
   double gpus = 0, tokens = 0, mfu = 0, goodput = 1, interruptions = 0;
   double published_gpu_hours = 0;
@@ -234,16 +233,6 @@ struct RunValidationTable {
   // The likely range of the expected run: 10th and 90th percentile of published / expected (held
   // out) over the predicted runs, widened to contain 1 (goodput.cpp keeps the same numbers).
   double range_low = 1, range_high = 1;
-  // The same percentiles over the runs of each GPU generation with at least
-  // min_runs_per_generation_range predicted runs (basis "whole_runs_<generation>"; rows = its runs).
-  std::vector<LikelyRange> generation_ranges;
-  // How each kind of range forecasts a run it was not made from: every predicted run against the
-  // range made without it (over all other runs; over the other runs of its generation, or all of them
-  // where its generation has too few), the share inside and the mean width (high / low, geometric).
-  struct RangeCheck {
-    double inside_pct = 0, mean_width = 1, interval_score = 0;
-  };
-  RangeCheck range_check_pooled, range_check_by_generation;
   // The same held-out errors by how sure each published figure is (the run's `confidence`, as its
   // source and note in engine/data/whole-runs.json justify it), from the surest down: how much of the
   // error is the model's and how much the published figures' own.

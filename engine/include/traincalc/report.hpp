@@ -123,9 +123,7 @@ struct ExpectedRun {
   // planner then plans on it); beside a given or assumed one it is shown on request.
   bool headline = false;
   // How far off the expected run is likely to be (published / expected, 10th and 90th percentile):
-  // for predicted pre-training the held-out whole runs' on the same GPU generation
-  // ("whole_runs_ampere", "whole_runs_hopper"; "whole_runs", all of them, on other GPUs), else the
-  // step's own range.
+  // for predicted pre-training the held-out whole runs' ("whole_runs"), else the step's own range.
   std::optional<LikelyRange> range;
   // Wall-clock hours lost, by cause: sum with the steady-state hours to the expected hours.
   double lost_slower_steps = 0, lost_checkpoints = 0, lost_rework = 0, lost_restarts = 0, lost_overheads = 0;

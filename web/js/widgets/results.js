@@ -233,14 +233,9 @@ export class Results {
         ed: format.days(e.wall_clock_days, lang), gh: format.plain(e.gpu_hours, lang, 0),
       }));
       if (e.wall_clock_days_range) {
-        // The whole runs' range: over every run, or (basis whole_runs_<generation>) over the runs on
-        // this GPU generation.
-        const generation = e.range.basis.startsWith('whole_runs_') ? e.range.basis.slice('whole_runs_'.length) : '';
-        const key = generation ? 'math_expected_range_runs_generation'
-          : e.range.basis === 'whole_runs' ? 'math_expected_range_runs' : 'math_expected_range_step';
-        lines.push(t(lang, key, {
+        lines.push(t(lang, e.range.basis === 'whole_runs' ? 'math_expected_range_runs' : 'math_expected_range_step', {
           lo: format.days(e.wall_clock_days_range.low, lang), hi: format.days(e.wall_clock_days_range.high, lang),
-          n: format.plain(e.range.rows, lang, 0), generation: generation ? t(lang, `generation_${generation}`) : '',
+          n: format.plain(e.range.rows, lang, 0),
         }));
       }
     }

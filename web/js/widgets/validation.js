@@ -295,20 +295,6 @@ function runsTable(runs, lang) {
       eff: format.percent(runs.run_efficiency_in_sample, lang),
       lo: format.factor(runs.range_low, lang), hi: format.factor(runs.range_high, lang),
     }) }),
-    // The likely range by GPU generation (what a run on those GPUs is given), and how each kind of
-    // range forecast the runs it was made without.
-    runs.generation_ranges?.length && runs.range_check ? el('p', { class: 'val-generation-ranges', text: t(lang, 'val_runs_generation_ranges', {
-      items: runs.generation_ranges.map((r) => t(lang, 'val_runs_generation_item', {
-        generation: t(lang, `generation_${r.basis.slice('whole_runs_'.length)}`),
-        lo: format.factor(r.low, lang), hi: format.factor(r.high, lang), n: format.plain(r.runs, lang, 0),
-      })).join(t(lang, 'list_separator')),
-      inside: format.plain(runs.range_check.by_generation.inside_pct, lang, 0),
-      width: format.factor(runs.range_check.by_generation.mean_width, lang),
-      score: format.plain(runs.range_check.by_generation.interval_score, lang, 2),
-      inside_all: format.plain(runs.range_check.pooled.inside_pct, lang, 0),
-      width_all: format.factor(runs.range_check.pooled.mean_width, lang),
-      score_all: format.plain(runs.range_check.pooled.interval_score, lang, 2),
-    }) }) : null,
     // The same errors by how sure each published figure is: how much of the error is the figures' own.
     runs.by_confidence?.length ? el('p', { class: 'val-by-confidence' }, [
       t(lang, 'val_runs_by_confidence'),
