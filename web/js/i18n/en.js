@@ -332,7 +332,7 @@ export const STRINGS = {
   recovery_manual: 'manual recovery',
   recovery_in_memory: 'in-memory checkpoints and hot spares',
   math_goodput_title: 'Show the math (the expected run)',
-  math_goodput_speed: 'Steady state {steady}; published whole runs go at about {eff} of the step model\u2019s tuned speed (fitted on 47 runs, held out): {work} of work.',
+  math_goodput_speed: 'Steady state {steady}; published whole runs go at about {eff} of the step model\u2019s tuned speed (fitted on the published whole runs of the validation view, each held out): {work} of work.',
   math_goodput_mtbf: '{rate} interruptions per 1,000 GPU-days (Llama 3\u2019s rate) \u00d7 {g} GPUs: the job stops every {m} on average.',
   math_goodput_checkpoint: 'A checkpoint holds the weights and optimizer state, {bytes}; {g} GPUs writing {bw} GB/s each pause training {pause} s; interval {tau}.',
   math_goodput_daly: 'Daly (2006): T_w = M\u00b7e^(R/M)\u00b7(e^((\u03c4+\u03b4)/M) \u2212 1)\u00b7T_s/\u03c4 with a {r}-minute restart ({recovery}): interruptions expected, about {n}; {ig} of the time is spent on steps that count.',

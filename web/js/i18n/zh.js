@@ -333,7 +333,7 @@ export const STRINGS = {
   recovery_manual: '人工恢复',
   recovery_in_memory: '内存检查点与热备节点',
   math_goodput_title: '查看计算过程（预期训练）',
-  math_goodput_speed: '稳态 {steady}；已公开的完整训练约以步时模型调优速度的 {eff} 运行（在 47 次训练上拟合，留一验证）：工作量 {work}。',
+  math_goodput_speed: '稳态 {steady}；已公开的完整训练约以步时模型调优速度的 {eff} 运行（在验证视图中的已公开完整训练上拟合，每次都留出验证）：工作量 {work}。',
   math_goodput_mtbf: '每 1000 GPU·天 {rate} 次中断（Llama 3 的统计）× {g} 张 GPU：整个作业平均每 {m} 中断一次。',
   math_goodput_checkpoint: '检查点包含权重和优化器状态，共 {bytes}；{g} 张 GPU 各以 {bw} GB/s 写入，训练每次暂停 {pause} 秒；间隔 {tau}。',
   math_goodput_daly: 'Daly（2006）：T_w = M·e^(R/M)·(e^((τ+δ)/M) − 1)·T_s/τ，重启需 {r} 分钟（{recovery}）：约 {n} 次中断；{ig} 的时间用于有效训练步。',
