@@ -10,6 +10,7 @@
 //     mixture-of-experts rows, with collected/nemo-moe-settings.json for their settings)
 //   tests/data/speed-measured/collected/megatron-at-scale.json (published iteration times at 256-12,288
 //     GPUs: MegaScale's Megatron-LM baseline, Korthikanti et al.'s 530B, Nemotron-4 15B)
+//   tests/data/speed-measured/collected/mlperf-v3.1-gpt3.json (MLPerf Training v3.1's GPT-3 175B step times)
 //   tests/data/speed-measured/collected/llama3-405b.json (Meta's published MFU of Llama 3.1 405B at
 //     8,192 and 16,384 H100s)
 //   engine/data/calibration.json (named by ID prefix, not copied)
@@ -204,6 +205,10 @@ const atScaleScenarios = collectedScenarios(atScale, 'megatron-at-scale');
 // iteration time is published), each row's scenario as collected (its assumptions stated).
 const llama3 = read(join(measuredDir, 'collected', 'llama3-405b.json'));
 const llama3Scenarios = collectedScenarios(llama3, 'llama3-405b');
+// MLPerf Training v3.1's GPT-3 175B in fp8 on 512-10,752 H100s: the logged iteration times with the
+// submissions' layouts, each row's scenario as collected (its assumptions stated).
+const mlperf = read(join(measuredDir, 'collected', 'mlperf-v3.1-gpt3.json'));
+const mlperfScenarios = collectedScenarios(mlperf, 'mlperf-v3.1-gpt3');
 const settingValue = (row, key) => {
   const v = row.settings[key];
   return v && typeof v === 'object' && 'value' in v ? v.value : v;
@@ -399,6 +404,14 @@ const output = {
       scenarios: llama3Scenarios,
     },
     {
+      group: 'mlperf-v3.1-gpt3', framework: 'nemo', label: 'MLPerf v3.1 GPT-3 175B', confidence: 'high', fit: false,
+      source: 'MLPerf Training v3.1 closed division, GPT-3 175B: NVIDIA (Eos) and Azure submissions in ' +
+        'github.com/mlcommons/training_results_v3.1 (logs and configs). Quotes per row in ' +
+        'tests/data/speed-measured/collected/mlperf-v3.1-gpt3.json.',
+      notes: mlperf.about + ' Assumed where the submissions are silent: each row\'s "assumed" in the collected file.',
+      scenarios: mlperfScenarios,
+    },
+    {
       group: 'megatron-lm-2021', framework: 'megatron-lm', confidence: 'high',
       source: 'Narayanan et al. 2021 Table 1 and the Megatron-LM README GPT-3 example (calibration.json)',
       calibration_ids: ['narayanan2021-', 'megatron-gpt3-'],
@@ -421,4 +434,4 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
   `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${moeScenarios.length} NVIDIA MoE rows, ${h200Scenarios.length} H200 rows, ` +
-  `${atScaleScenarios.length} rows at scale, ${llama3Scenarios.length} Llama 3.1 405B rows`);
+  `${atScaleScenarios.length} rows at scale, ${llama3Scenarios.length} Llama 3.1 405B rows, ${mlperfScenarios.length} MLPerf GPT-3 rows`);
