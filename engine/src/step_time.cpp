@@ -781,12 +781,17 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
       // DDP all-reduces the gradients once a step, during the last micro-batch's backward pass. ZeRO-1/2
       // reduce-scatter them then and gather the updated weights after the optimizer step, during the
       // next step's first forward pass (Megatron-Core's overlap_param_gather); the same volume.
+      // DeepSpeed's ZeRO-1/2 gathers them at the end of its optimizer step, before the next forward
+      // pass starts ("ready for next round forward": deepspeed/runtime/zero/stage_1_and_2.py, step(),
+      // all_gather_dp_groups, microsoft/DeepSpeed @cde57d29), so nothing hides it.
       const bool overlap = s.strategy.overlap_grad_reduce;
       if (layout.zero >= 1) {
         const double reduce = all_gather_seconds(trainable_here * g, shard_group, dp_bandwidth);
         const double gather = all_gather_seconds(trainable_here * e, shard_group, dp_bandwidth);
-        step.data_parallel =
-            overlap ? std::max(0.0, reduce - backward_mb) + std::max(0.0, gather - forward_mb) : reduce + gather;
+        const bool gather_hidden = kernels.framework != Framework::deepspeed;
+        step.data_parallel = overlap ? std::max(0.0, reduce - backward_mb) +
+                                           (gather_hidden ? std::max(0.0, gather - forward_mb) : gather)
+                                     : reduce + gather;
       } else {
         const double comm = all_reduce_seconds(trainable_here * g, shard_group, dp_bandwidth);
         step.data_parallel = overlap ? std::max(0.0, comm - backward_mb) : comm;

@@ -244,8 +244,10 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): today 17.1% median |error| over 63 runs,
-  // against 33.3% for 6NT at 40% and 27.3% for the steady state (`traincalc validate --runs`); 16.8%
+  // Held out (each run's efficiency fitted on the others): today 17.0% median |error| over 63 runs,
+  // against 33.3% for 6NT at 40% and 27.3% for the steady state (`traincalc validate --runs`); 17.1%
+  // before DeepSpeed's ZeRO-1/2 weight gather was left exposed and the GPT-NeoX, Megatron-DeepSpeed
+  // and AWS p4d runs said so (2026-12-02, twenty-first session); 16.8%
   // over the 58 before the five found on 2026-12-02 (Nemotron-4 15B, StableLM 2 1.6B, MiniCPM 2.4B,
   // OLMoE-1B-7B, MPT-1.3B; taken by a rule fixed before any was predicted, none dropped); 18.1%
   // over the 51 runs before the seven read from their authors' PDFs on 2026-12-01 (Pythia 70M and

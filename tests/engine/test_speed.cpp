@@ -421,6 +421,32 @@ TEST_CASE("Gradients are reduced in the framework's precision: fp32 for Megatron
   CHECK(refused.errors.front().field == "strategy.grad_reduce_precision");
 }
 
+TEST_CASE("DeepSpeed's ZeRO-1 gathers the updated weights after its optimizer step, where nothing hides it",
+          "[speed]") {
+  // MPT-7B on 32 GPUs (4 nodes), ZeRO-1, gradients reduced in bf16: the reduce-scatter of the gradients
+  // and the all-gather of the updated weights move the same bytes (2 a parameter). Megatron-Core
+  // overlaps both (the reduction with the backward pass, the gather with the next forward pass,
+  // overlap_param_gather); DeepSpeed's stage_1_and_2.py step() gathers at its end
+  // (all_gather_dp_groups, microsoft/DeepSpeed @cde57d29), so exactly one of the two stays exposed.
+  json s = mpt7b();
+  s["strategy"]["zero"] = 1;
+  s["strategy"]["grad_reduce_precision"] = "bf16";
+  s["hardware"]["count"] = 32;
+  s["training"]["global_batch_sequences"] = 192;
+  s["strategy"]["framework"] = "megatron";
+  s["strategy"]["overlap_grad_reduce"] = false;
+  const double both = run(s).time.step->seconds.data_parallel;  // reduce + gather, nothing hidden
+  s["strategy"]["overlap_grad_reduce"] = true;
+  CHECK(run(s).time.step->seconds.data_parallel == 0);  // both hidden under a micro-batch's passes
+  s["strategy"]["framework"] = "deepspeed";
+  const double deepspeed = run(s).time.step->seconds.data_parallel;
+  CHECK(both > 0);
+  CHECK_THAT(deepspeed, WithinRel(both / 2, 1e-9));
+  // Without ZeRO, DDP's all-reduce during the backward pass is hidden in either framework.
+  s["strategy"]["zero"] = 0;
+  CHECK(run(s).time.step->seconds.data_parallel == 0);
+}
+
 TEST_CASE("fp8 as Transformer Engine runs it: the output head in 16 bits, the weights cast once a step", "[speed]") {
   json s = mpt7b();
   s["strategy"]["framework"] = "megatron";
