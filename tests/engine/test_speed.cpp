@@ -442,6 +442,10 @@ TEST_CASE("DeepSpeed's ZeRO-1 gathers the updated weights after its optimizer st
   const double deepspeed = run(s).time.step->seconds.data_parallel;
   CHECK(both > 0);
   CHECK_THAT(deepspeed, WithinRel(both / 2, 1e-9));
+  // Not overlapped at all, the two frameworks wait for the same bytes.
+  s["strategy"]["overlap_grad_reduce"] = false;
+  CHECK_THAT(run(s).time.step->seconds.data_parallel, WithinRel(both, 1e-9));
+  s["strategy"]["overlap_grad_reduce"] = true;
   // Without ZeRO, DDP's all-reduce during the backward pass is hidden in either framework.
   s["strategy"]["zero"] = 0;
   CHECK(run(s).time.step->seconds.data_parallel == 0);

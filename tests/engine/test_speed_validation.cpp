@@ -140,7 +140,7 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   CHECK(fitted_medians[4] <= 6.8);
   CHECK(fitted_medians[8] <= 10.0);
   // Over all rows it is 7.1% (8.2% before the pipeline's share, 16.4% before the host's work between
-  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,816 rows are vTrain's one-node runs, small
+  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,824 rows are vTrain's one-node runs, small
   // models at 1,024 tokens whose every micro-batch pays the host's work. vTrain multi-node's MAPE is
   // 8.1% (target 8%; 8.4% before the pipeline's share, 8.8% before the host's work).
   CHECK(t.median_abs_error_pct <= 8.0);
