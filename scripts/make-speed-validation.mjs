@@ -297,6 +297,47 @@ const h200Scenarios = h200Runs(root).map((r) => {
 });
 if (h200Scenarios.length !== 40) throw new Error(`H200 rows: ${h200Scenarios.length}, expected 40`);
 
+// torchtitan's Llama 3.1 benchmarks on 8-512 H100s (pytorch/torchtitan
+// benchmarks/llama3_h100_202412_torchtitan.md: torch 1963fc8, torchao eab345c, torchtitan 9dec370, 2024-12),
+// on the scenarios the memory validation predicts their peaks on (tests/data/memory-measured/normalized.json,
+// the same eighteen rows in the same order as the collected file's). torchtitan logs tokens per second per
+// GPU as each rank's tokens over the step time and the model-parallel size (train.py @9dec370: ntokens /
+// (time_delta * non_data_parallel_size)), so step = local batch x sequence / (TPS x TP x PP x CP).
+// The GPU: Grand Teton's H100, 96 GB of HBM2e at 2.4 TB/s, at its default 500 W power limit; the file says
+// its peak lies "between SXM and NVL" and is not known: taken as the geometric mean of the two dense bf16
+// peaks (989.4 and 835.5 TFLOP/s: 909.2), either end 8% away.
+const TORCHTITAN_H100_PEAK_TFLOPS = Math.round(Math.sqrt(989.4 * 835.5) * 10) / 10;
+const torchtitanH100Collected = collected.rows.filter((r) => r.label.startsWith('torchtitan 12/2024'));
+const torchtitanH100Runs = read(join(root, 'tests', 'data', 'memory-measured', 'normalized.json')).rows
+  .filter((r) => r.source_group === 'torchtitan-llama3-h100-2024-12' && r.include);
+if (torchtitanH100Runs.length !== 18 || torchtitanH100Collected.length !== 18)
+  throw new Error(`torchtitan H100 rows: ${torchtitanH100Runs.length} and ${torchtitanH100Collected.length}, expected 18`);
+const torchtitanH100Scenarios = torchtitanH100Runs.map((r, i) => {
+  const c = torchtitanH100Collected[i];
+  if (c.seq_len !== r.seq_len || c.tp !== r.tp || c.pp !== r.pp || c.cp !== r.cp || c.compile !== r.compiled ||
+      (c.precision === 'fp8') !== (r.precision === 'fp8'))
+    throw new Error(`torchtitan H100 row ${i}: the collected and the memory rows differ (${c.label})`);
+  const s = measuredScenario(r, gpus);
+  const { id, source, notes, confidence, ...spec } = gpus.get('h100-sxm');
+  s.hardware.gpu = {
+    ...spec, name: 'NVIDIA H100 SXM5 96GB HBM2e (Grand Teton, 500 W)', memory_gb: r.capacity_gib,
+    usable_memory_gib: r.capacity_gib, memory_type: 'HBM2e', memory_bandwidth_tbs: 2.4, tdp_w: 500,
+    bf16_tflops: TORCHTITAN_H100_PEAK_TFLOPS, fp16_tflops: TORCHTITAN_H100_PEAK_TFLOPS,
+    fp8_tflops: 2 * TORCHTITAN_H100_PEAK_TFLOPS, int8_tops: 2 * TORCHTITAN_H100_PEAK_TFLOPS,
+    tf32_tflops: Math.round(TORCHTITAN_H100_PEAK_TFLOPS / 2 * 10) / 10,
+  };
+  if (c.async_tp) s.strategy.overlap_tp_comm = true;  // torch's async TP: matmuls overlap their all-gathers
+  const localBatch = s.training.global_batch_sequences / r.dp;
+  const stepSeconds = localBatch * r.seq_len / (c.measured.tokens_per_second_per_gpu * r.tp * r.pp * r.cp);
+  const table = c.label.replace('torchtitan 12/2024 ', '').split(':')[0];
+  return {
+    id: `torchtitan-h100-2024#${i}-${table}`,
+    label: c.label.replace('torchtitan 12/2024 ', 'torchtitan H100 '),
+    scenario: s,
+    step_ms: Math.round(stepSeconds * 1e4) / 10,
+  };
+});
+
 const output = {
   description:
     'Measured training step times and published utilisation, by source, each row a traincalc scenario. ' +
@@ -389,6 +430,24 @@ const output = {
       scenarios: h200Scenarios,
     },
     {
+      group: 'torchtitan-h100-2024', framework: 'torchtitan', label: 'torchtitan H100 (2024-12)', confidence: 'medium',
+      fit: false,
+      source: torchtitanH100Collected[0].source + '; settings as in the memory validation ' +
+        '(tests/data/memory-measured/normalized.json, source group torchtitan-llama3-h100-2024-12).',
+      notes: 'Llama 3.1 8B, 70B and 405B on 8-512 of Meta\'s Grand Teton H100s (96 GB HBM2e at 2.4 TB/s, 400 Gb/s ' +
+        'RDMA per GPU, the default 500 W power limit): FSDP2 alone, with torch.compile and with torchao\'s float8 ' +
+        'linears; context parallelism to 262,144 tokens; FSDP + TP 8 (70B, with and without async TP); FSDP + TP 8 + ' +
+        'PP 8 (405B, 1F1B and interleaved, eight micro-batches as torchtitan\'s default makes them). Step time = local ' +
+        'batch x sequence / (tokens per second per GPU x TP x PP x CP), as torchtitan logs it (train.py @9dec370). ' +
+        `The GPU's dense bf16 peak is taken as ${TORCHTITAN_H100_PEAK_TFLOPS} TFLOP/s, the geometric mean of the SXM ` +
+        'and NVL parts\' (the file: "between SXM and NVL ... we don\'t know its exact value"): every row carries that ' +
+        'uncertainty, about 8% either way, hence medium confidence. Not modelled apart: torchao\'s float8 ' +
+        '(tensorwise dynamic scaling, its casts compiled) is timed as the engine\'s fp8; per-op selective ' +
+        'checkpointing as the engine\'s torchtitan policy. Validation only (fit: false): a GPU whose peak is not ' +
+        'known would move the Hopper constants. Collected in tests/data/speed-measured/collected/fsdp-torchtitan.json.',
+      scenarios: torchtitanH100Scenarios,
+    },
+    {
       group: 'megatron-at-scale', framework: 'megatron-lm', label: 'Megatron at scale', confidence: 'high', fit: false,
       source: 'MegaScale (Jiang et al., NSDI 2024, arXiv:2402.15627) table 2, the Megatron-LM rows; Korthikanti et al. ' +
         '2022 (arXiv:2205.05198), the 530B at data-parallel 1 and 8; Nemotron-4 15B technical report (arXiv:2402.16819) ' +
@@ -434,4 +493,5 @@ const text = JSON.stringify(output, null, 1).replace(/\[\n\s+([-\d.e+]+(?:,\n\s+
 writeFileSync(join(root, 'engine', 'data', 'speed-validation.json'), text + '\n');
 console.log(`speed-validation.json: ${multi.length} + ${single.length} vTrain rows, ${simumaxScenarios.length} SimuMax rows, ` +
   `${torchtitanScenarios.length} torchtitan rows, ${dgxcScenarios.length} DGX Cloud H100 rows, ${moeScenarios.length} NVIDIA MoE rows, ${h200Scenarios.length} H200 rows, ` +
+  `${torchtitanH100Scenarios.length} torchtitan H100 rows, ` +
   `${atScaleScenarios.length} rows at scale, ${llama3Scenarios.length} Llama 3.1 405B rows, ${mlperfScenarios.length} MLPerf GPT-3 rows`);

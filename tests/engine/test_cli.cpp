@@ -161,13 +161,13 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);
   const json j = json::parse(as_json.out);
-  CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45 + 13 + 3 + 8);
-  CHECK(j["sources"].size() == 13);
+  CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45 + 13 + 3 + 8 + 18);
+  CHECK(j["sources"].size() == 14);
   CHECK(j["fits"].size() == j["sources"].size() + 1);
   for (const json& s : j["sources"])
     CHECK(s.at("fitted") ==
           (s.at("group") != "nemo-moe" && s.at("group") != "megatron-at-scale" && s.at("group") != "llama3-405b" &&
-           s.at("group") != "mlperf-v3.1-gpt3"));
+           s.at("group") != "mlperf-v3.1-gpt3" && s.at("group") != "torchtitan-h100-2024"));
   // The headline, each source weighing the same, beside the all-rows median.
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() > 0);
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() < j.at("median_abs_error_pct").get<double>());

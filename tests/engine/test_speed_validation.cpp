@@ -3,6 +3,7 @@
 // on A100) and the published utilisation of calibration.json, each source predicted with the constants
 // fitted on the others.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -32,17 +33,23 @@ TEST_CASE("Every speed-validation row is a scenario the engine times, 300+ rows,
   const auto& t = table();
   // 109 + 1,440 vTrain rows, 43 SimuMax rows, 6 torchtitan rows, 48 DGX Cloud rows, 69 of NVIDIA's
   // mixture-of-experts rows, 40 of our H200 rows, 45 calibration rows, 13 published iteration times at
-  // 256-12,288 GPUs, Meta's 3 published utilisations of Llama 3.1 405B, MLPerf v3.1's 8 GPT-3 steps:
-  // none may drop out silently.
-  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45 + 13 + 3 + 8);
+  // 256-12,288 GPUs, Meta's 3 published utilisations of Llama 3.1 405B, MLPerf v3.1's 8 GPT-3 steps,
+  // torchtitan's 18 Llama 3.1 steps on H100: none may drop out silently.
+  CHECK(t.rows.size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45 + 13 + 3 + 8 + 18);
   std::set<std::string> gpus, frameworks, groups;
   for (const auto& row : t.rows) {
     INFO(row.id);
     CHECK(row.measured > 0);
     CHECK(std::isfinite(row.predicted));
     CHECK(row.predicted > 0);
-    // The GPU's chip: "gb200" (Grace Blackwell, in 72-GPU NVLink racks) is a B200's.
-    gpus.insert(row.gpu.rfind("gb", 0) == 0 ? row.gpu.substr(1, 4) : row.gpu.substr(0, 4));
+    // The GPU's chip: "gb200" (Grace Blackwell, in 72-GPU NVLink racks) is a B200's; a GPU the row
+    // specifies itself (torchtitan's 500 W Grand Teton H100s) is named, not a catalog ID.
+    std::string gpu = row.gpu;
+    if (gpu.rfind("NVIDIA ", 0) == 0) {
+      gpu = gpu.substr(7);
+      std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char c) { return std::tolower(c); });
+    }
+    gpus.insert(gpu.rfind("gb", 0) == 0 ? gpu.substr(1, 4) : gpu.substr(0, 4));
     frameworks.insert(row.framework);
     groups.insert(row.source_group);
   }
@@ -128,8 +135,10 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   // pipeline's last stage pays only its share of that work (2026-12-01, thirteenth session); 6.4% over
   // eleven since the published iteration times at scale joined, validation only (2026-12-01, sixteenth);
   // 6.1% over twelve since Meta's three 405B rows joined, validation only (2026-12-02: a source with a
-  // low median, no prediction changed).
-  CHECK(t.median_of_sources_abs_error_pct <= 6.5);
+  // low median, no prediction changed); 6.4% over thirteen with MLPerf's GPT-3 steps; 6.7% over fourteen
+  // since torchtitan's 18 H100 steps joined, validation only (2026-12-02, twenty-second session: a
+  // source at 8.1%, no prediction changed).
+  CHECK(t.median_of_sources_abs_error_pct <= 6.8);
   // Over the nine sources fitted on: 5.8% (6.6% before the pipeline's share, 6.3% before the host's
   // work between micro-batches, when the worst two were 18-19% off; now 7.5% and 9.1%).
   std::vector<double> fitted_medians;
@@ -140,7 +149,7 @@ TEST_CASE("Held-out step-time error by source (a guard at today's figures while 
   CHECK(fitted_medians[4] <= 6.8);
   CHECK(fitted_medians[8] <= 10.0);
   // Over all rows it is 7.1% (8.2% before the pipeline's share, 16.4% before the host's work between
-  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,824 rows are vTrain's one-node runs, small
+  // micro-batches, 36.8% before 2026-12-01): 1,440 of the 1,842 rows are vTrain's one-node runs, small
   // models at 1,024 tokens whose every micro-batch pays the host's work. vTrain multi-node's MAPE is
   // 8.1% (target 8%; 8.4% before the pipeline's share, 8.8% before the host's work).
   CHECK(t.median_abs_error_pct <= 8.0);
@@ -232,9 +241,25 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
   CHECK(mlperf.rows == 8);
   CHECK(mlperf.median_abs_error_pct == Approx(8.2).margin(1.0));
   CHECK(mlperf.mean_error_pct > 0);
+  // torchtitan's Llama 3.1 benchmarks on 8-512 of Meta's Grand Teton H100s (96 GB HBM2e, 500 W; the
+  // peak taken between the SXM and NVL parts'), the source issue 15 quoted as "FSDP with tensor
+  // parallelism and torch.compile 2-3x too slow": validation only, 8.1% at the median and 4.9% too
+  // fast on average. Its two 70B rows (FSDP 32 x TP 8, compiled, float8) are within 11% (+10.1% and,
+  // with async TP, -6.2%); its eager FSDP rows are the furthest off, 16% and 18% too fast, where the
+  // same runs compiled are 2.5% and 5.1% (docs/validation.md: what compiling saves is not modelled).
+  const auto& titan = source("torchtitan-h100-2024");
+  CHECK_FALSE(titan.fitted);
+  CHECK(titan.rows == 18);
+  CHECK(titan.median_abs_error_pct == Approx(8.1).margin(1.0));
+  CHECK(titan.mean_error_pct < 0);
+  for (const auto& row : t.rows) {
+    if (row.source_group != "torchtitan-h100-2024") continue;
+    INFO(row.id);
+    if (row.id.find("Table4") != std::string::npos) CHECK(std::abs(row.error_pct) < 11.0);
+  }
   for (const auto& s : t.sources)
     if (s.group != "nemo-moe" && s.group != "megatron-at-scale" && s.group != "llama3-405b" &&
-        s.group != "mlperf-v3.1-gpt3")
+        s.group != "mlperf-v3.1-gpt3" && s.group != "torchtitan-h100-2024")
       CHECK(s.fitted);
 }
 
@@ -284,27 +309,27 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
     CHECK(t.ranges[i].low <= 1.0);
     CHECK(t.ranges[i].high >= 1.0);
   }
-  // Every basis has rows; the compute-bound one, where nearly every dense run lies, rests on twelve
-  // sources (nine before the published iteration times at scale, Meta's 405B utilisations and MLPerf's
-  // GPT-3 steps joined, all validation only); a mixture of experts' on the two that measure one (NVIDIA's, SimuMax's DeepSeek rows), and
+  // Every basis has rows; the compute-bound one, where nearly every dense run lies, rests on thirteen
+  // sources (nine before the published iteration times at scale, Meta's 405B utilisations, MLPerf's
+  // GPT-3 steps and torchtitan's H100 steps joined, all validation only); a mixture of experts' on the two that measure one (NVIDIA's, SimuMax's DeepSeek rows), and
   // it is wider and leans slow, as both come out faster than measured.
   const auto basis = [&](const std::string& name) {
     const auto it = std::find_if(t.ranges.begin(), t.ranges.end(), [&](const auto& r) { return r.basis == name; });
     REQUIRE(it != t.ranges.end());
     return *it;
   };
-  CHECK(basis("compute_bound").sources == 12);
+  CHECK(basis("compute_bound").sources == 13);
   CHECK(basis("mixture_of_experts").sources == 2);
   CHECK(basis("mixture_of_experts").high > basis("compute_bound").high + 0.2);
   // The issue's coverage test: the 10th-90th percentile ranges hold 75-85% of the held-out rows,
-  // counted per source (each source weighs the same, as the percentiles weigh them). Today 79.2% (79.7%
-  // before MLPerf's eight GPT-3 rows, six of them inside, joined; 81.0% before the 13 iteration times
+  // counted per source (each source weighs the same, as the percentiles weigh them). Today 79.6% (79.2%
+  // before torchtitan's 18 H100 rows, 13 of them inside, joined; 79.7% before MLPerf's eight GPT-3 rows, six of them inside, joined; 81.0% before the 13 iteration times
   // at scale, now 54% of them inside; 79.9% before Meta's three 405B rows, two of them inside). The
   // percentiles come from these same held-out rows, so this mainly checks the weighting and the kinds;
   // the nested figure below is the one that tests the ranges out of source.
   CHECK(t.range_coverage_sources_pct >= 75);
   CHECK(t.range_coverage_sources_pct <= 85);
-  // All rows counted alike (the large one-node source dominates): 85.6% today, over 85: the
+  // All rows counted alike (the large one-node source dominates): 85.8% today, over 85: the
   // launch-bound range also holds our H200 GPT-2 rows (-41% to +40%), each of its two sources weighing
   // half, which widens it for the one-node rows. A guard at today's figure.
   CHECK(t.range_coverage_rows_pct >= 75);
@@ -317,13 +342,15 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
   CHECK(t.ranges.front().basis == "launch_bound");
   CHECK(t.ranges.front().high < 1.3);
   CHECK(t.ranges.front().low < 0.9);
-  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 72.4% today
-  // over thirteen sources (72.0% over twelve before MLPerf's GPT-3 rows, 71.7% over eleven before
+  // Nested (each source's ranges from the other sources alone) the ranges are too narrow: 73.0% today
+  // over fourteen sources (72.4% over thirteen before torchtitan's H100 rows, 72% of them inside;
+  // 72.0% over twelve before MLPerf's GPT-3 rows, 71.7% over eleven before
   // Meta's 405B rows, 71.6% over ten before the rows at scale, 70.2% before the pipeline's share),
   // documented in docs/validation.md; a guard that they do not get worse. The validation-only
   // sources are furthest out: NVIDIA's mixture-of-experts rows 20% inside ranges made without them
-  // (their basis then rests on SimuMax's twelve DeepSeek rows alone), the rows at scale 31%, Meta's
-  // 405B rows 67%, MLPerf's 75%. The nine fitted sources' mean is 83.2% (82.1% before MLPerf's rows,
+  // (their basis then rests on SimuMax's twelve DeepSeek rows alone), the rows at scale 38%, Meta's
+  // 405B rows 67%, MLPerf's 75%, torchtitan's H100 rows 72%. The nine fitted sources' mean is 83.3%
+  // (83.2% before torchtitan's H100 rows; 82.1% before MLPerf's rows,
   // 82.0% before Meta's, 77.3% before the rows at scale widened the compute-bound range;
   // DGX Cloud, 70.8%, and Narayanan's 2021 runs, 72.7%, lowest).
   CHECK(t.range_coverage_nested_pct >= 71.0);
