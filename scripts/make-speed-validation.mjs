@@ -317,11 +317,10 @@ const torchtitanH100Scenarios = torchtitanH100Runs.map((r, i) => {
   if (c.seq_len !== r.seq_len || c.tp !== r.tp || c.pp !== r.pp || c.cp !== r.cp || c.compile !== r.compiled ||
       (c.precision === 'fp8') !== (r.precision === 'fp8'))
     throw new Error(`torchtitan H100 row ${i}: the collected and the memory rows differ (${c.label})`);
-  const s = measuredScenario(r, gpus);
-  const { id, source, notes, confidence, ...spec } = gpus.get('h100-sxm');
+  const s = measuredScenario(r, gpus);  // the catalog's H100 SXM resized to the card's 95 GiB
   s.hardware.gpu = {
-    ...spec, name: 'NVIDIA H100 SXM5 96GB HBM2e (Grand Teton, 500 W)', memory_gb: r.capacity_gib,
-    usable_memory_gib: r.capacity_gib, memory_type: 'HBM2e', memory_bandwidth_tbs: 2.4, tdp_w: 500,
+    ...s.hardware.gpu, name: 'NVIDIA H100 SXM5 96GB HBM2e (Grand Teton, 500 W)', memory_type: 'HBM2e',
+    memory_bandwidth_tbs: 2.4, tdp_w: 500,
     bf16_tflops: TORCHTITAN_H100_PEAK_TFLOPS, fp16_tflops: TORCHTITAN_H100_PEAK_TFLOPS,
     fp8_tflops: 2 * TORCHTITAN_H100_PEAK_TFLOPS, int8_tops: 2 * TORCHTITAN_H100_PEAK_TFLOPS,
     tf32_tflops: Math.round(TORCHTITAN_H100_PEAK_TFLOPS / 2 * 10) / 10,
