@@ -304,9 +304,11 @@ if (h200Scenarios.length !== 40) throw new Error(`H200 rows: ${h200Scenarios.len
 // GPU as each rank's tokens over the step time and the model-parallel size (train.py @9dec370: ntokens /
 // (time_delta * non_data_parallel_size)), so step = local batch x sequence / (TPS x TP x PP x CP).
 // The GPU: Grand Teton's H100, 96 GB of HBM2e at 2.4 TB/s, at its default 500 W power limit; the file says
-// its peak lies "between SXM and NVL" and is not known: taken as the geometric mean of the two dense bf16
-// peaks (989.4 and 835.5 TFLOP/s: 909.2), either end 8% away.
-const TORCHTITAN_H100_PEAK_TFLOPS = Math.round(Math.sqrt(989.4 * 835.5) * 10) / 10;
+// its peak lies "between SXM and NVL" and is not known: taken as the geometric mean of the two parts' dense
+// bf16 peaks in the catalog (h100-sxm 989.4 and h100-nvl 835.5 TFLOP/s, each cited there: 909.2), either
+// end 8% away.
+const TORCHTITAN_H100_PEAK_TFLOPS =
+  Math.round(Math.sqrt(gpus.get('h100-sxm').bf16_tflops * gpus.get('h100-nvl').bf16_tflops) * 10) / 10;
 const torchtitanH100Collected = collected.rows.filter((r) => r.label.startsWith('torchtitan 12/2024'));
 const torchtitanH100Runs = read(join(root, 'tests', 'data', 'memory-measured', 'normalized.json')).rows
   .filter((r) => r.source_group === 'torchtitan-llama3-h100-2024-12' && r.include);
