@@ -207,7 +207,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.time.mfu_source = s.strategy.mfu ? MfuSource::given : predicted ? MfuSource::predicted : MfuSource::assumed;
   attach_step(r.time, step, r.compute.seq_len);
   if (predicted) r.time.range = likely_range(*step);
-  if (step) speed_warnings(s, r.hardware, r.parallelism, batch, r.warnings);
+  if (step) speed_warnings(s, r.hardware, r.parallelism, batch, r.compute.seq_len, r.warnings);
   r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
   const Scenario pinned = pinned_to(s, r.parallelism);
   r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);

@@ -157,6 +157,11 @@ struct MemoryRegime {
 MemoryRegime resolve_memory_regime(const Scenario& s);
 bool runs_flash_attention(const GpuSpec& gpu);
 bool keeps_no_scores(AttentionKernel kernel);
+// Megatron's fused softmax (AttentionKernel::fused_softmax) runs its CUDA kernel only for the shapes it
+// supports; elsewhere PyTorch's softmax runs in its place, in fp32 (memory_regime.cpp says which).
+bool megatron_softmax_fuses(double micro_batch, double heads_per_gpu, double seq);
+// The scenario asks for Megatron's fused softmax and this layout's shapes make it fall back.
+bool softmax_falls_back(AttentionKernel kernel, double micro_batch, double heads_per_gpu, double seq);
 // Selective recomputation as torchtitan runs it (selective_ac_option "op", FSDP2's framework): each
 // layer keeps its matmuls' outputs except every second one and attention's, and recomputes the rest
 // (torchtitan/distributed/activation_checkpoint.py, the mm_count policy); other frameworks' selective
@@ -209,19 +214,19 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 struct SpeedParams {
   double ampere_matmul_efficiency = 0.781;     // of the dense peak, a large matmul inside a step
   double hopper_matmul_efficiency = 0.618;
-  double sustained_fraction = 0.612;           // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 79.4;      // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.274;      // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.254;
+  double sustained_fraction = 0.606;           // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 70.9;      // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.271;      // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.252;
   double flash3_speedup = 1.800;               // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
-  double flash_relative_rate = 0.883;          // other GPUs: of their matmul efficiency
-  double fp8_matmul_relative_rate = 0.950;     // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.854;            // of the HBM peak, memory-bound kernels
+  double flash_relative_rate = 0.900;          // other GPUs: of their matmul efficiency
+  double fp8_matmul_relative_rate = 0.960;     // an fp8 matmul's efficiency, of the 16-bit one's
+  double memory_efficiency = 0.809;            // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;              // of a link's per-direction bandwidth, NCCL bus bandwidth
   double layer_dispatch_seconds = 693e-6;      // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 12e-6;   // fixed cost of one collective or send
-  double micro_batch_host_seconds = 15.9e-3;   // host work per micro-batch the GPU waits for
-  double pipeline_host_share = 0.625;          // of it, on a pipeline's last stage
+  double collective_latency_seconds = 9.64e-6;   // fixed cost of one collective or send
+  double micro_batch_host_seconds = 15.7e-3;   // host work per micro-batch the GPU waits for
+  double pipeline_host_share = 0.648;          // of it, on a pipeline's last stage
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
@@ -264,6 +269,7 @@ const std::vector<LikelyRange>& likely_ranges();
 // calibrated on, features no validation row exercises, a mixture of experts' likely range, assumed
 // offload rates.
 void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
+                    double seq_len,
                     Issues& warnings);
 // Whether the run meets the deadline and stays within the total budget, said when it does not.
 void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings);
@@ -325,7 +331,7 @@ RecoveryDefaults recovery_defaults(Recovery recovery);
 inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
-inline constexpr double default_run_efficiency = 0.740;
+inline constexpr double default_run_efficiency = 0.738;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
 // 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
 // validate --runs` prints them; test_goodput.cpp keeps these equal to it).

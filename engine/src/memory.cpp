@@ -566,7 +566,10 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   kernels.rmsnorm = !arch || arch->norm == NormKind::rms;
   kernels.scores_free = keeps_no_scores(regime.attention);
   kernels.fp8_linear_inputs = precision == Precision::fp8 && regime.transformer_engine;
-  kernels.softmax_fp32 = regime.attention == AttentionKernel::eager;
+  // Megatron's fused softmax, refused for this layout's shapes, runs PyTorch's softmax in fp32 in its
+  // place, which saves its fp32 output as eager attention does (memory_regime.cpp).
+  kernels.softmax_fp32 = regime.attention == AttentionKernel::eager ||
+                         (arch && softmax_falls_back(regime.attention, layout.micro_batch, arch->heads / tp, seq / cp));
   kernels.sp_keeps_gathered = regime.sp_keeps_gathered;
   double all_layers_per_token = 0, rebuilt_layer_per_token = 0;
   const Recompute recompute = layout.recompute;

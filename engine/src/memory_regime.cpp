@@ -2,6 +2,7 @@
 // states, and which attention and loss kernels it runs, unless the scenario says otherwise. Each
 // preset cites the framework's documentation or default configuration.
 #include <algorithm>
+#include <cmath>
 
 #include "estimators.hpp"
 #include "traincalc/contract.hpp"
@@ -179,6 +180,27 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
 bool keeps_no_scores(AttentionKernel kernel) {
   return kernel == AttentionKernel::flash || kernel == AttentionKernel::flash3 ||
          kernel == AttentionKernel::memory_efficient;
+}
+
+// Megatron's FusedScaleMaskSoftmax runs its CUDA kernel only where "16 < sk <= 4096", both lengths are
+// multiples of 4 and the batches of scores, micro-batch x heads per GPU ("attn_batches = b * np"), are a
+// multiple of 4 and, causal, of the batches one thread block takes (megatron/core/fusions/
+// fused_softmax.py @d98e8a6, is_kernel_available). A block of 128 threads takes 128 / warp batches,
+// twice that up to 128 keys, a warp being 32 threads or the keys rounded up to a power of two if fewer
+// (megatron/fused_kernels/scaled_masked_softmax.h, get_batch_per_block, as last in the tree at
+// NVIDIA/Megatron-LM cd12636~1). Otherwise forward_torch_softmax runs: PyTorch's ops one by one.
+bool megatron_softmax_fuses(double micro_batch, double heads_per_gpu, double seq) {
+  const auto multiple_of = [](double x, double m) { return x >= m && std::fmod(x, m) == 0; };
+  if (!(seq > 16 && seq <= 4096) || !multiple_of(seq, 4)) return false;
+  const double batches = micro_batch * heads_per_gpu;
+  const double next_power_of_two = std::exp2(std::ceil(std::log2(seq)));
+  const double warp = std::min(next_power_of_two, 32.0);
+  const double per_block = 128 / warp * (next_power_of_two <= 128 ? 2 : 1);
+  return multiple_of(batches, 4) && multiple_of(batches, per_block);
+}
+
+bool softmax_falls_back(AttentionKernel kernel, double micro_batch, double heads_per_gpu, double seq) {
+  return kernel == AttentionKernel::fused_softmax && !megatron_softmax_fuses(micro_batch, heads_per_gpu, seq);
 }
 
 namespace {

@@ -34,7 +34,8 @@ namespace {
 //    rows, the only such GPU measured, give 0.61).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 79;
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 71, 62-98 in the folds; 79 before Megatron's fused
+//    softmax fell back where its shapes are refused;
 //    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
 //    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
@@ -44,9 +45,9 @@ namespace {
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks); PyTorch's
 //    FlashAttention-2 on an H200 ran 290 TFLOPS forward + backward at width 128 and 8,192 tokens, which
-//    this formula gives with 0.354; the fit inside whole steps, 0.254, runs it about 28% slower.
+//    this formula gives with 0.354; the fit inside whole steps, 0.252, runs it about 29% slower.
 //    Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the
-//    fit, on the B200 alone, sits at 0.88).
+//    fit, on the B200 alone, sits at the top, 0.90; 0.88 before the refit of 2026-12-02).
 //  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
 //    FlashAttention-2 on Hopper, forward and backward together. Measured, 1.7-1.8: PyTorch 2.11's cuDNN
 //    attention ran 1.73-1.77x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
@@ -54,11 +55,12 @@ namespace {
 //    the top; today at the top of the measured range (1.80).
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
 //    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
-//    large shapes on an H200 (speed_validation.cpp); the fit: 0.95, near the top of that range.
+//    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.85 (0.79 before a
-//    pipeline's share of the host's work was fitted, 0.85 before that work was charged apart, 0.72
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.73-0.90 in the folds; 0.85 before
+//    Megatron's fused softmax fell back where its shapes are refused and the 2021 Megatron rows
+//    took micro-batch 2, 0.79 before a pipeline's share of the host's work was fitted, 0.85 before that work was charged apart, 0.72
 //    while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit
 //    ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
@@ -71,15 +73,15 @@ namespace {
 //    estimate, and charges 2.8 ms per layer where those rows add 3.0 (0.94 ms, 3.8 ms a layer, before
 //    each micro-batch's own host work, below, was modelled apart).
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 12 us (six of the ten
-//    folds that hold one source out sit at the floor, 2 us; 29 us before a pipeline's share of the
+//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 9.6 us (2-57 us in the
+//    folds that hold one source out; 12 us before the fused-softmax fallback; 29 us before a pipeline's share of the
 //    host's work was fitted; 100 us, the top of the range, until that work was charged apart: what
 //    vTrain's TP 8 runs lose at micro-batch 2 was that work, not a per-collective cost).
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
-//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.9 ms (13.9-17.5 in the folds
-//    that hold one source out; 11.3 ms before a pipeline's share, below, was fitted apart). Above the
+//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.7 ms (14.0-17.5 in the folds
+//    that hold one source out; 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's share, below, was fitted apart). Above the
 //    intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch, 43-45 ms,
 //    less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows, and the
 //    12-layer models without a pipeline come out 8.5% slow, the 24-layer ones 4% fast. Part of what
@@ -91,7 +93,7 @@ namespace {
 //    and launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The
 //    last stage sets the pace; the first waits on it and hides its own part there. This is the share
 //    the last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit:
-//    0.625 (0.62-0.72 in the folds); the clue was vTrain's one-node pipelines at micro-batch 1, 17-26%
+//    0.648 (0.61-0.72 in the folds; 0.625 before the fused-softmax fallback); the clue was vTrain's one-node pipelines at micro-batch 1, 17-26%
 //    slower predicted than measured while the same models without a pipeline came out within 3%.
 //    Confidence: medium-low; the split is inferred from step times, not timed on a host.
 constexpr double default_matmul_efficiency = 0.75;
@@ -391,11 +393,25 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     // scale, mask and softmax (fused: 16-bit in and out; eager PyTorch: an fp32 softmax and a cast),
     // and dropout (its mask and output).
     const double rate = m.attention_peak * m.matmul_efficiency * rate_factor(qk_dim) * rate_factor(seq);
-    const bool fused = kernels.attention == AttentionKernel::fused_softmax;
-    const double score_bytes = (fused ? 2 * e : 2 * e + 8) + (a.dropout ? 2 * e + 1 : 0.0);
     const double scores = tokens * seq * heads_here * attention_blocks;
-    forward.attention = attention_flops / rate + scores * score_bytes / m.memory_bytes_per_second;
-    attention_backward = 2 * forward.attention;
+    const double dropout_bytes = a.dropout ? 2 * e + 1 : 0.0;
+    if (softmax_falls_back(kernels.attention, layout.micro_batch, heads_here, seq)) {
+      // Megatron's fused softmax refused for these shapes (memory_regime.cpp): forward_torch_softmax
+      // casts the 16-bit scores to fp32 (e in, 4 out), scales them by the layer number (query-key
+      // layer scaling, on by default where this kernel is used: Megatron-DeepSpeed's
+      // --no-query-key-layer-scaling; 4 + 4), masks them (4 + 4), takes the softmax (4 + 4) and casts
+      // back (4 + e): 2e + 28 bytes per score against the fused kernel's 2e. Backward, each op's
+      // gradient in turn: 2e + 36 (the cast's, the softmax's reading its output and the incoming
+      // gradient, the mask's, the scale's, the cast's).
+      forward.attention = attention_flops / rate + scores * (2 * e + 28 + dropout_bytes) / m.memory_bytes_per_second;
+      attention_backward =
+          2 * attention_flops / rate + scores * (2 * e + 36 + 2 * dropout_bytes) / m.memory_bytes_per_second;
+    } else {
+      const bool fused = kernels.attention == AttentionKernel::fused_softmax;
+      const double score_bytes = (fused ? 2 * e : 2 * e + 8) + dropout_bytes;
+      forward.attention = attention_flops / rate + scores * score_bytes / m.memory_bytes_per_second;
+      attention_backward = 2 * forward.attention;
+    }
   }
   // --- Element-wise work per token and block, in elements read + written (forward) -------------
   const double q_width = a.heads * qk_dim, kv_width = effective_kv_heads(a) * qk_dim;
@@ -825,7 +841,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 }
 
 void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
-                    Issues& warnings) {
+                    double seq_len, Issues& warnings) {
   if (!s.training.global_batch_sequences && !s.training.global_batch_tokens)
     warnings.push_back({"training.global_batch_sequences",
                         "global_batch_assumed",
@@ -858,6 +874,24 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                            {"share", format_number(share)},
                            {"multiple", format_number(per_step)}}});
     }
+  }
+  // Megatron's fused softmax asked for where this layout's shapes refuse it (memory_regime.cpp): the
+  // step and the memory are those of PyTorch's fp32 softmax; the user may not know why.
+  if (s.model.architecture && layout.tp > 0) {
+    const double heads_per_gpu = s.model.architecture->heads / layout.tp;
+    const double seq = seq_len / std::max(1.0, layout.cp);
+    if (softmax_falls_back(resolve_memory_regime(s).attention, layout.micro_batch, heads_per_gpu, seq))
+      warnings.push_back(
+          {"strategy.micro_batch", "softmax_fallback",
+           "Megatron's fused softmax runs only where micro-batch x attention heads per GPU is a multiple of 4 "
+           "and a sequence at most 4,096 tokens (a multiple of 4); here " + format_number(layout.micro_batch) +
+               " x " + format_number(heads_per_gpu) + " at " + format_number(seq) +
+               " tokens, so PyTorch's softmax runs in fp32 instead: about 8 times the memory traffic per "
+               "attention score forward, and fp32 scores kept for the backward pass. Choose a micro-batch that makes "
+               "the product a multiple of 4, or FlashAttention where the GPU runs it.",
+           {{"micro_batch", format_number(layout.micro_batch)},
+            {"heads_per_gpu", format_number(heads_per_gpu)},
+            {"seq_len", format_number(seq)}}});
   }
   if (!calibrated_gpu(s.hardware.gpu)) {
     const std::string how =
@@ -940,8 +974,8 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8180, 1.2231, 728, 2},
-      {"launch_near", 0.8830, 1.5538, 583, 6},
+      {"launch_bound", 0.8179, 1.2231, 728, 2},
+      {"launch_near", 0.8675, 1.5506, 580, 6},
       // Compute-bound rows since 2026-12-01 (sixteenth session) also hold the 13 published iteration
       // times at 256-12,288 GPUs (validation only, 12% too fast on average): 0.9088-1.1077 before; since
       // 2026-12-02 Meta's three Llama 3.1 405B utilisations at 8,192-16,384 H100s (validation only, 11%
@@ -949,12 +983,13 @@ const std::vector<LikelyRange>& likely_ranges() {
       // Training v3.1's eight GPT-3 175B steps in fp8 at 512-10,752 H100s (validation only, 8% too slow
       // on average): 0.9184-1.1717 before; since 2026-12-02 (twenty-second session) torchtitan's 18
       // Llama 3.1 steps on 8-512 Grand Teton H100s (validation only, 5% too fast at the median):
-      // 0.9120-1.1625 before.
-      {"compute_bound", 0.9113, 1.1717, 450, 13},
+      // 0.9120-1.1625 before; since 2026-12-02 (twenty-third session) Megatron's fused softmax falling
+      // back where its shapes are refused, and the constants refitted with it: 0.9113-1.1717 before.
+      {"compute_bound", 0.9062, 1.1699, 453, 13},
       // Any step of a mixture of experts, since 2026-12-01 (eleventh session): NVIDIA's 69 published MoE
       // steps (validation only) and SimuMax's 12 DeepSeek rows; both come out faster than measured
       // (-15% and -9% on average), so the range leans slow.
-      {"mixture_of_experts", 0.9228, 1.4659, 81, 2},
+      {"mixture_of_experts", 0.9164, 1.4523, 81, 2},
   };
   return table;
 }

@@ -366,15 +366,15 @@ TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about
 
 TEST_CASE("A mixture of experts' predicted step carries the mixture-of-experts range", "[speed][range]") {
   // Mixtral 8x7B on 64 H100s with 8-way expert parallelism: its range comes from the 81 held-out
-  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.92-1.47x, not the dense compute-bound
-  // 0.91-1.16x, however long its layers take.
+  // mixture-of-experts rows (NVIDIA's and SimuMax's), 0.92-1.45x, not the dense compute-bound
+  // 0.91-1.17x, however long its layers take.
   const json r = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b"},
       "training":{"type":"pretrain","tokens":1e12,"seq_len":4096},
       "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"tp":1,"pp":1,"ep":8,"micro_batch":1}})"));
   const json& range = r.at("time").at("range");
   CHECK(range.at("basis") == "mixture_of_experts");
-  CHECK(range.at("low").get<double>() == Approx(0.9228).epsilon(1e-3));
-  CHECK(range.at("high").get<double>() == Approx(1.4659).epsilon(1e-3));
+  CHECK(range.at("low").get<double>() == Approx(0.9164).epsilon(1e-3));
+  CHECK(range.at("high").get<double>() == Approx(1.4523).epsilon(1e-3));
   CHECK(range.at("rows") == 81);
   // The same model's dense twin (one expert) is a compute-bound step.
   const json dense = test::report_json(json::parse(R"({"model":{"preset":"mixtral-8x7b","experts":1,"experts_per_token":1},
@@ -453,4 +453,21 @@ TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest
   CHECK(single_within >= 93);
   CHECK(single_slower / single <= 4.7);
   CHECK(single_worst <= 30);
+}
+
+TEST_CASE("vTrain's one layout whose shapes refuse Megatron's fused softmax is predicted with PyTorch's",
+          "[speed][validation][attention]") {
+  // 18.4B at TP 16, micro-batch 2: 48 heads / 16 x 2 = 6 batches of scores a GPU, not a multiple of 4,
+  // so Megatron-DeepSpeed ran its softmax in PyTorch (20.41 s measured; VIA-Research/vTrain
+  // data/ground_truth_multi.csv @f8dda84). Held out it was 13.5% too fast with the fused kernel's
+  // traffic; with the fallback's, 4.9% (2026-12-02). Tolerance: 6%.
+  const auto& t = table();
+  int found = 0;
+  for (const auto& row : t.rows) {
+    if (row.label != "vTrain multi-node: 40 layers, h 6144, 256 GPUs, TP 16 PP 1 DP 16, micro-batch 2") continue;
+    ++found;
+    CHECK_THAT(row.measured, Catch::Matchers::WithinRel(20.4148, 1e-4));
+    CHECK(std::abs(row.error_pct) < 6.0);
+  }
+  CHECK(found == 1);
 }

@@ -324,9 +324,17 @@ describe('language', () => {
     assert.equal(warningText('zh', warning('speed_uncalibrated')), '速度模型验证所用的实测步长中没有以下情形：CPU 卸载。这部分按原理建模，未经验证。');
     assert.equal(warningText('zh', { code: 'speed_uncalibrated', params: { features: 'QLoRA, CPU offload', feature_ids: 'qlora,cpu_offload' } }),
       '速度模型验证所用的实测步长中没有以下情形：QLoRA、CPU 卸载。这部分按原理建模，未经验证。');
-    // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.9228-1.4659, 81 rows, 2 sources.
+    // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.9164-1.4523, 81 rows, 2 sources.
     assert.equal(warningText('zh', warning('speed_moe_range')),
-      '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 8% 到慢 47%。');
+      '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 8% 到慢 45%。');
+    // Megatron's fused softmax refused for vTrain's 18.4B at TP 16 (48 heads, 3 a GPU, micro-batch 2).
+    const gpt = { layers: 40, hidden: 6144, heads: 48, ffn_hidden: 24576, vocab: 51200, bias: true, norm: 'layernorm', position_embeddings: 2048, tied_embeddings: true, dropout: true };
+    const refused = engine({ model: gpt, training: { type: 'pretrain', tokens: 1e11, seq_len: 2048, global_batch_sequences: 1024 }, hardware: { gpu: 'a100-80gb-sxm', count: 256 },
+      strategy: { precision: 'fp16', mfu: 'auto', tp: 16, pp: 1, dp: 16, micro_batch: 2, attention: 'fused_softmax' } });
+    const fallback = refused.warnings.find((w) => w.code === 'softmax_fallback');
+    assert.equal(fallback.field, 'strategy.micro_batch');
+    assert.equal(warningText('zh', fallback),
+      'Megatron 的融合 softmax 只在“微批次 × 每块 GPU 的注意力头数”为 4 的倍数、且序列不超过 4,096 个词元（4 的倍数）时运行；此处为 2 × 3，序列 2048 个词元，因此改由 PyTorch 以 fp32 计算 softmax：前向每个注意力分数的显存读写约为 8 倍，反向还要保留 fp32 分数。请选用使乘积为 4 的倍数的微批次，或在支持的 GPU 上使用 FlashAttention。');
   });
 
   test('an error says what to change in Chinese too, from the engine\'s params', async () => {
@@ -676,6 +684,7 @@ const WARNING_PARAMS = {
   speed_uncalibrated: ['features', 'feature_ids'],
   speed_moe_range: ['rows', 'sources', 'faster_pct', 'slower_pct'],
   offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],
+  softmax_fallback: ['micro_batch', 'heads_per_gpu', 'seq_len'],
 };
 
 describe('the locales', () => {

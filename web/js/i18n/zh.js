@@ -738,6 +738,7 @@ export const WARNINGS = {
   speed_uncalibrated: '速度模型验证所用的实测步长中没有以下情形：{feature_ids}。这部分按原理建模，未经验证。',
   speed_moe_range: '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 {sources} 个来源的 {rows} 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 {faster_pct}% 到慢 {slower_pct}%。',
   planner_truncated: '规划器评估了 {evaluated} 个方案后达到上限停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
+  softmax_fallback: 'Megatron 的融合 softmax 只在“微批次 × 每块 GPU 的注意力头数”为 4 的倍数、且序列不超过 4,096 个词元（4 的倍数）时运行；此处为 {micro_batch} × {heads_per_gpu}，序列 {seq_len} 个词元，因此改由 PyTorch 以 fp32 计算 softmax：前向每个注意力分数的显存读写约为 8 倍，反向还要保留 fp32 分数。请选用使乘积为 4 的倍数的微批次，或在支持的 GPU 上使用 FlashAttention。',
   offload_time_assumed: 'CPU 上的优化器更新按假设速率计时（PCIe 4.0 x16 约 {pcie_gbs} GB/s；CPU Adam 约每秒 {cpu_adam_params_per_second} 个参数）。',
   assumed: '导入配置时 {field} 使用了默认值。',
   currency_assumed: '没有填写货币，价格按美元计算。',
