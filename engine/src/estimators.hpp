@@ -159,9 +159,18 @@ bool runs_flash_attention(const GpuSpec& gpu);
 bool keeps_no_scores(AttentionKernel kernel);
 // Megatron's fused softmax (AttentionKernel::fused_softmax) runs its CUDA kernel only for the shapes it
 // supports; elsewhere PyTorch's softmax runs in its place, in fp32 (memory_regime.cpp says which).
-bool megatron_softmax_fuses(double micro_batch, double heads_per_gpu, double seq);
+// seq: the keys each query sees on this GPU (the sequence over context parallelism).
+struct SoftmaxShape {
+  double micro_batch = 1, heads_per_gpu = 1, seq = 0;
+  bool causal = true, sixteen_bit = true;
+};
+// Why the kernel refuses a shape, the first reason that applies; none where it runs.
+enum class SoftmaxRefusal { none, precision, length, batches };
+SoftmaxRefusal megatron_softmax_refusal(const SoftmaxShape& shape);
+// The batches of scores micro-batch x heads per GPU must be a multiple of: 4, or 8 at 128 keys or fewer.
+double megatron_softmax_batch_multiple(double seq);
 // The scenario asks for Megatron's fused softmax and this layout's shapes make it fall back.
-bool softmax_falls_back(AttentionKernel kernel, double micro_batch, double heads_per_gpu, double seq);
+bool softmax_falls_back(AttentionKernel kernel, const SoftmaxShape& shape);
 // Selective recomputation as torchtitan runs it (selective_ac_option "op", FSDP2's framework): each
 // layer keeps its matmuls' outputs except every second one and attention's, and recomputes the rest
 // (torchtitan/distributed/activation_checkpoint.py, the mm_count policy); other frameworks' selective

@@ -182,25 +182,37 @@ bool keeps_no_scores(AttentionKernel kernel) {
          kernel == AttentionKernel::memory_efficient;
 }
 
-// Megatron's FusedScaleMaskSoftmax runs its CUDA kernel only where "16 < sk <= 4096", both lengths are
-// multiples of 4 and the batches of scores, micro-batch x heads per GPU ("attn_batches = b * np"), are a
-// multiple of 4 and, causal, of the batches one thread block takes (megatron/core/fusions/
-// fused_softmax.py @d98e8a6, is_kernel_available). A block of 128 threads takes 128 / warp batches,
-// twice that up to 128 keys, a warp being 32 threads or the keys rounded up to a power of two if fewer
-// (megatron/fused_kernels/scaled_masked_softmax.h, get_batch_per_block, as last in the tree at
-// NVIDIA/Megatron-LM cd12636~1). Otherwise forward_torch_softmax runs: PyTorch's ops one by one.
-bool megatron_softmax_fuses(double micro_batch, double heads_per_gpu, double seq) {
-  const auto multiple_of = [](double x, double m) { return x >= m && std::fmod(x, m) == 0; };
-  if (!(seq > 16 && seq <= 4096) || !multiple_of(seq, 4)) return false;
-  const double batches = micro_batch * heads_per_gpu;
+// Megatron's FusedScaleMaskSoftmax runs its CUDA kernel only for 16-bit scores ("input_in_float16"),
+// where "16 < sk <= 4096", both lengths are multiples of 4 and the batches of scores, micro-batch x heads
+// per GPU ("attn_batches = b * np"), are a multiple of 4 and of the batches one thread block takes
+// (causal; with a padding mask the query length must be a multiple of those instead)
+// (megatron/core/fusions/fused_softmax.py @d98e8a6, is_kernel_available). A block of 128 threads takes
+// 128 / warp batches, twice that up to 128 keys, a warp being 32 threads or the keys rounded up to a
+// power of two if fewer (megatron/fused_kernels/scaled_masked_softmax.h, get_batch_per_block, as last
+// in the tree at NVIDIA/Megatron-LM cd12636~1): 4 above 128 keys, 8 at 17-128. Otherwise
+// forward_torch_softmax runs: PyTorch's ops one by one.
+namespace {
+bool multiple_of(double x, double m) { return x >= m && std::fmod(x, m) == 0; }
+double batches_per_block(double seq) {
   const double next_power_of_two = std::exp2(std::ceil(std::log2(seq)));
   const double warp = std::min(next_power_of_two, 32.0);
-  const double per_block = 128 / warp * (next_power_of_two <= 128 ? 2 : 1);
-  return multiple_of(batches, 4) && multiple_of(batches, per_block);
+  return 128 / warp * (next_power_of_two <= 128 ? 2 : 1);
+}
+}  // namespace
+
+double megatron_softmax_batch_multiple(double seq) { return std::max(4.0, batches_per_block(seq)); }
+
+SoftmaxRefusal megatron_softmax_refusal(const SoftmaxShape& x) {
+  if (!x.sixteen_bit) return SoftmaxRefusal::precision;
+  if (!(x.seq > 16 && x.seq <= 4096) || !multiple_of(x.seq, 4)) return SoftmaxRefusal::length;
+  const double batches = x.micro_batch * x.heads_per_gpu;
+  const double per_block = batches_per_block(x.seq);
+  const bool blocks_fit = x.causal ? multiple_of(batches, per_block) : multiple_of(x.seq, per_block);
+  return multiple_of(batches, 4) && blocks_fit ? SoftmaxRefusal::none : SoftmaxRefusal::batches;
 }
 
-bool softmax_falls_back(AttentionKernel kernel, double micro_batch, double heads_per_gpu, double seq) {
-  return kernel == AttentionKernel::fused_softmax && !megatron_softmax_fuses(micro_batch, heads_per_gpu, seq);
+bool softmax_falls_back(AttentionKernel kernel, const SoftmaxShape& shape) {
+  return kernel == AttentionKernel::fused_softmax && megatron_softmax_refusal(shape) != SoftmaxRefusal::none;
 }
 
 namespace {

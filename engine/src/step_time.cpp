@@ -395,17 +395,19 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const double rate = m.attention_peak * m.matmul_efficiency * rate_factor(qk_dim) * rate_factor(seq);
     const double scores = tokens * seq * heads_here * attention_blocks;
     const double dropout_bytes = a.dropout ? 2 * e + 1 : 0.0;
-    if (softmax_falls_back(kernels.attention, layout.micro_batch, heads_here, seq)) {
+    if (softmax_falls_back(kernels.attention, {layout.micro_batch, heads_here, seq / layout.cp, causal, sixteen})) {
       // Megatron's fused softmax refused for these shapes (memory_regime.cpp): forward_torch_softmax
-      // casts the 16-bit scores to fp32 (e in, 4 out), scales them by the layer number (query-key
-      // layer scaling, on by default where this kernel is used: Megatron-DeepSpeed's
+      // casts 16-bit scores to fp32 (e in, 4 out), scales them by the layer number (query-key layer
+      // scaling, on by default where this kernel is used: Megatron-DeepSpeed's
       // --no-query-key-layer-scaling; 4 + 4), masks them (4 + 4), takes the softmax (4 + 4) and casts
-      // back (4 + e): 2e + 28 bytes per score against the fused kernel's 2e. Backward, each op's
-      // gradient in turn: 2e + 36 (the cast's, the softmax's reading its output and the incoming
-      // gradient, the mask's, the scale's, the cast's).
-      forward.attention = attention_flops / rate + scores * (2 * e + 28 + dropout_bytes) / m.memory_bytes_per_second;
+      // back (4 + e): 2e + 32 bytes per score against the fused kernel's 2e. Backward, each op's
+      // gradient in turn: the cast's (e + 4), the softmax's reading its output and the incoming
+      // gradient (4 + 4 + 4), the mask's (4 + 4), the scale's (4 + 4), the cast's (4 + e): 2e + 36. An
+      // fp32 run has no casts: 24 and 28.
+      const double casts = sixteen ? 2 * e + 8 : 0.0;
+      forward.attention = attention_flops / rate + scores * (casts + 24 + dropout_bytes) / m.memory_bytes_per_second;
       attention_backward =
-          2 * attention_flops / rate + scores * (2 * e + 36 + 2 * dropout_bytes) / m.memory_bytes_per_second;
+          2 * attention_flops / rate + scores * (casts + 28 + 2 * dropout_bytes) / m.memory_bytes_per_second;
     } else {
       const bool fused = kernels.attention == AttentionKernel::fused_softmax;
       const double score_bytes = (fused ? 2 * e : 2 * e + 8) + dropout_bytes;
@@ -877,21 +879,47 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
   }
   // Megatron's fused softmax asked for where this layout's shapes refuse it (memory_regime.cpp): the
   // step and the memory are those of PyTorch's fp32 softmax; the user may not know why.
-  if (s.model.architecture && layout.tp > 0) {
-    const double heads_per_gpu = s.model.architecture->heads / layout.tp;
-    const double seq = seq_len / std::max(1.0, layout.cp);
-    if (softmax_falls_back(resolve_memory_regime(s).attention, layout.micro_batch, heads_per_gpu, seq))
-      warnings.push_back(
-          {"strategy.micro_batch", "softmax_fallback",
-           "Megatron's fused softmax runs only where micro-batch x attention heads per GPU is a multiple of 4 "
-           "and a sequence at most 4,096 tokens (a multiple of 4); here " + format_number(layout.micro_batch) +
-               " x " + format_number(heads_per_gpu) + " at " + format_number(seq) +
-               " tokens, so PyTorch's softmax runs in fp32 instead: about 8 times the memory traffic per "
-               "attention score forward, and fp32 scores kept for the backward pass. Choose a micro-batch that makes "
-               "the product a multiple of 4, or FlashAttention where the GPU runs it.",
-           {{"micro_batch", format_number(layout.micro_batch)},
-            {"heads_per_gpu", format_number(heads_per_gpu)},
-            {"seq_len", format_number(seq)}}});
+  if (s.model.architecture && layout.tp > 0 && resolve_memory_regime(s).attention == AttentionKernel::fused_softmax) {
+    const Architecture& a = *s.model.architecture;
+    const SoftmaxShape shape{layout.micro_batch, a.heads / layout.tp, seq_len / std::max(1.0, layout.cp),
+                             !a.encoder_only && a.decoder_layers == 0, sixteen_bit(resolved_precision(s))};
+    const std::string instead =
+        "PyTorch's softmax runs in fp32 instead: about 9 times the fused kernel's memory traffic per attention "
+        "score forward, and fp32 scores kept for the backward pass.";
+    switch (megatron_softmax_refusal(shape)) {
+      case SoftmaxRefusal::none:
+        break;
+      case SoftmaxRefusal::precision:
+        warnings.push_back({"strategy.precision", "softmax_fallback_precision",
+                            "Megatron's fused softmax runs only on 16-bit scores; in fp32 PyTorch's softmax runs instead, "
+                            "three passes over the fp32 scores forward where the kernel makes one. Train in bf16 or "
+                            "fp16, or choose another attention kernel.",
+                            {}});
+        break;
+      case SoftmaxRefusal::length:
+        warnings.push_back({"training.seq_len", "softmax_fallback_length",
+                            "Megatron's fused softmax runs only on sequences of 17-4,096 tokens, a multiple of 4, "
+                            "each GPU sees; here " + format_number(shape.seq) + ", so " + instead +
+                                " Use FlashAttention where the GPU runs it, or context parallelism to split the "
+                                "sequence.",
+                            {{"seq_len", format_number(shape.seq)}}});
+        break;
+      case SoftmaxRefusal::batches: {
+        const double multiple = megatron_softmax_batch_multiple(shape.seq);
+        warnings.push_back({"strategy.micro_batch", "softmax_fallback",
+                            "Megatron's fused softmax runs only where micro-batch x attention heads per GPU is a "
+                            "multiple of " + format_number(multiple) + " at " + format_number(shape.seq) +
+                                " tokens; here " + format_number(shape.micro_batch) + " x " +
+                                format_number(shape.heads_per_gpu) + ", so " + instead +
+                                " Choose a micro-batch that makes the product a multiple of " +
+                                format_number(multiple) + ", or FlashAttention where the GPU runs it.",
+                            {{"micro_batch", format_number(shape.micro_batch)},
+                             {"heads_per_gpu", format_number(shape.heads_per_gpu)},
+                             {"seq_len", format_number(shape.seq)},
+                             {"multiple", format_number(multiple)}}});
+        break;
+      }
+    }
   }
   if (!calibrated_gpu(s.hardware.gpu)) {
     const std::string how =

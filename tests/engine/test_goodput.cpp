@@ -245,7 +245,7 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(std::isfinite(row.error_pct));
   }
   // Held out (each run's efficiency fitted on the others): today 17.8% median |error| over 63 runs,
-  // against 33.3% for 6NT at 40% and 27.3% for the steady state (`traincalc validate --runs`); 17.0%
+  // against 33.3% for 6NT at 40% and 27.4% for the steady state (`traincalc validate --runs`); 17.0%
   // before the step constants were refitted with Megatron's fused-softmax fallback (2026-12-02,
   // twenty-third session: most runs moved by under a point, DeepSeek-V3, the median run, from +17.0%
   // to +18.1%, which made GRIN-MoE's 17.8% the median; mean |error| 23.5% -> 23.6%); 17.1%

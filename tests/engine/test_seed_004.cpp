@@ -164,8 +164,10 @@ TEST_CASE("Seed 004 ranked by the engine: the same offers at a realistic utilisa
 
   // With an architecture the engine predicts the utilisation per offer: GPT-2 XL (1.56B) on 30B
   // tokens, each offer's GPUs bought by the budget. Realistic days are always more than at 100% of
-  // peak, and the row says the utilisation was predicted, below 100% and above the 10% no real run
-  // falls under.
+  // peak, and the row says the utilisation was predicted, below 100% and above 5%. (Offers that list
+  // only an fp16 rate, as the seed's A10 does, are taken for pre-Ampere GPUs without FlashAttention:
+  // Megatron's fused softmax, which at micro-batch 1 and GPT-2 XL's 25 heads falls back to PyTorch's
+  // fp32 softmax: 9.8% on the A10, over 10% before that fallback was charged, 2026-12-02.)
   json gpt2 = {
       {"model", {{"preset", "gpt2-xl"}}},
       {"training", {{"type", "pretrain"}, {"tokens", 3e10}, {"seq_len", 1024}, {"global_batch_tokens", 524288}}},
@@ -180,7 +182,7 @@ TEST_CASE("Seed 004 ranked by the engine: the same offers at a realistic utilisa
     REQUIRE(realistic["errors"].empty());
     CHECK(realistic["time"]["mfu_source"] == "predicted");
     CHECK(realistic["time"]["mfu"].get<double>() < 1.0);
-    CHECK(realistic["time"]["mfu"].get<double>() > 0.1);
+    CHECK(realistic["time"]["mfu"].get<double>() > 0.05);
     CHECK(realistic["time"]["wall_clock_days"].get<double>() > row["report"]["time"]["wall_clock_days"].get<double>());
   }
 }

@@ -1050,20 +1050,32 @@ TEST_CASE("A TPU pod's inter-chip interconnect carries tensor parallelism across
   CHECK(across < 268.6 / 50 * within);
 }
 
-TEST_CASE("Megatron's fused softmax runs only for the shapes its kernel takes; elsewhere PyTorch's, in fp32",
+TEST_CASE("Megatron's fused softmax runs only for the shapes its kernel takes, elsewhere PyTorch's in fp32",
           "[speed][memory][attention]") {
-  using traincalc::detail::megatron_softmax_fuses;
-  // megatron/core/fusions/fused_softmax.py @d98e8a6, is_kernel_available: 16 < sk <= 4096, sq and sk
-  // multiples of 4, micro-batch x heads per GPU a multiple of 4 and (causal) of the batches a block takes:
-  // 4 above 128 keys, 8 at 33-128 (scaled_masked_softmax.h, get_batch_per_block).
-  CHECK(megatron_softmax_fuses(1, 16, 1024));
-  CHECK_FALSE(megatron_softmax_fuses(1, 2, 1024));   // vTrain's h1024 models at TP 8, micro-batch 1
-  CHECK_FALSE(megatron_softmax_fuses(2, 3, 2048));   // vTrain's 18.4B at TP 16: 48 heads, 3 a GPU
-  CHECK(megatron_softmax_fuses(4, 3, 2048));
-  CHECK_FALSE(megatron_softmax_fuses(1, 4, 8192));   // longer than the kernel takes
-  CHECK_FALSE(megatron_softmax_fuses(1, 4, 64));     // 8 batches a block at 64 keys
-  CHECK(megatron_softmax_fuses(2, 4, 64));
-  CHECK_FALSE(megatron_softmax_fuses(1, 4, 16));
+  using traincalc::detail::megatron_softmax_batch_multiple;
+  using traincalc::detail::megatron_softmax_refusal;
+  using traincalc::detail::SoftmaxRefusal;
+  auto refusal = [](double micro_batch, double heads, double seq, bool causal = true, bool sixteen = true) {
+    return megatron_softmax_refusal({micro_batch, heads, seq, causal, sixteen});
+  };
+  // megatron/core/fusions/fused_softmax.py @d98e8a6, is_kernel_available: 16-bit input, 16 < sk <= 4096,
+  // sq and sk multiples of 4, micro-batch x heads per GPU a multiple of 4 and (causal) of the batches a
+  // block takes: 4 above 128 keys, 8 at 17-128 (scaled_masked_softmax.h, get_batch_per_block).
+  CHECK(refusal(1, 16, 1024) == SoftmaxRefusal::none);
+  CHECK(refusal(1, 2, 1024) == SoftmaxRefusal::batches);   // vTrain's h1024 models at TP 8, micro-batch 1
+  CHECK(refusal(2, 3, 2048) == SoftmaxRefusal::batches);   // vTrain's 18.4B at TP 16: 48 heads, 3 a GPU
+  CHECK(refusal(4, 3, 2048) == SoftmaxRefusal::none);
+  CHECK(refusal(1, 4, 4096) == SoftmaxRefusal::none);      // the longest it takes
+  CHECK(refusal(1, 4, 4100) == SoftmaxRefusal::length);
+  CHECK(refusal(1, 4, 1022) == SoftmaxRefusal::length);    // not a multiple of 4
+  CHECK(refusal(1, 4, 16) == SoftmaxRefusal::length);
+  CHECK(refusal(1, 4, 64) == SoftmaxRefusal::batches);     // 8 batches a block at 64 keys
+  CHECK(refusal(2, 4, 64) == SoftmaxRefusal::none);
+  CHECK(refusal(1, 4, 24) == SoftmaxRefusal::batches);     // 17-32 keys: 8 too
+  CHECK(refusal(1, 4, 64, false) == SoftmaxRefusal::none); // a padding mask: the query length divides instead
+  CHECK(refusal(1, 16, 1024, true, false) == SoftmaxRefusal::precision);
+  CHECK(megatron_softmax_batch_multiple(2048) == 4);
+  CHECK(megatron_softmax_batch_multiple(128) == 8);
 
   // vTrain's 18.4B GPT (40 layers, h 6144, 48 heads) on 256 A100s, as its multi-node row measures it.
   auto gpt18b = [](double tp, const char* attention) {
@@ -1078,13 +1090,17 @@ TEST_CASE("Megatron's fused softmax runs only for the shapes its kernel takes; e
                   {"recompute", "none"}, {"attention", attention}, {"sequence_parallel", false}}}};
   };
   // TP 16: 2 x 3 = 6 batches of scores a GPU, refused. The step pays PyTorch's five passes over the
-  // scores (cast, scale, mask, softmax, cast back: 2e + 28 bytes each forward against eager attention's
-  // 2e + 8), so its attention takes longer than eager attention's; memory keeps the fp32 softmax output
-  // as eager attention does; and the user is told why.
+  // scores: forward 2e + 32 bytes each and backward 2e + 36, against eager attention's 2e + 8 forward
+  // and twice that backward: 40 bytes a score more (e = 2), at the A100's 2.039 TB/s (catalog) times
+  // the fitted memory efficiency. Memory keeps the fp32 softmax output as eager attention does, and
+  // the user is told why.
   const traincalc::Report refused = run(gpt18b(16, "fused_softmax")), eager16 = run(gpt18b(16, "eager"));
   REQUIRE(refused.time.step);
   REQUIRE(eager16.time.step);
-  CHECK(refused.time.step->seconds.attention > 1.2 * eager16.time.step->seconds.attention);
+  const double scores = 2 * 2048.0 * 2048 * 3 * 40 * refused.time.step->micro_batches;  // tokens x keys x heads x layers
+  const double bandwidth = 2.039e12 * traincalc::detail::SpeedParams{}.memory_efficiency;
+  CHECK_THAT(refused.time.step->seconds.attention - eager16.time.step->seconds.attention,
+             WithinRel(scores * 40 / bandwidth, 1e-9));
   CHECK(refused.memory.per_gpu_bytes.activations == eager16.memory.per_gpu_bytes.activations);
   const auto w = std::find_if(refused.warnings.begin(), refused.warnings.end(),
                               [](const auto& x) { return x.code == "softmax_fallback"; });
@@ -1093,10 +1109,28 @@ TEST_CASE("Megatron's fused softmax runs only for the shapes its kernel takes; e
   CHECK(w->params.at("heads_per_gpu") == "3");
   CHECK(w->params.at("micro_batch") == "2");
   CHECK(w->params.at("seq_len") == "2048");
+  CHECK(w->params.at("multiple") == "4");
   // TP 8: 2 x 6 = 12, fused: 16-bit scores, less memory and less time than eager, and no warning.
   const traincalc::Report fused = run(gpt18b(8, "fused_softmax")), eager8 = run(gpt18b(8, "eager"));
   REQUIRE(fused.time.step);
   CHECK(fused.time.step->seconds.attention < eager8.time.step->seconds.attention);
   CHECK(fused.memory.per_gpu_bytes.activations < eager8.memory.per_gpu_bytes.activations);
   CHECK_FALSE(test::has_warning(fused, "softmax_fallback"));
+  // 8,192 tokens are too long for the kernel; split over two GPUs by context parallelism each sees
+  // 4,096 and it runs again; the step, the memory and the warning judge the same shape.
+  json long_run = gpt18b(8, "fused_softmax");
+  long_run["training"]["seq_len"] = 8192;
+  long_run["model"]["position_embeddings"] = 8192;
+  long_run["training"]["global_batch_sequences"] = 256;
+  CHECK(test::has_warning(run(long_run), "softmax_fallback_length"));
+  json split = long_run;
+  split["strategy"]["cp"] = 2;
+  split["strategy"]["dp"] = 16;
+  const traincalc::Report split_run = run(split);
+  CHECK_FALSE(test::has_warning(split_run, "softmax_fallback_length"));
+  CHECK_FALSE(test::has_warning(split_run, "softmax_fallback"));
+  // fp32: the kernel takes 16-bit scores only.
+  json fp32 = gpt18b(8, "fused_softmax");
+  fp32["strategy"]["precision"] = "fp32";
+  CHECK(test::has_warning(run(fp32), "softmax_fallback_precision"));
 }

@@ -334,7 +334,7 @@ describe('language', () => {
     const fallback = refused.warnings.find((w) => w.code === 'softmax_fallback');
     assert.equal(fallback.field, 'strategy.micro_batch');
     assert.equal(warningText('zh', fallback),
-      'Megatron 的融合 softmax 只在“微批次 × 每块 GPU 的注意力头数”为 4 的倍数、且序列不超过 4,096 个词元（4 的倍数）时运行；此处为 2 × 3，序列 2048 个词元，因此改由 PyTorch 以 fp32 计算 softmax：前向每个注意力分数的显存读写约为 8 倍，反向还要保留 fp32 分数。请选用使乘积为 4 的倍数的微批次，或在支持的 GPU 上使用 FlashAttention。');
+      'Megatron 的融合 softmax 只在“微批次 × 每张 GPU 的注意力头数”为 4 的倍数时运行（序列 2048 个 token）；此处为 2 × 3，因此改由 PyTorch 以 fp32 计算 softmax：前向每个注意力分数的显存读写约为融合内核的 9 倍，并为反向传播保留 fp32 分数。请选用使乘积为 4 的倍数的微批次，或在支持的 GPU 上使用 FlashAttention。');
   });
 
   test('an error says what to change in Chinese too, from the engine\'s params', async () => {
@@ -684,7 +684,9 @@ const WARNING_PARAMS = {
   speed_uncalibrated: ['features', 'feature_ids'],
   speed_moe_range: ['rows', 'sources', 'faster_pct', 'slower_pct'],
   offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],
-  softmax_fallback: ['micro_batch', 'heads_per_gpu', 'seq_len'],
+  softmax_fallback: ['micro_batch', 'heads_per_gpu', 'seq_len', 'multiple'],
+  softmax_fallback_length: ['seq_len'],
+  softmax_fallback_precision: [],
 };
 
 describe('the locales', () => {
