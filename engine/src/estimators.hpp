@@ -169,6 +169,9 @@ enum class SoftmaxRefusal { none, precision, length, batches };
 SoftmaxRefusal megatron_softmax_refusal(const SoftmaxShape& shape);
 // The batches of scores micro-batch x heads per GPU must be a multiple of: 4, or 8 at 128 keys or fewer.
 double megatron_softmax_batch_multiple(double seq);
+// The shape a layout gives the kernel: micro-batch, heads over tensor parallelism, the sequence over
+// context parallelism, a causal mask unless the model is an encoder or an encoder-decoder.
+SoftmaxShape softmax_shape(const Architecture& a, const ParallelismReport& layout, double seq, bool sixteen_bit);
 // The scenario asks for Megatron's fused softmax and this layout's shapes make it fall back.
 bool softmax_falls_back(AttentionKernel kernel, const SoftmaxShape& shape);
 // Selective recomputation as torchtitan runs it (selective_ac_option "op", FSDP2's framework): each

@@ -570,8 +570,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
   // place, which saves its fp32 output as eager attention does (memory_regime.cpp).
   kernels.softmax_fp32 =
       regime.attention == AttentionKernel::eager ||
-      (arch && softmax_falls_back(regime.attention, {layout.micro_batch, arch->heads / tp, seq / cp,
-                                                     !arch->encoder_only && arch->decoder_layers == 0, e < 4}));
+      (arch && softmax_falls_back(regime.attention, softmax_shape(*arch, layout, seq, e < 4)));
   kernels.sp_keeps_gathered = regime.sp_keeps_gathered;
   double all_layers_per_token = 0, rebuilt_layer_per_token = 0;
   const Recompute recompute = layout.recompute;

@@ -211,6 +211,11 @@ SoftmaxRefusal megatron_softmax_refusal(const SoftmaxShape& x) {
   return multiple_of(batches, 4) && blocks_fit ? SoftmaxRefusal::none : SoftmaxRefusal::batches;
 }
 
+SoftmaxShape softmax_shape(const Architecture& a, const ParallelismReport& layout, double seq, bool sixteen_bit) {
+  return {layout.micro_batch, a.heads / std::max(1.0, layout.tp), seq / std::max(1.0, layout.cp),
+          !a.encoder_only && a.decoder_layers == 0, sixteen_bit};
+}
+
 bool softmax_falls_back(AttentionKernel kernel, const SoftmaxShape& shape) {
   return kernel == AttentionKernel::fused_softmax && megatron_softmax_refusal(shape) != SoftmaxRefusal::none;
 }

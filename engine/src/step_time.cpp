@@ -34,8 +34,8 @@ namespace {
 //    rows, the only such GPU measured, give 0.61).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 71, 62-98 in the folds; 79 before Megatron's fused
-//    softmax fell back where its shapes are refused;
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 71,
+//    62-98 in the folds; 79 before Megatron's fused softmax fell back where its shapes are refused;
 //    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
 //    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
@@ -58,9 +58,10 @@ namespace {
 //    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.73-0.90 in the folds; 0.85 before
-//    Megatron's fused softmax fell back where its shapes are refused and the 2021 Megatron rows
-//    took micro-batch 2, 0.79 before a pipeline's share of the host's work was fitted, 0.85 before that work was charged apart, 0.72
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.73-0.90 in
+//    the folds; 0.85 before Megatron's fused softmax fell back where its shapes are refused and the
+//    2021 Megatron rows took micro-batch 2, 0.79 before a pipeline's share of the host's work was
+//    fitted, 0.85 before that work was charged apart, 0.72
 //    while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit
 //    ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
@@ -74,14 +75,16 @@ namespace {
 //    each micro-batch's own host work, below, was modelled apart).
 //  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
 //    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 9.6 us (2-57 us in the
-//    folds that hold one source out; 12 us before the fused-softmax fallback; 29 us before a pipeline's share of the
+//    folds that hold one source out; 12 us before the fused-softmax fallback; 29 us before a
+//    pipeline's share of the
 //    host's work was fitted; 100 us, the top of the range, until that work was charged apart: what
 //    vTrain's TP 8 runs lose at micro-batch 2 was that work, not a per-collective cost).
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
 //    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.7 ms (14.0-17.5 in the folds
-//    that hold one source out; 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's share, below, was fitted apart). Above the
+//    that hold one source out; 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's
+//    share, below, was fitted apart). Above the
 //    intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch, 43-45 ms,
 //    less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows, and the
 //    12-layer models without a pipeline come out 8.5% slow, the 24-layer ones 4% fast. Part of what
@@ -93,7 +96,8 @@ namespace {
 //    and launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The
 //    last stage sets the pace; the first waits on it and hides its own part there. This is the share
 //    the last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit:
-//    0.648 (0.61-0.72 in the folds; 0.625 before the fused-softmax fallback); the clue was vTrain's one-node pipelines at micro-batch 1, 17-26%
+//    0.648 (0.61-0.72 in the folds; 0.625 before the fused-softmax fallback); the clue was vTrain's
+//    one-node pipelines at micro-batch 1, 17-26%
 //    slower predicted than measured while the same models without a pipeline came out within 3%.
 //    Confidence: medium-low; the split is inferred from step times, not timed on a host.
 constexpr double default_matmul_efficiency = 0.75;
@@ -395,7 +399,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const double rate = m.attention_peak * m.matmul_efficiency * rate_factor(qk_dim) * rate_factor(seq);
     const double scores = tokens * seq * heads_here * attention_blocks;
     const double dropout_bytes = a.dropout ? 2 * e + 1 : 0.0;
-    if (softmax_falls_back(kernels.attention, {layout.micro_batch, heads_here, seq / layout.cp, causal, sixteen})) {
+    if (softmax_falls_back(kernels.attention, softmax_shape(a, layout, seq, sixteen))) {
       // Megatron's fused softmax refused for these shapes (memory_regime.cpp): forward_torch_softmax
       // casts 16-bit scores to fp32 (e in, 4 out), scales them by the layer number (query-key layer
       // scaling, on by default where this kernel is used: Megatron-DeepSpeed's
@@ -879,10 +883,8 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
   }
   // Megatron's fused softmax asked for where this layout's shapes refuse it (memory_regime.cpp): the
   // step and the memory are those of PyTorch's fp32 softmax; the user may not know why.
-  if (s.model.architecture && layout.tp > 0 && resolve_memory_regime(s).attention == AttentionKernel::fused_softmax) {
-    const Architecture& a = *s.model.architecture;
-    const SoftmaxShape shape{layout.micro_batch, a.heads / layout.tp, seq_len / std::max(1.0, layout.cp),
-                             !a.encoder_only && a.decoder_layers == 0, sixteen_bit(resolved_precision(s))};
+  if (s.model.architecture && resolve_memory_regime(s).attention == AttentionKernel::fused_softmax) {
+    const SoftmaxShape shape = softmax_shape(*s.model.architecture, layout, seq_len, sixteen_bit(resolved_precision(s)));
     const std::string instead =
         "PyTorch's softmax runs in fp32 instead: about 9 times the fused kernel's memory traffic per attention "
         "score forward, and fp32 scores kept for the backward pass.";
