@@ -332,6 +332,10 @@ constexpr Field strategy_fields[] = {
          "the regime's: fp32 for megatron_mixed (bf16, fp8), fsdp_mixed and amp; else 16 bits",
          "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes)."),
     flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
+    flag("overlap_p2p_comm", "false",
+         "Interleaved pipeline stages (pp_virtual_stages > 1) send and receive while the next chunk computes, "
+         "without synchronising the host after each exchange (Megatron-Core's overlap_p2p_comm, which "
+         "Megatron-LM and NeMo turn on with interleaving)."),
     pick("pp_schedule", pipeline_schedule_names, "1f1b",
          "The pipeline schedule: 1f1b (interleaved with pp_virtual_stages > 1); zero_bubble (ZB-H1: weight-gradient "
          "passes fill the bubble, DeepSeek-V2); dualpipe (DeepSeek-V3: two stages a rank, a smaller bubble, twice the "

@@ -227,18 +227,18 @@ struct SpeedParams {
   double ampere_matmul_efficiency = 0.781;     // of the dense peak, a large matmul inside a step
   double hopper_matmul_efficiency = 0.618;
   double sustained_fraction = 0.606;           // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 70.9;      // elements: a dimension this size runs at half rate
+  double gemm_half_rate_dimension = 72.2;      // elements: a dimension this size runs at half rate
   double ampere_flash_efficiency = 0.271;      // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.252;
+  double hopper_flash_efficiency = 0.250;
   double flash3_speedup = 1.800;               // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
   double flash_relative_rate = 0.900;          // other GPUs: of their matmul efficiency
   double fp8_matmul_relative_rate = 0.960;     // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.809;            // of the HBM peak, memory-bound kernels
+  double memory_efficiency = 0.822;            // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;              // of a link's per-direction bandwidth, NCCL bus bandwidth
-  double layer_dispatch_seconds = 693e-6;      // host time to launch one layer's forward kernels
-  double collective_latency_seconds = 9.64e-6;   // fixed cost of one collective or send
-  double micro_batch_host_seconds = 15.7e-3;   // host work per micro-batch the GPU waits for
-  double pipeline_host_share = 0.648;          // of it, on a pipeline's last stage
+  double layer_dispatch_seconds = 700e-6;      // host time to launch one layer's forward kernels
+  double collective_latency_seconds = 100e-6;  // fixed cost of an exchange that syncs the host
+  double micro_batch_host_seconds = 15.3e-3;   // host work per micro-batch the GPU waits for
+  double pipeline_host_share = 0.602;          // of it, on a pipeline's last stage
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
@@ -257,10 +257,17 @@ struct StepHardware {
   double gemm_half_rate_dimension = 0;
   double layer_dispatch_seconds = 0;
   double collective_latency_seconds = 0;
+  // NCCL's cost model of a ring inside the fast link's reach (nccl_ring_seconds): whether that link is
+  // NVLink (else PCIe), and the LL protocol's bandwidth ceiling for this GPU generation.
+  bool nvlink = true;
+  double ll_max_bytes_per_second = 87.7e9;
   double micro_batch_host_seconds = 0;
   double pipeline_host_share = 1;
 };
 StepHardware step_hardware(const Scenario& s, const HardwareReport& hardware, const SpeedParams& params = {});
+// One ring collective inside one node (NVLink or PCIe) of `bytes` (an all-reduce's buffer, an
+// all-gather's output) over `ranks` GPUs at a per-direction `bandwidth`, as NCCL's own model prices it.
+double nccl_ring_seconds(const StepHardware& m, double bytes, double ranks, double bandwidth, bool all_reduce);
 std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeReport& compute, const StepHardware& machine,
                                            const ParallelismReport& layout, const MemoryExplanation& memory,
                                            double global_batch_sequences);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "estimators.hpp"
@@ -34,8 +35,8 @@ namespace {
 //    rows, the only such GPU measured, give 0.61).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 71,
-//    62-98 in the folds; 79 before Megatron's fused softmax fell back where its shapes are refused;
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 72,
+//    63-90 in the folds; 71 before NCCL's model priced the tensor-parallel collectives; 79 before Megatron's fused softmax fell back where its shapes are refused;
 //    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
 //    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
@@ -58,32 +59,38 @@ namespace {
 //    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.73-0.90 in
-//    the folds; 0.85 before Megatron's fused softmax fell back where its shapes are refused and the
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.82 (0.76-0.86 in
+//    the folds; 0.81 before NCCL's model priced the tensor-parallel collectives; 0.85 before Megatron's fused softmax fell back where its shapes are refused and the
 //    2021 Megatron rows took micro-batch 2, 0.79 before a pipeline's share of the host's work was
 //    fitted, 0.85 before that work was charged apart, 0.72
 //    while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit
 //    ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
-//    bandwidth. 0.4-0.95.
+//    bandwidth (before the protocol's own share, nccl_ring_seconds). 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
 //    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
-//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.69 ms, chiefly
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.70 ms, chiefly
 //    vTrain's one-node rows, 2022's eager Megatron-DeepSpeed with checkpointing) is about 2x that
 //    estimate, and charges 2.8 ms per layer where those rows add 3.0 (0.94 ms, 3.8 ms a layer, before
 //    each micro-batch's own host work, below, was modelled apart).
-//  - collective latency: the fixed cost of one NCCL collective or pipeline send, whatever its size.
-//    2-100 us; nccl-tests' smallest messages take 10-30 us on NVLink. The fit: 9.6 us (2-57 us in the
-//    folds that hold one source out; 12 us before the fused-softmax fallback; 29 us before a
-//    pipeline's share of the
-//    host's work was fitted; 100 us, the top of the range, until that work was charged apart: what
-//    vTrain's TP 8 runs lose at micro-batch 2 was that work, not a per-collective cost).
+//  - exchange latency (collective_latency_seconds): the fixed cost, whatever its size, of an exchange
+//    the step waits on that NCCL's model below does not price: a pipeline send and receive, a
+//    context-parallel ring step, an expert all-to-all, a tensor-parallel collective that leaves the
+//    server. Besides NCCL's own latency (10-30 us) it holds the host's synchronisation: Megatron runs
+//    torch.cuda.synchronize() after every batched pipeline exchange (megatron/p2p_communication.py
+//    since 27fc468, 2021-01-20; megatron/core/pipeline_parallel/p2p_communication.py @d98e8a6,
+//    batch_p2p_sync, on by default), so the GPU then waits for the host to launch again, and
+//    Megatron-Core's all-to-all dispatcher reads the token counts back to the host. 2-100 us. The fit:
+//    100 us, the top of the range, in every fold (a range to 500 us fits 193 us and predicts worse held
+//    out: 6.71% against 6.55%); 9.6 us while it also priced the tensor-parallel collectives, whose
+//    latency NCCL's model now gives (twenty-fourth session); 100 us too before the host's work per
+//    micro-batch was charged apart. Confidence: low; no source times a send apart.
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
-//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.7 ms (14.0-17.5 in the folds
-//    that hold one source out; 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's
+//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.3 ms (12.6-18.3 in the folds
+//    that hold one source out; 15.7 ms before NCCL's model priced the tensor-parallel collectives, 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's
 //    share, below, was fitted apart). Above the
 //    intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch, 43-45 ms,
 //    less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows, and the
@@ -96,7 +103,7 @@ namespace {
 //    and launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The
 //    last stage sets the pace; the first waits on it and hides its own part there. This is the share
 //    the last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit:
-//    0.648 (0.61-0.72 in the folds; 0.625 before the fused-softmax fallback); the clue was vTrain's
+//    0.602 (0.58-0.71 in the folds; 0.648 before NCCL's model priced the tensor-parallel collectives, 0.625 before the fused-softmax fallback); the clue was vTrain's
 //    one-node pipelines at micro-batch 1, 17-26%
 //    slower predicted than measured while the same models without a pipeline came out within 3%.
 //    Confidence: medium-low; the split is inferred from step times, not timed on a host.
@@ -196,9 +203,41 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
   m.gemm_half_rate_dimension = params.gemm_half_rate_dimension;
   m.layer_dispatch_seconds = params.layer_dispatch_seconds;
   m.collective_latency_seconds = params.collective_latency_seconds;
+  // NCCL's llMaxBws for one node, by compute capability (src/graph/tuning.cc @5067397: Ampere 87.7,
+  // Hopper 141, Blackwell 2 x 141 GB/s); GPUs NCCL does not tune for take Ampere's.
+  {
+    std::string text = gpu.id + " " + gpu.name;
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    const bool blackwell = text.find("b200") != std::string::npos || text.find("b300") != std::string::npos;
+    m.ll_max_bytes_per_second = blackwell ? 282e9 : family_of(gpu) == Family::hopper ? 141e9 : 87.7e9;
+  }
+  // NVLink (NVSwitch) against PCIe: a link above PCIe 5.0 x16's 64 GB/s a direction is taken as NVLink.
+  m.nvlink = intra_gbs > 64;
   m.micro_batch_host_seconds = params.micro_batch_host_seconds;
   m.pipeline_host_share = params.pipeline_host_share;
   return m;
+}
+
+// A ring collective inside one node as NCCL itself prices it to choose its protocol
+// (src/graph/tuning.cc @5067397, ncclTopoTuneModel): each protocol p costs a base latency plus one hop
+// latency per ring step (2(n-1) steps for an all-reduce, n-1 for an all-gather or reduce-scatter) plus
+// the bytes at the link's bandwidth times the protocol's efficiency, and NCCL runs the cheapest.
+// Constants (microseconds): ring base latency LL 6.6, LL128 14.0, Simple 8.4; a hop over NVLink 0.6,
+// 1.9, 3.4, over PCIe 1.0, 2.5, 5.7; LL moves half the bytes (8-byte lines, half of them flags) and at
+// most llMaxBws, LL128 0.92 (120 of 128 bytes).
+double nccl_ring_seconds(const StepHardware& m, double bytes, double ranks, double bandwidth, bool all_reduce) {
+  if (ranks <= 1) return 0.0;
+  const double steps = all_reduce ? 2 * (ranks - 1) : ranks - 1;
+  struct Protocol { double base_us, nvlink_hop_us, pci_hop_us, bandwidth; };
+  const Protocol protocols[] = {{6.6, 0.6, 1.0, std::min(m.ll_max_bytes_per_second, 0.5 * bandwidth)},
+                                {14.0, 1.9, 2.5, 0.92 * bandwidth},
+                                {8.4, 3.4, 5.7, bandwidth}};
+  double best = std::numeric_limits<double>::infinity();
+  for (const Protocol& p : protocols) {
+    const double latency = (p.base_us + steps * (m.nvlink ? p.nvlink_hop_us : p.pci_hop_us)) * 1e-6;
+    best = std::min(best, latency + steps / ranks * bytes / p.bandwidth);
+  }
+  return best;
 }
 
 namespace {
@@ -231,6 +270,7 @@ double all_reduce_seconds(double bytes, double ranks, double bandwidth) {
 double all_gather_seconds(double bytes, double ranks, double bandwidth) {  // also reduce-scatter
   return ranks > 1 ? (ranks - 1) / ranks * bytes / bandwidth : 0.0;
 }
+
 
 // The share of a linear group's matmuls that torchtitan's per-op selective recomputation runs again in
 // the backward pass: every second matmul of a layer, counted in the order the layer calls them
@@ -632,8 +672,14 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (tp > 1) {
     const double passes = 2 + (recompute == Recompute::full ? 1 : per_op ? (sp ? 0.5 : 1.0) : 0);
     const double bytes = tokens * h * e;
-    const double comm = stage * blocks * 2 * passes *
-                        (all_reduce_seconds(bytes, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds);
+    // Inside the fast link's reach each collective costs what NCCL's own model prices it at (with
+    // sequence parallelism an all-gather and a reduce-scatter, each with its base latency and n - 1
+    // steps); a group that spans servers pays the fitted fixed cost of an exchange instead.
+    const double bandwidth = group_bandwidth(m, tp, 1);
+    const double one = tp * cp > m.gpus_per_node ? all_reduce_seconds(bytes, tp, bandwidth) + m.collective_latency_seconds
+                       : sp                      ? 2 * nccl_ring_seconds(m, bytes, tp, bandwidth, false)
+                                                 : nccl_ring_seconds(m, bytes, tp, bandwidth, true);
+    const double comm = stage * blocks * 2 * passes * one;
     per_mb.tensor_parallel =
         s.strategy.overlap_tp_comm ? std::max(0.0, comm - stage * forward.matmul * (1 + weight_backward)) : comm;
     hidden_under_compute += comm - per_mb.tensor_parallel;
@@ -700,16 +746,25 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
         !sp && tp > 1 && (framework == Framework::megatron || framework == Framework::deepspeed);
     const double bytes = tokens * h * e / (sp || scatter_gather ? tp : 1.0);
     const double gather =
-        scatter_gather ? all_gather_seconds(tokens * h * e, tp, group_bandwidth(m, tp, 1)) + m.collective_latency_seconds
-                       : 0.0;
+        scatter_gather ? nccl_ring_seconds(m, tokens * h * e, tp, group_bandwidth(m, tp, 1), false) : 0.0;
     // Stages are the outermost rank dimension (Megatron's tp-cp-ep-dp-pp order): a pipeline that spans
     // servers has a stage boundary between two of them, and every stage waits for that slowest send,
     // which goes over each GPU's own share of the network.
     const bool spans_servers = pp * tp * cp * dp > m.gpus_per_node;
     const double p2p_bandwidth =
         spans_servers ? std::min(m.intra_bytes_per_second, m.inter_bytes_per_second) : m.intra_bytes_per_second;
-    per_mb.pipeline_p2p =
-        2 * layout.virtual_stages * (bytes / p2p_bandwidth + m.collective_latency_seconds + gather);
+    // Each exchange is batched and the host synchronises after it (Megatron-Core's batch_p2p_sync,
+    // torch.cuda.synchronize() in megatron/core/pipeline_parallel/p2p_communication.py @d98e8a6;
+    // Megatron-LM since 27fc468, 2021): the fitted fixed cost of an exchange. With overlap_p2p_comm
+    // an interleaved stage posts them asynchronously and waits only before the chunk that needs them
+    // (Megatron-Core's interleaved schedule): no synchronisation, and the bytes move while this
+    // micro-batch's chunks compute, what other overlapped communication leaves of that.
+    const double sends = 2 * layout.virtual_stages * (bytes / p2p_bandwidth + gather);
+    if (s.strategy.overlap_p2p_comm && layout.virtual_stages > 1) {
+      per_mb.pipeline_p2p = std::max(0.0, sends - std::max(0.0, compute_mb - hidden_under_compute));
+    } else {
+      per_mb.pipeline_p2p = sends + 2 * layout.virtual_stages * m.collective_latency_seconds;
+    }
   }
   // The host launches the stage's layers, forward (again when recomputed) and backward (twice the
   // kernels), while the GPU runs what it has been given: where the launches take longer than the
@@ -1004,8 +1059,8 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8179, 1.2231, 728, 2},
-      {"launch_near", 0.8675, 1.5506, 580, 6},
+      {"launch_bound", 0.8376, 1.2367, 721, 2},
+      {"launch_near", 0.8858, 1.4800, 588, 6},
       // Compute-bound rows since 2026-12-01 (sixteenth session) also hold the 13 published iteration
       // times at 256-12,288 GPUs (validation only, 12% too fast on average): 0.9088-1.1077 before; since
       // 2026-12-02 Meta's three Llama 3.1 405B utilisations at 8,192-16,384 H100s (validation only, 11%
@@ -1014,12 +1069,15 @@ const std::vector<LikelyRange>& likely_ranges() {
       // on average): 0.9184-1.1717 before; since 2026-12-02 (twenty-second session) torchtitan's 18
       // Llama 3.1 steps on 8-512 Grand Teton H100s (validation only, 5% too fast at the median):
       // 0.9120-1.1625 before; since 2026-12-02 (twenty-third session) Megatron's fused softmax falling
-      // back where its shapes are refused, and the constants refitted with it: 0.9113-1.1717 before.
-      {"compute_bound", 0.9062, 1.1699, 453, 13},
+      // back where its shapes are refused, and the constants refitted with it: 0.9113-1.1717 before;
+      // since 2026-12-02 (twenty-fourth session) tensor-parallel collectives priced by NCCL's own model
+      // (nccl_ring_seconds) and the refit with it, and MLPerf's pipeline sends overlapped as its config
+      // sets them (overlap_p2p_comm; those eight rows from 8% too slow to 0.4%): 0.9062-1.1699 before.
+      {"compute_bound", 0.9217, 1.1580, 452, 13},
       // Any step of a mixture of experts, since 2026-12-01 (eleventh session): NVIDIA's 69 published MoE
       // steps (validation only) and SimuMax's 12 DeepSeek rows; both come out faster than measured
       // (-15% and -9% on average), so the range leans slow.
-      {"mixture_of_experts", 0.9164, 1.4523, 81, 2},
+      {"mixture_of_experts", 0.9073, 1.4052, 81, 2},
   };
   return table;
 }

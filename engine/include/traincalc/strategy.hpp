@@ -89,6 +89,12 @@ struct Strategy {
   // Tensor-parallel collectives overlapped with the matmuls (Transformer Engine's userbuffers).
   bool overlap_tp_comm = false;
   ExpertDispatch ep_dispatch = ExpertDispatch::all_to_all;
+  // Interleaved pipeline stages post their sends and receives asynchronously and wait for them only
+  // before the chunk that needs them (Megatron-Core's overlap_p2p_comm, which Megatron-LM's and NeMo's
+  // training scripts turn on with interleaving); false: each exchange is batched and the host
+  // synchronises after it (Megatron-Core's batch_p2p_comm and batch_p2p_sync, its config's defaults,
+  // and Megatron-LM since 2021).
+  bool overlap_p2p_comm = false;
   PipelineSchedule pp_schedule = PipelineSchedule::one_f_one_b;
   // The expert all-to-alls run while another micro-batch computes (DeepSeek's DualPipe, Megatron-Core's
   // --overlap-moe-expert-parallel-comm), hidden up to that compute.

@@ -879,6 +879,7 @@ export const REASONS = {
   pp_schedule_interleaved: '流水线调度 {schedule} 不做交错：请删除 strategy.pp_virtual_stages，或改用 1f1b。',
   dualpipe_even: 'DualPipe 让每个 GPU 持有第 r 段和第 pp − 1 − r 段：strategy.pp（{pp}）必须是偶数。',
   pp_schedule_unused: 'strategy.pp_schedule 决定流水线中各微批次的顺序；只有一个流水线阶段时无从调度，已忽略。',
+  overlap_p2p_unused: 'strategy.overlap_p2p_comm 让交错流水线的发送与接收和计算重叠；没有交错阶段（strategy.pp_virtual_stages > 1）就无可重叠，已忽略。',
   ep_comm_unused: 'strategy.{setting} 决定专家间 all-to-all 通信的方式；这里没有专家并行（需要混合专家模型且 strategy.ep > 1），已忽略。',
   stages_without_layers: '没有模型结构（层数）时，参数平均分到各流水段：首末段层数已忽略。',
   stages_one_stage: '只有一个流水段时所有层都在这一段上：首末段层数已忽略。',
