@@ -203,13 +203,12 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
   m.gemm_half_rate_dimension = params.gemm_half_rate_dimension;
   m.layer_dispatch_seconds = params.layer_dispatch_seconds;
   m.collective_latency_seconds = params.collective_latency_seconds;
-  // NCCL's llMaxBws for one node, by compute capability (src/graph/tuning.cc @5067397: Ampere 87.7,
-  // Hopper 141, Blackwell 2 x 141 GB/s); GPUs NCCL does not tune for take Ampere's.
+  // NCCL's llMaxBws for one node, by compute capability (src/graph/tuning.cc @5067397: Volta and
+  // Turing 39.0, Ampere and Ada 87.7, Hopper 141, Blackwell 2 x 141 GB/s). A GPU without one (AMD's,
+  // whose RCCL keeps NCCL's tuning model; Gaudi, TPU) takes Ampere's: NCCL's constants stand in there.
   {
-    std::string text = gpu.id + " " + gpu.name;
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    const bool blackwell = text.find("b200") != std::string::npos || text.find("b300") != std::string::npos;
-    m.ll_max_bytes_per_second = blackwell ? 282e9 : family_of(gpu) == Family::hopper ? 141e9 : 87.7e9;
+    const double cc = gpu.compute_capability.value_or(8.0);
+    m.ll_max_bytes_per_second = cc >= 10 ? 282e9 : cc >= 9 ? 141e9 : cc >= 8 ? 87.7e9 : 39.0e9;
   }
   // NVLink (NVSwitch) against PCIe: a link above PCIe 5.0 x16's 64 GB/s a direction is taken as NVLink.
   m.nvlink = intra_gbs > 64;
@@ -221,22 +220,30 @@ StepHardware step_hardware(const Scenario& s, const HardwareReport& hw, const Sp
 // A ring collective inside one node as NCCL itself prices it to choose its protocol
 // (src/graph/tuning.cc @5067397, ncclTopoTuneModel): each protocol p costs a base latency plus one hop
 // latency per ring step (2(n-1) steps for an all-reduce, n-1 for an all-gather or reduce-scatter) plus
-// the bytes at the link's bandwidth times the protocol's efficiency, and NCCL runs the cheapest.
-// Constants (microseconds): ring base latency LL 6.6, LL128 14.0, Simple 8.4; a hop over NVLink 0.6,
-// 1.9, 3.4, over PCIe 1.0, 2.5, 5.7; LL moves half the bytes (8-byte lines, half of them flags) and at
-// most llMaxBws, LL128 0.92 (120 of 128 bytes).
+// the bytes at the link's bandwidth times the protocol's efficiency; the cheapest of the ring's
+// protocols is taken, as NCCL takes it. Constants (microseconds): ring base latency LL 6.6, LL128
+// 14.0, Simple 8.4; a hop over NVLink 0.6, 1.9, 3.4, over PCIe 1.0 and 5.7 (NCCL enables LL128 only
+// over NVLink); LL moves half the bytes (8-byte lines, half of them flags) and at most llMaxBws,
+// LL128 0.92 (120 of 128 bytes). Not modelled: NCCL's tree and NVLS algorithms (NVLink SHARP, on
+// Hopper's NVSwitch), its channel counts and per-channel caps. Other vendors' libraries (RCCL keeps
+// NCCL's model; HCCL, XLA's collectives) are priced with these constants as a stand-in.
 double nccl_ring_seconds(const StepHardware& m, double bytes, double ranks, double bandwidth, bool all_reduce) {
   if (ranks <= 1) return 0.0;
   const double steps = all_reduce ? 2 * (ranks - 1) : ranks - 1;
-  struct Protocol { double base_us, nvlink_hop_us, pci_hop_us, bandwidth; };
-  const Protocol protocols[] = {{6.6, 0.6, 1.0, std::min(m.ll_max_bytes_per_second, 0.5 * bandwidth)},
-                                {14.0, 1.9, 2.5, 0.92 * bandwidth},
-                                {8.4, 3.4, 5.7, bandwidth}};
+  struct Protocol {
+    double base_us, hop_us, bandwidth;
+  };
+  const double ll = std::min(m.ll_max_bytes_per_second, 0.5 * bandwidth);
+  const Protocol nvlink[] = {{6.6, 0.6, ll}, {14.0, 1.9, 0.92 * bandwidth}, {8.4, 3.4, bandwidth}};
+  const Protocol pcie[] = {{6.6, 1.0, ll}, {8.4, 5.7, bandwidth}};  // LL and Simple
   double best = std::numeric_limits<double>::infinity();
-  for (const Protocol& p : protocols) {
-    const double latency = (p.base_us + steps * (m.nvlink ? p.nvlink_hop_us : p.pci_hop_us)) * 1e-6;
-    best = std::min(best, latency + steps / ranks * bytes / p.bandwidth);
-  }
+  const auto price = [&](const Protocol& p) {
+    best = std::min(best, (p.base_us + steps * p.hop_us) * 1e-6 + steps / ranks * bytes / p.bandwidth);
+  };
+  if (m.nvlink)
+    for (const Protocol& p : nvlink) price(p);
+  else
+    for (const Protocol& p : pcie) price(p);
   return best;
 }
 
@@ -674,9 +681,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const double bytes = tokens * h * e;
     // Inside the fast link's reach each collective costs what NCCL's own model prices it at (with
     // sequence parallelism an all-gather and a reduce-scatter, each with its base latency and n - 1
-    // steps); a group that spans servers pays the fitted fixed cost of an exchange instead.
+    // steps); a group that spans servers (tensor parallelism is the innermost rank dimension, so
+    // only a group larger than a server) pays the fitted fixed cost of an exchange instead.
     const double bandwidth = group_bandwidth(m, tp, 1);
-    const double one = tp * cp > m.gpus_per_node ? all_reduce_seconds(bytes, tp, bandwidth) + m.collective_latency_seconds
+    const double one = tp > m.gpus_per_node ? all_reduce_seconds(bytes, tp, bandwidth) + m.collective_latency_seconds
                        : sp                      ? 2 * nccl_ring_seconds(m, bytes, tp, bandwidth, false)
                                                  : nccl_ring_seconds(m, bytes, tp, bandwidth, true);
     const double comm = stage * blocks * 2 * passes * one;
@@ -730,6 +738,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     per_mb.expert_parallel = s.strategy.overlap_ep_comm
                                  ? std::max(0.0, comm - std::max(0.0, compute_mb - hidden_under_compute))
                                  : comm;
+    hidden_under_compute += comm - per_mb.expert_parallel;
   }
   // Pipeline: each micro-batch's activations forward and gradients back between stages, once per
   // chunk with the interleaved schedule (v chunks per stage: v times the sends). With sequence
@@ -746,7 +755,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
         !sp && tp > 1 && (framework == Framework::megatron || framework == Framework::deepspeed);
     const double bytes = tokens * h * e / (sp || scatter_gather ? tp : 1.0);
     const double gather =
-        scatter_gather ? nccl_ring_seconds(m, tokens * h * e, tp, group_bandwidth(m, tp, 1), false) : 0.0;
+        !scatter_gather            ? 0.0
+        : tp <= m.gpus_per_node    ? nccl_ring_seconds(m, tokens * h * e, tp, group_bandwidth(m, tp, 1), false)
+                                   : all_gather_seconds(tokens * h * e, tp, group_bandwidth(m, tp, 1)) +
+                                         m.collective_latency_seconds;
     // Stages are the outermost rank dimension (Megatron's tp-cp-ep-dp-pp order): a pipeline that spans
     // servers has a stage boundary between two of them, and every stage waits for that slowest send,
     // which goes over each GPU's own share of the network.
@@ -936,6 +948,15 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                            {"multiple", format_number(per_step)}}});
     }
   }
+  // Overlapped pipeline sends need interleaved stages (Megatron-LM turns overlap_p2p_comm off without
+  // them: megatron/training/arguments.py @d98e8a6), judged on the layout as resolved (a planner's, or
+  // pp_virtual_stages left out of a given layout, which is 1).
+  if (s.strategy.overlap_p2p_comm && layout.virtual_stages <= 1)
+    warnings.push_back({"strategy.overlap_p2p_comm", "ignored",
+                        "strategy.overlap_p2p_comm overlaps an interleaved pipeline's sends with its chunks; without "
+                        "interleaved stages (strategy.pp_virtual_stages > 1) there is nothing to overlap, so it is "
+                        "ignored.",
+                        {{"reason", "overlap_p2p_unused"}}});
   // Megatron's fused softmax asked for where this layout's shapes refuse it (memory_regime.cpp): the
   // step and the memory are those of PyTorch's fp32 softmax; the user may not know why.
   if (s.model.architecture && resolve_memory_regime(s).attention == AttentionKernel::fused_softmax) {

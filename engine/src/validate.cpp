@@ -563,15 +563,6 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                           "none, so it is ignored.",
                           {{"reason", "pp_schedule_unused"}}});
   }
-  // Overlapped pipeline sends need interleaved stages (Megatron-LM turns overlap_p2p_comm off without
-  // them: megatron/training/arguments.py @d98e8a6).
-  if (s.strategy.overlap_p2p_comm && ((s.strategy.pp && *s.strategy.pp <= 1) ||
-                                      (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages <= 1)))
-    warnings.push_back({"strategy.overlap_p2p_comm", "ignored",
-                        "strategy.overlap_p2p_comm overlaps an interleaved pipeline's sends with its chunks; without "
-                        "interleaved stages (strategy.pp_virtual_stages > 1) there is nothing to overlap, so it is "
-                        "ignored.",
-                        {{"reason", "overlap_p2p_unused"}}});
   // How the experts' all-to-all runs matters only where there is one.
   // (An ep left to the planner may split the experts.)
   const bool experts_split = s.model.active_params < s.model.params && (!s.strategy.ep || *s.strategy.ep > 1);

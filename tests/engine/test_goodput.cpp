@@ -282,7 +282,7 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
   REQUIRE(high.confidence == "high");
   // The 25 runs whose GPU-hours their authors publish per model from the final run (LLaMA, Llama 2,
   // Pythia, BLOOM, StarCoderBase-15.5B, Llama 3.1 405B, DeepSeek-V3, Granite 3.0, Nemotron-4 15B):
-  // held out, 6.4% median |error| today (16 of 25 within 12%; 6.3% before NCCL's model priced the
+  // held out, 6.4% median |error| today (16 of 25 within 12%; 6.2% before NCCL's model priced the
   // tensor-parallel collectives; 6.2% and 15 of 24 before Nemotron-4
   // 15B, +4.3%, came in; 5.5% and 12 of 18 before Pythia 70M/160M and Granite 3.0), inside the issue's
   // 12%. The 38 others (figures derived from

@@ -351,6 +351,18 @@ TEST_CASE("A pipeline exchange synchronises the host unless overlap_p2p_comm ove
   REQUIRE(w != plain.warnings.end());
   CHECK(w->code == "ignored");
   CHECK(w->params.at("reason") == "overlap_p2p_unused");
+  // Judged on the layout as resolved: pp_virtual_stages left to the planner warns only where it picks
+  // no interleaving, and a zero-bubble schedule is never interleaved.
+  s["strategy"]["overlap_p2p_comm"] = true;
+  s["strategy"].erase("pp_virtual_stages");
+  const traincalc::Report unset = run(s);
+  REQUIRE(unset.time.step);
+  CHECK(test::has_warning(unset, "ignored") == (unset.parallelism.virtual_stages <= 1));
+  s["strategy"]["pp_schedule"] = "zero_bubble";
+  const traincalc::Report zero_bubble = run(s);
+  REQUIRE(zero_bubble.time.step);
+  CHECK(zero_bubble.parallelism.virtual_stages == 1);
+  CHECK(test::has_warning(zero_bubble, "ignored"));
 }
 
 TEST_CASE("A tensor-parallel collective costs what NCCL's own model prices it at", "[speed]") {
@@ -377,9 +389,11 @@ TEST_CASE("A tensor-parallel collective costs what NCCL's own model prices it at
   // An all-gather (or reduce-scatter) takes n - 1 steps, half the all-reduce's hops and bytes: at 2 MB
   // on eight GPUs LL's 10.8 us of latency wins (30.75 us against LL128's 33.97 and Simple's 38.3).
   CHECK_THAT(us(2e6, 8, false), WithinRel(6.6 + 7 * 0.6 + 0.875 * 2e6 / 87.7e3, 1e-9));
-  // Over PCIe the hops are slower (Simple 5.7 us a hop).
+  // Over PCIe the hops are slower (Simple 5.7 us a hop), and NCCL has no LL128 there: at 2 MB, LL
+  // (6.6 + 14 x 1.0 = 20.6 us, 60.5 in all) against Simple's 100.5.
   a100.nvlink = false;
   CHECK_THAT(us(256e6, 8, true), WithinRel(8.4 + 14 * 5.7 + 1.75 * 256e6 / 285e3, 1e-9));
+  CHECK_THAT(us(2e6, 8, true), WithinRel(6.6 + 14 * 1.0 + 1.75 * 2e6 / 87.7e3, 1e-9));
   // One GPU has no collective.
   CHECK(us(2e6, 1, true) == 0);
 }

@@ -90,10 +90,11 @@ struct Strategy {
   bool overlap_tp_comm = false;
   ExpertDispatch ep_dispatch = ExpertDispatch::all_to_all;
   // Interleaved pipeline stages post their sends and receives asynchronously and wait for them only
-  // before the chunk that needs them (Megatron-Core's overlap_p2p_comm, which Megatron-LM's and NeMo's
-  // training scripts turn on with interleaving); false: each exchange is batched and the host
-  // synchronises after it (Megatron-Core's batch_p2p_comm and batch_p2p_sync, its config's defaults,
-  // and Megatron-LM since 2021).
+  // before the chunk that needs them (Megatron-Core's overlap_p2p_comm, which Megatron-LM's training
+  // arguments turn on with interleaving since 4eeff55, 2023-10-12, and NeMo's and Megatron-Bridge's
+  // communication-overlap configs too); false: each exchange is batched and the host synchronises
+  // after it (Megatron-Core's config defaults, batch_p2p_comm and batch_p2p_sync; Megatron-LM from
+  // 2021 until then, and without interleaving).
   bool overlap_p2p_comm = false;
   PipelineSchedule pp_schedule = PipelineSchedule::one_f_one_b;
   // The expert all-to-alls run while another micro-batch computes (DeepSeek's DualPipe, Megatron-Core's
