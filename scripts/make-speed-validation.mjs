@@ -143,12 +143,15 @@ if (torchtitanScenarios.length !== 6) throw new Error(`torchtitan A100 rows: ${t
 // 70B with sequence parallelism and userbuffers overlap), Nemotron-4 15B (nemotron/configure.sh:
 // cuDNN fused attention, TP 4, micro-batch 4, userbuffers overlap) and 340B (NVTE_FUSED_ATTN=0, so
 // Transformer Engine's FlashAttention-2 backend; Megatron's selective recomputation; userbuffers
-// overlap; TP 8, PP 8, 12 interleaved chunks). fp8 is Transformer Engine's delayed-scaling hybrid recipe
-// (fp8_hybrid). The step time is the last logged step's, as the README says.
+// overlap; TP 8, PP 8, 12 interleaved chunks). The interleaved pipelines' sends: the 70B overlaps them
+// (llama3.1/llama3.1_70b.yaml: overlap_p2p_comm: true, batch_p2p_comm: false; PP 4, 5 chunks), the
+// 340B batches them and synchronises (nemotron/nemotron4-340b-synth.yaml: overlap_p2p_comm: False,
+// batch_p2p_comm: True). fp8 is Transformer Engine's delayed-scaling hybrid recipe (fp8_hybrid). The
+// step time is the last logged step's, as the README says.
 const nemoCollected = read(join(measuredDir, 'collected', 'nemo-megatron-bridge.json'));
 const DGXC_SETTINGS = {
   'llama3-8b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: false, gated: true, norm: 'rmsnorm' },
-  'llama3-70b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: true, gated: true, norm: 'rmsnorm' },
+  'llama3-70b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: true, overlap_p2p_comm: true, gated: true, norm: 'rmsnorm' },
   'nemotron4-15b': { attention: 'flash3', recompute: 'none', cross_entropy: 'fused', overlap_tp_comm: true, gated: false, norm: 'layernorm' },
   'nemotron4-340b': { attention: 'flash', recompute: 'selective', overlap_tp_comm: true, gated: false, norm: 'layernorm' },
 };
@@ -162,6 +165,7 @@ const dgxcScenarios = dgxcRows.map((r) => {
     grad_reduce_precision: 'bf16',
   };
   if (set.cross_entropy) strategy.cross_entropy = set.cross_entropy;
+  if (set.overlap_p2p_comm) strategy.overlap_p2p_comm = true;
   return {
     id: `dgxc-h100-2024#${r.model}-${r.precision}-${r.gpus}`,
     label: r.label.replace('DGXC 35a9aec ', 'DGX Cloud H100 '),

@@ -224,21 +224,21 @@ double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
 struct SpeedParams {
-  double ampere_matmul_efficiency = 0.781;     // of the dense peak, a large matmul inside a step
-  double hopper_matmul_efficiency = 0.618;
-  double sustained_fraction = 0.606;           // other GPUs: of their measured best matmul
-  double gemm_half_rate_dimension = 72.2;      // elements: a dimension this size runs at half rate
-  double ampere_flash_efficiency = 0.271;      // FlashAttention forward+backward, of the 16-bit peak
-  double hopper_flash_efficiency = 0.250;
-  double flash3_speedup = 1.800;               // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
-  double flash_relative_rate = 0.900;          // other GPUs: of their matmul efficiency
+  double ampere_matmul_efficiency = 0.788;     // of the dense peak, a large matmul inside a step
+  double hopper_matmul_efficiency = 0.624;
+  double sustained_fraction = 0.612;           // other GPUs: of their measured best matmul
+  double gemm_half_rate_dimension = 70.8;      // elements: a dimension this size runs at half rate
+  double ampere_flash_efficiency = 0.267;      // FlashAttention forward+backward, of the 16-bit peak
+  double hopper_flash_efficiency = 0.243;
+  double flash3_speedup = 1.752;               // Hopper: FlashAttention-3 / cuDNN over FlashAttention-2
+  double flash_relative_rate = 0.883;          // other GPUs: of their matmul efficiency
   double fp8_matmul_relative_rate = 0.960;     // an fp8 matmul's efficiency, of the 16-bit one's
-  double memory_efficiency = 0.822;            // of the HBM peak, memory-bound kernels
+  double memory_efficiency = 0.809;            // of the HBM peak, memory-bound kernels
   double link_efficiency = 0.950;              // of a link's per-direction bandwidth, NCCL bus bandwidth
-  double layer_dispatch_seconds = 700e-6;      // host time to launch one layer's forward kernels
+  double layer_dispatch_seconds = 693e-6;      // host time to launch one layer's forward kernels
   double collective_latency_seconds = 100e-6;  // fixed cost of an exchange that syncs the host
-  double micro_batch_host_seconds = 15.3e-3;   // host work per micro-batch the GPU waits for
-  double pipeline_host_share = 0.602;          // of it, on a pipeline's last stage
+  double micro_batch_host_seconds = 15.7e-3;   // host work per micro-batch the GPU waits for
+  double pipeline_host_share = 0.650;          // of it, on a pipeline's last stage
 };
 // What the step model needs of the hardware (rates and bandwidths as achieved), computed once.
 struct StepHardware {
@@ -350,7 +350,7 @@ RecoveryDefaults recovery_defaults(Recovery recovery);
 inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
-inline constexpr double default_run_efficiency = 0.738;
+inline constexpr double default_run_efficiency = 0.737;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
 // 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
 // validate --runs` prints them; test_goodput.cpp keeps these equal to it).

@@ -35,8 +35,9 @@ namespace {
 //    rows, the only such GPU measured, give 0.61).
 //  - gemm half-rate dimension: a matrix dimension of x elements reaches x / (x + this) of the
 //    large-matmul rate: tile and wave quantisation make thin matmuls (small hidden sizes,
-//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 72,
-//    63-90 in the folds; 71 before NCCL's model priced the tensor-parallel collectives; 79 before Megatron's fused softmax fell back where its shapes are refused;
+//    tensor-parallel slices, few tokens per expert) slower per FLOP. 16-512 elements (the fit: 71,
+//    56-78 in the folds, unchanged by NCCL's model pricing the tensor-parallel collectives; 79 before
+//    Megatron's fused softmax fell back where its shapes are refused;
 //    cuBLAS's bf16 matmuls on an H200 reach half rate at an inner dimension of ~100-150 and at ~30-80
 //    rows or columns: tests/data/device/h200-2026-12-01.json, section gemm).
 //  - FlashAttention's forward+backward rate, per family, of the 16-bit dense peak, counting the
@@ -46,21 +47,24 @@ namespace {
 //    (Dao 2023); on the H100 its forward pass at head width 128 runs at 300-370 TFLOPS, 30-37% of the
 //    peak, FlashAttention-3's at 520-650 (Shah et al. 2024, forward-speed benchmarks); PyTorch's
 //    FlashAttention-2 on an H200 ran 290 TFLOPS forward + backward at width 128 and 8,192 tokens, which
-//    this formula gives with 0.354; the fit inside whole steps, 0.252, runs it about 29% slower.
+//    this formula gives with 0.354; the fit inside whole steps, 0.243 (0.252 before NCCL's model priced
+//    the tensor-parallel collectives), runs it about 31% slower.
 //    Plausible 0.15-0.75. Other GPUs: flash_relative_rate (0.3-0.9) of their matmul efficiency (the
-//    fit, on the B200 alone, sits at the top, 0.90; 0.88 before the refit of 2026-12-02).
+//    fit, on the B200 alone, 0.88; 0.90, the top, before NCCL's model, 0.88 before the refit of
+//    2026-12-02).
 //  - flash3 speed-up: FlashAttention-3 or cuDNN's fused attention (attention "flash3") over
 //    FlashAttention-2 on Hopper, forward and backward together. Measured, 1.7-1.8: PyTorch 2.11's cuDNN
 //    attention ran 1.73-1.77x its FlashAttention-2 at width 128 on an H200 (FlashAttention-3 reports
 //    1.5-2.0x forward and 1.5-1.75x backward; Shah et al. 2024, sec. 4.1). Fitted in 1.3-2.0 before, at
-//    the top; today at the top of the measured range (1.80).
+//    the top; today 1.75, inside the measured range (1.80, its top, before NCCL's model priced the
+//    tensor-parallel collectives and DGX Cloud's 70B rows overlapped their pipeline sends).
 //  - fp8 relative rate: an fp8 matmul's efficiency, of the 16-bit one's, on its doubled peak. 0.6-1.0
 //    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
 //    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
 //    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.82 (0.76-0.86 in
-//    the folds; 0.81 before NCCL's model priced the tensor-parallel collectives; 0.85 before Megatron's fused softmax fell back where its shapes are refused and the
+//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.71-0.87 in
+//    the folds, unchanged by NCCL's model pricing the tensor-parallel collectives; 0.85 before Megatron's fused softmax fell back where its shapes are refused and the
 //    2021 Megatron rows took micro-batch 2, 0.79 before a pipeline's share of the host's work was
 //    fitted, 0.85 before that work was charged apart, 0.72
 //    while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit
@@ -70,7 +74,7 @@ namespace {
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass
 //    launches twice as many). A layer whose kernels take the GPU less than that leaves it waiting:
-//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.70 ms, chiefly
+//    small models, thin tensor-parallel slices, micro-batch 1. 20 us-2 ms. The fit (0.69 ms, chiefly
 //    vTrain's one-node rows, 2022's eager Megatron-DeepSpeed with checkpointing) is about 2x that
 //    estimate, and charges 2.8 ms per layer where those rows add 3.0 (0.94 ms, 3.8 ms a layer, before
 //    each micro-batch's own host work, below, was modelled apart).
@@ -83,14 +87,14 @@ namespace {
 //    batch_p2p_sync, on by default), so the GPU then waits for the host to launch again, and
 //    Megatron-Core's all-to-all dispatcher reads the token counts back to the host. 2-100 us. The fit:
 //    100 us, the top of the range, in every fold (a range to 500 us fits 193 us and predicts worse held
-//    out: 6.71% against 6.55%); 9.6 us while it also priced the tensor-parallel collectives, whose
+//    out: 6.71% against 6.55%, measured before DGX Cloud's 70B rows overlapped their sends); 9.6 us while it also priced the tensor-parallel collectives, whose
 //    latency NCCL's model now gives (twenty-fourth session); 100 us too before the host's work per
 //    micro-batch was charged apart. Confidence: low; no source times a send apart.
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
-//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.3 ms (12.6-18.3 in the folds
-//    that hold one source out; 15.7 ms before NCCL's model priced the tensor-parallel collectives, 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's
+//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.7 ms (13.8-15.7 in the folds
+//    that hold one source out, unchanged by NCCL's model pricing the tensor-parallel collectives; 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's
 //    share, below, was fitted apart). Above the
 //    intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch, 43-45 ms,
 //    less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows, and the
@@ -103,7 +107,7 @@ namespace {
 //    and launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The
 //    last stage sets the pace; the first waits on it and hides its own part there. This is the share
 //    the last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit:
-//    0.602 (0.58-0.71 in the folds; 0.648 before NCCL's model priced the tensor-parallel collectives, 0.625 before the fused-softmax fallback); the clue was vTrain's
+//    0.650 (0.62-0.73 in the folds; 0.648 before NCCL's model priced the tensor-parallel collectives, 0.625 before the fused-softmax fallback); the clue was vTrain's
 //    one-node pipelines at micro-batch 1, 17-26%
 //    slower predicted than measured while the same models without a pipeline came out within 3%.
 //    Confidence: medium-low; the split is inferred from step times, not timed on a host.
@@ -1080,8 +1084,8 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
 // recomputes them and test_speed_validation.cpp keeps these equal to it.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.8376, 1.2367, 721, 2},
-      {"launch_near", 0.8858, 1.4800, 588, 6},
+      {"launch_bound", 0.8287, 1.2107, 720, 2},
+      {"launch_near", 0.8827, 1.4611, 588, 6},
       // Compute-bound rows since 2026-12-01 (sixteenth session) also hold the 13 published iteration
       // times at 256-12,288 GPUs (validation only, 12% too fast on average): 0.9088-1.1077 before; since
       // 2026-12-02 Meta's three Llama 3.1 405B utilisations at 8,192-16,384 H100s (validation only, 11%
@@ -1092,13 +1096,14 @@ const std::vector<LikelyRange>& likely_ranges() {
       // 0.9120-1.1625 before; since 2026-12-02 (twenty-third session) Megatron's fused softmax falling
       // back where its shapes are refused, and the constants refitted with it: 0.9113-1.1717 before;
       // since 2026-12-02 (twenty-fourth session) tensor-parallel collectives priced by NCCL's own model
-      // (nccl_ring_seconds) and the refit with it, and MLPerf's pipeline sends overlapped as its config
-      // sets them (overlap_p2p_comm; those eight rows from 8% too slow to 0.4%): 0.9062-1.1699 before.
-      {"compute_bound", 0.9217, 1.1580, 452, 13},
+      // (nccl_ring_seconds) and the refit with it, and MLPerf's and DGX Cloud's 70B pipeline sends
+      // overlapped as their configs set them (overlap_p2p_comm; MLPerf's eight rows from 8% too slow to
+      // 1%): 0.9062-1.1699 before.
+      {"compute_bound", 0.9228, 1.1587, 453, 13},
       // Any step of a mixture of experts, since 2026-12-01 (eleventh session): NVIDIA's 69 published MoE
       // steps (validation only) and SimuMax's 12 DeepSeek rows; both come out faster than measured
       // (-15% and -9% on average), so the range leans slow.
-      {"mixture_of_experts", 0.9073, 1.4052, 81, 2},
+      {"mixture_of_experts", 0.9040, 1.4077, 81, 2},
   };
   return table;
 }
