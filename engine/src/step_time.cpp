@@ -62,13 +62,13 @@ namespace {
 //    (cuBLAS's fp8 GEMMs reach less of their peak than bf16's). Measured, 0.85-0.96: 0.87-0.96 at the
 //    large shapes on an H200 (speed_validation.cpp); the fit: 0.96, the top of that range.
 //  - memory efficiency: memory-bound kernels (norms, activations, residual adds, the loss, the
-//    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an
-//    H200 (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.71-0.87 in
-//    the folds, unchanged by NCCL's model pricing the tensor-parallel collectives; 0.85 before Megatron's fused softmax fell back where its shapes are refused and the
-//    2021 Megatron rows took micro-batch 2, 0.79 before a pipeline's share of the host's work was
-//    fitted, 0.85 before that work was charged apart, 0.72
-//    while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as 16-bit
-//    ones).
+//    optimizer) stream at this fraction of the HBM peak. 0.5-0.95. A large copy reaches 0.89 on an H200
+//    (4.28 of 4.8 TB/s); eager element-wise kernels a little less: the fit, 0.81 (0.71-0.87 in the
+//    folds, unchanged by NCCL's model pricing the tensor-parallel collectives; 0.85 before Megatron's
+//    fused softmax fell back where its shapes are refused and the 2021 Megatron rows took micro-batch
+//    2, 0.79 before a pipeline's share of the host's work was fitted, 0.85 before that work was charged
+//    apart, 0.72 while LoRA's backward bytes were counted twice over and its fp32 adapter matmuls as
+//    16-bit ones).
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth (before the protocol's own share, nccl_ring_seconds). 0.4-0.95.
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
@@ -87,29 +87,30 @@ namespace {
 //    batch_p2p_sync, on by default), so the GPU then waits for the host to launch again, and
 //    Megatron-Core's all-to-all dispatcher reads the token counts back to the host. 2-100 us. The fit:
 //    100 us, the top of the range, in every fold (a range to 500 us fits 193 us and predicts worse held
-//    out: 6.71% against 6.55%, measured before DGX Cloud's 70B rows overlapped their sends); 9.6 us while it also priced the tensor-parallel collectives, whose
-//    latency NCCL's model now gives (twenty-fourth session); 100 us too before the host's work per
-//    micro-batch was charged apart. Confidence: low; no source times a send apart.
+//    out: 6.71% against 6.55%, measured before DGX Cloud's 70B rows overlapped their sends); 9.6 us
+//    while it also priced the tensor-parallel collectives, whose latency NCCL's model now gives
+//    (twenty-fourth session); 100 us too before the host's work per micro-batch was charged apart.
+//    Confidence: low; no source times a send apart.
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch
-//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.7 ms (13.8-15.7 in the folds
-//    that hold one source out, unchanged by NCCL's model pricing the tensor-parallel collectives; 15.9 ms before the fused-softmax fallback, 11.3 ms before a pipeline's
-//    share, below, was fitted apart). Above the
-//    intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch, 43-45 ms,
-//    less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows, and the
-//    12-layer models without a pipeline come out 8.5% slow, the 24-layer ones 4% fast. Part of what
-//    the multi-node rows lose with more, smaller micro-batches at a fixed global batch (30-45 ms a
-//    micro-batch at 64 GPUs, TP 1-8, against 10-20 ms predicted before). Confidence: medium; no
-//    source times the host directly.
+//    and launches the embedding and the loss. 0.1-50 ms. The fit: 15.7 ms (13.8-15.7 in the folds that
+//    hold one source out, unchanged by NCCL's model pricing the tensor-parallel collectives; 15.9 ms
+//    before the fused-softmax fallback, 11.3 ms before a pipeline's share, below, was fitted apart).
+//    Above the intercept vTrain's one-node rows show without a pipeline (a 12-layer h1024 micro-batch,
+//    43-45 ms, less 12 layers' launches: about 11 ms): the fit trades it against the pipelines' rows,
+//    and the 12-layer models without a pipeline come out 8.5% slow, the 24-layer ones 4% fast. Part of
+//    what the multi-node rows lose with more, smaller micro-batches at a fixed global batch (30-45 ms a
+//    micro-batch at 64 GPUs, TP 1-8, against 10-20 ms predicted before). Confidence: medium; no source
+//    times the host directly.
 //  - a pipeline's host share: in a pipeline that work is split between the two stages that hold the
-//    model's ends. The first loads the tokens and launches the embedding, the last loads the labels
-//    and launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The
-//    last stage sets the pace; the first waits on it and hides its own part there. This is the share
-//    the last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit:
-//    0.650 (0.62-0.73 in the folds; 0.648 before NCCL's model priced the tensor-parallel collectives, 0.625 before the fused-softmax fallback); the clue was vTrain's
-//    one-node pipelines at micro-batch 1, 17-26%
-//    slower predicted than measured while the same models without a pipeline came out within 3%.
+//    model's ends. The first loads the tokens and launches the embedding, the last loads the labels and
+//    launches the logits' loss (pretrain_gpt.py's get_batch loads on those two stages only). The last
+//    stage sets the pace; the first waits on it and hides its own part there. This is the share the
+//    last stage pays, 0.2-1 (1: the whole of it, as one GPU without a pipeline pays). The fit: 0.650
+//    (0.62-0.73 in the folds; 0.648 before NCCL's model priced the tensor-parallel collectives, 0.625
+//    before the fused-softmax fallback); the clue was vTrain's one-node pipelines at micro-batch 1,
+//    17-26% slower predicted than measured while the same models without a pipeline came out within 3%.
 //    Confidence: medium-low; the split is inferred from step times, not timed on a host.
 constexpr double default_matmul_efficiency = 0.75;
 // FlashAttention's rate grows with the head width and the sequence, each as d / (d + half): measured on
