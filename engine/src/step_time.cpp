@@ -283,6 +283,16 @@ double all_gather_seconds(double bytes, double ranks, double bandwidth) {  // al
   return ranks > 1 ? (ranks - 1) / ranks * bytes / bandwidth : 0.0;
 }
 
+// One collective over a tensor-parallel group of `ranks` (the innermost rank dimension): inside a
+// server what NCCL's own model prices it at; a group larger than a server moves the bytes at its
+// share of the NICs and pays the fitted fixed cost of an exchange instead.
+double tensor_parallel_collective_seconds(const StepHardware& m, double bytes, double ranks, bool all_reduce) {
+  const double bandwidth = group_bandwidth(m, ranks, 1);
+  if (ranks <= m.gpus_per_node) return nccl_ring_seconds(m, bytes, ranks, bandwidth, all_reduce);
+  return (all_reduce ? all_reduce_seconds(bytes, ranks, bandwidth) : all_gather_seconds(bytes, ranks, bandwidth)) +
+         m.collective_latency_seconds;
+}
+
 
 // The share of a linear group's matmuls that torchtitan's per-op selective recomputation runs again in
 // the backward pass: every second matmul of a layer, counted in the order the layer calls them
@@ -684,14 +694,10 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   if (tp > 1) {
     const double passes = 2 + (recompute == Recompute::full ? 1 : per_op ? (sp ? 0.5 : 1.0) : 0);
     const double bytes = tokens * h * e;
-    // Inside the fast link's reach each collective costs what NCCL's own model prices it at (with
-    // sequence parallelism an all-gather and a reduce-scatter, each with its base latency and n - 1
-    // steps); a group that spans servers (tensor parallelism is the innermost rank dimension, so
-    // only a group larger than a server) pays the fitted fixed cost of an exchange instead.
-    const double bandwidth = group_bandwidth(m, tp, 1);
-    const double one = tp > m.gpus_per_node ? all_reduce_seconds(bytes, tp, bandwidth) + m.collective_latency_seconds
-                       : sp                      ? 2 * nccl_ring_seconds(m, bytes, tp, bandwidth, false)
-                                                 : nccl_ring_seconds(m, bytes, tp, bandwidth, true);
+    // With sequence parallelism inside a server an all-gather and a reduce-scatter, each with its base
+    // latency and n - 1 steps; otherwise (and across servers) priced as one all-reduce.
+    const double one = sp && tp <= m.gpus_per_node ? 2 * tensor_parallel_collective_seconds(m, bytes, tp, false)
+                                                   : tensor_parallel_collective_seconds(m, bytes, tp, true);
     const double comm = stage * blocks * 2 * passes * one;
     per_mb.tensor_parallel =
         s.strategy.overlap_tp_comm ? std::max(0.0, comm - stage * forward.matmul * (1 + weight_backward)) : comm;
@@ -759,11 +765,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
     const bool scatter_gather =
         !sp && tp > 1 && (framework == Framework::megatron || framework == Framework::deepspeed);
     const double bytes = tokens * h * e / (sp || scatter_gather ? tp : 1.0);
-    const double gather =
-        !scatter_gather            ? 0.0
-        : tp <= m.gpus_per_node    ? nccl_ring_seconds(m, tokens * h * e, tp, group_bandwidth(m, tp, 1), false)
-                                   : all_gather_seconds(tokens * h * e, tp, group_bandwidth(m, tp, 1)) +
-                                         m.collective_latency_seconds;
+    const double gather = scatter_gather ? tensor_parallel_collective_seconds(m, tokens * h * e, tp, false) : 0.0;
     // Stages are the outermost rank dimension (Megatron's tp-cp-ep-dp-pp order): a pipeline that spans
     // servers has a stage boundary between two of them, and every stage waits for that slowest send,
     // which goes over each GPU's own share of the network.
