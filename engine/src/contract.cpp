@@ -633,29 +633,29 @@ constexpr Field breakdown_fields[] = {
 const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
                        breakdown_fields};
 
-// A likely range: the prediction times the held-out percentiles of its kind (report.time.range), in
+// A likely range: the prediction times the 80% range of its kind (report.time.range), in
 // the unit of the figure it belongs to.
-constexpr std::array<Field, 2> percentile_span(std::string_view unit) {
-  return {required(out("low", unit, "The 10th percentile.")), required(out("high", unit, "The 90th percentile."))};
+constexpr std::array<Field, 2> range_span(std::string_view unit) {
+  return {required(out("low", unit, "The low end of the 80% range.")), required(out("high", unit, "The high end of the 80% range."))};
 }
-constexpr auto mfu_range_fields = percentile_span("fraction");
-const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (10th-90th percentile).",
+constexpr auto mfu_range_fields = range_span("fraction");
+const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (80%).",
                         mfu_range_fields};
-constexpr auto step_range_fields = percentile_span("s");
-const Record step_range{"report.time.step_seconds_range", "One step: the likely range (10th-90th percentile).",
+constexpr auto step_range_fields = range_span("s");
+const Record step_range{"report.time.step_seconds_range", "One step: the likely range (80%).",
                         step_range_fields};
-constexpr auto gpu_hours_range_fields = percentile_span("GPU-hours");
-const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (10th-90th percentile).",
+constexpr auto gpu_hours_range_fields = range_span("GPU-hours");
+const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (80%).",
                              gpu_hours_range_fields};
-constexpr auto days_range_fields = percentile_span("days");
-const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (10th-90th percentile).",
+constexpr auto days_range_fields = range_span("days");
+const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (80%).",
                         days_range_fields};
 constexpr Field range_fields[] = {
-    required(text("basis", "The kind of step the percentiles come from: \"launch_bound\" (the host's kernel launches "
+    required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
                            "take longer than a layer's GPU work), \"launch_near\" (over a third of it), "
                            "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts).")),
-    required(out("low", "ratio", "10th percentile of measured / predicted step time on held-out rows of that kind.")),
-    required(out("high", "ratio", "90th percentile of measured / predicted step time on held-out rows of that kind.")),
+    required(out("low", "ratio", "Low end of measured / predicted step time for a run from a new source, from held-out rows of that kind (80% of such runs lie between low and high).")),
+    required(out("high", "ratio", "High end of measured / predicted step time for a run from a new source, from held-out rows of that kind.")),
     required(out("rows", "rows", "Held-out validation rows of that kind.")),
     required(out("sources", "sources", "Validation sources they come from (each weighs the same).")),
 };
@@ -672,22 +672,22 @@ constexpr Field lost_fields[] = {
     required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction).")),
 };
 constexpr Field expected_range_fields[] = {
-    required(text("basis", "Where the percentiles come from: \"whole_runs\" (published whole pre-training runs, each "
+    required(text("basis", "Where the range comes from: \"whole_runs\" (published whole pre-training runs, each "
                            "held out: traincalc validate --runs) for predicted pre-training, else the step's own kinds "
                            "(report.time.range).")),
-    required(out("low", "ratio", "10th percentile of published / expected on held-out rows of that kind.")),
-    required(out("high", "ratio", "90th percentile of published / expected on held-out rows of that kind.")),
+    required(out("low", "ratio", "Low end of published / expected for a new run, from held-out rows of that kind (80% of such runs lie between low and high).")),
+    required(out("high", "ratio", "High end of published / expected for a new run, from held-out rows of that kind.")),
     required(out("rows", "rows", "Held-out rows of that kind.")),
     required(out("sources", "sources", "Sources they come from (each whole run its own).")),
 };
 const Record expected_likely{"report.time.expected.range",
-                             "How far the expected run is likely to be off: the held-out percentiles of its kind.",
+                             "How far the expected run is likely to be off: the 80% range of its kind, from held-out rows.",
                              expected_range_fields};
 const Record expected_hours_range{"report.time.expected.gpu_hours_range",
-                                  "The expected run's GPU-hours: the likely range (10th-90th percentile).",
+                                  "The expected run's GPU-hours: the likely range (80%).",
                                   gpu_hours_range_fields};
 const Record expected_days_range{"report.time.expected.wall_clock_days_range",
-                                 "The expected run's wall-clock days: the likely range (10th-90th percentile).",
+                                 "The expected run's wall-clock days: the likely range (80%).",
                                  days_range_fields};
 const Record lost_hours{"report.time.expected.lost_hours", "Wall-clock hours lost beyond the steady state, by cause.",
                         lost_fields};
@@ -906,12 +906,12 @@ constexpr Field plan_fields[] = {
     out("gpus_wanted", "GPUs", "Where max_gpus capped the plan: the GPUs the budget or deadline would have used."),
 };
 
-constexpr auto money_range_fields = percentile_span("money");
-const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (10th-90th percentile).",
+constexpr auto money_range_fields = range_span("money");
+const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (80%).",
                                 money_range_fields};
 
 const Record expected_money_range{"report.cost.expected_total_range",
-                                  "The expected run's cost: the likely range (10th-90th percentile).",
+                                  "The expected run's cost: the likely range (80%).",
                                   money_range_fields};
 
 constexpr Field exchange_fields[] = {
@@ -948,12 +948,12 @@ constexpr Field cost_fields[] = {
     holds("budget_exchange", Type::object, &budget_exchange, "A budget in another currency: its conversion."),
 };
 
-constexpr auto kwh_range_fields = percentile_span("kWh");
+constexpr auto kwh_range_fields = range_span("kWh");
 const Record expected_kwh_range{"report.energy.expected.kwh_range",
-                                "The expected run's energy: the likely range (10th-90th percentile).", kwh_range_fields};
-constexpr auto co2_range_fields = percentile_span("kg CO2");
+                                "The expected run's energy: the likely range (80%).", kwh_range_fields};
+constexpr auto co2_range_fields = range_span("kg CO2");
 const Record expected_co2_range{"report.energy.expected.co2_kg_range",
-                                "The expected run's emissions: the likely range (10th-90th percentile).",
+                                "The expected run's emissions: the likely range (80%).",
                                 co2_range_fields};
 constexpr Field energy_expected_fields[] = {
     required(out("kwh", "kWh", "Energy of the expected run.")),

@@ -284,7 +284,7 @@ json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& 
 namespace {
 
 // A likely range as the report gives it: its basis and multipliers, and a figure's span under it
-// (the figure times the held-out percentiles).
+// (the figure times its likely range's ends).
 json range_json(const LikelyRange& lr) {
   return {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
 }
@@ -422,7 +422,7 @@ json report_json_value(const Report& r) {
                                  {"micro_batch_host", b.micro_batch_host}};
   }
   if (t.range) {
-    // The prediction times the held-out percentiles: a slower step (high) is a lower utilisation.
+    // The prediction times the likely range's ends: a slower step (high) is a lower utilisation.
     const LikelyRange& lr = *t.range;
     time["range"] = range_json(lr);
     time["mfu_range"] = {{"low", t.mfu / lr.high}, {"high", t.mfu / lr.low}};

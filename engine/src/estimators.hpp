@@ -279,7 +279,7 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
 // work on a layer ("launch_bound"), more than a third of it ("launch_near"), or less ("compute_bound"); any
 // step of a mixture of experts ("mixture_of_experts").
 std::string speed_range_basis(const StepPrediction& step);
-// The likely range of a predicted step: the held-out percentiles of its basis, which `traincalc
+// The likely range of a predicted step: the 80% range of its basis for a new source, which `traincalc
 // validate --speed` computes from the validation rows (a test keeps the two equal).
 LikelyRange likely_range(const StepPrediction& step);
 const LikelyRange& likely_range(std::string_view basis);  // the row of that basis (the last if none)
@@ -351,9 +351,10 @@ inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
 inline constexpr double default_run_efficiency = 0.737;
-// The expected run's likely range for predicted pre-training: published / expected GPU-hours, 10th and
-// 90th percentile over the whole runs the utilisation is predicted for, each held out (`traincalc
-// validate --runs` prints them; test_goodput.cpp keeps these equal to it).
+// The expected run's likely range for predicted pre-training: published / expected GPU-hours over the
+// whole runs the utilisation is predicted for, each held out, at the ranks a new run falls between 80%
+// of the time (detail::range_low_level_for_new_group: the 9.4th and 90.6th percentiles of 60 runs;
+// `traincalc validate --runs` prints them; test_goodput.cpp keeps these equal to it).
 LikelyRange whole_run_range();
 // Daly (2006): the checkpoint interval (hours of work) that minimises the expected wall-clock, for a
 // checkpoint taking delta hours and a mean time between interruptions of m hours.

@@ -317,7 +317,7 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
                         {{"days", detail::format_number(std::ceil(days))},
                          {"gpus", detail::format_number(plan.gpus)},
                          {"deadline_days", detail::format_number(*plan.deadline_days)}}});
-  // Met at the prediction but not across its likely range (the held-out errors' 90th percentile):
+  // Met at the prediction but not across its likely range (its high end):
   // said, so a plan is not made on the optimistic figure alone.
   const auto one_decimal = [](double x) { return detail::format_number(std::round(x * 10) / 10); };
   if (range && plan.meets_deadline && *plan.meets_deadline && days * range->high > *plan.deadline_days * (1 + 1e-12))

@@ -387,8 +387,9 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
   table.median_of_sources_abs_error_pct = median(std::move(source_medians));
   table.median_of_sources_abs_error_in_sample_pct = median(std::move(source_medians_in_sample));
 
-  // Likely ranges: by basis, the 10th and 90th percentiles of measured / predicted step time over the
-  // held-out rows, each source weighing the same (1 / its rows of that basis), widened to contain 1.
+  // Likely ranges: by basis, the 80% range of measured / predicted step time for a row from a new
+  // source, over the held-out rows, each source weighing the same (1 / its rows of that basis),
+  // widened to contain 1.
   const std::vector<std::string> bases = {"launch_bound", "launch_near", "compute_bound", "mixture_of_experts"};
   for (SpeedValidationRow& row : rows) row.range_ratio = 1 / (1 + row.error_pct / 100);
   // A kind of step only one source measures (today the launch-bound one-node rows): held out by
@@ -429,8 +430,11 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
           residuals.emplace_back(std::log(row.range_ratio), 1.0 / count[row.source_group]);
       LikelyRange r;
       r.basis = basis;
-      r.low = std::min(1.0, std::exp(detail::weighted_quantile(residuals, 0.1)));
-      r.high = std::max(1.0, std::exp(detail::weighted_quantile(residuals, 0.9)));
+      // A range is for a run from a source not among these: its ends at the ranks that give a new
+      // source's row 80% (range_low_level_for_new_group over the sources; 0.069 and 0.931 over 13).
+      const double level = detail::range_low_level_for_new_group(double(count.size()));
+      r.low = std::min(1.0, std::exp(detail::weighted_quantile_interpolated(residuals, level)));
+      r.high = std::max(1.0, std::exp(detail::weighted_quantile_interpolated(residuals, 1 - level)));
       r.rows = double(residuals.size());
       r.sources = double(count.size());
       out.push_back(r);

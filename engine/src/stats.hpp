@@ -38,4 +38,38 @@ inline double weighted_quantile(std::vector<std::pair<double, double>> value_wei
   return value_weight.back().first;
 }
 
+// The q-quantile (0..1) of weighted values read off their interpolated distribution: each value sits
+// at the middle of its own weight (Hazen's plotting position, (running weight - weight / 2) / total),
+// straight lines between, the extremes below the first and above the last position. 0 for an empty
+// list.
+inline double weighted_quantile_interpolated(std::vector<std::pair<double, double>> value_weight, double q) {
+  if (value_weight.empty()) return 0;
+  std::sort(value_weight.begin(), value_weight.end());
+  double total = 0;
+  for (const auto& vw : value_weight) total += vw.second;
+  double running = 0, previous_position = 0, previous_value = value_weight.front().first;
+  for (std::size_t i = 0; i < value_weight.size(); ++i) {
+    const auto& [value, weight] = value_weight[i];
+    const double position = (running + weight / 2) / total;
+    running += weight;
+    if (q <= position) {
+      if (i == 0 || position <= previous_position) return value;
+      return previous_value + (value - previous_value) * (q - previous_position) / (position - previous_position);
+    }
+    previous_position = position;
+    previous_value = value;
+  }
+  return value_weight.back().first;
+}
+
+// The lower quantile level of an 80% range meant for a new group, from draws of `groups` exchangeable
+// groups: a new draw falls between the i-th and j-th smallest of k draws with probability (j - i) /
+// (k + 1) (order statistics; e.g. Wilks 1941, the rank rule behind split conformal prediction), so the
+// range's ends are the ranks 0.1 (k + 1) and 0.9 (k + 1), at Hazen's positions (rank - 1/2) / k; none
+// below 0 (with four groups or fewer, the extremes). 0.1 for ever more groups.
+inline double range_low_level_for_new_group(double groups) {
+  if (!(groups >= 1)) return 0;
+  return std::max(0.0, (0.1 * (groups + 1) - 0.5) / groups);
+}
+
 }  // namespace traincalc::detail

@@ -566,7 +566,7 @@ describe('the served page', () => {
       if (seconds > 0) assert.equal(await reportValue(page, `time.breakdown_seconds.${part}`), seconds, part);
     }
     assert.equal(await page.locator('.speed-source').getAttribute('data-mfu-source'), 'predicted');
-    // Every predicted figure carries the engine's likely range (10th-90th percentile of held-out error),
+    // Every predicted figure carries the engine's likely range (the 80% range of held-out error for a new source),
     // on the cards, beside MFU and step time, and in the math.
     const range = async (path) => {
       const node = page.locator(`.likely[data-report="${path}"]`);

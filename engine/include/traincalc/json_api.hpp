@@ -230,8 +230,9 @@ struct RunValidationTable {
   double median_abs_error_pct = 0, median_abs_error_in_sample_pct = 0;
   double median_abs_steady_error_pct = 0, median_abs_rule_of_thumb_error_pct = 0;
   double median_error_pct = 0;  // signed, held out: the bias
-  // The likely range of the expected run: 10th and 90th percentile of published / expected (held
-  // out) over the predicted runs, widened to contain 1 (goodput.cpp keeps the same numbers).
+  // The likely range of the expected run: published / expected (held out) over the predicted runs, cut
+  // at the ranks a new run falls between 80% of the time, widened to contain 1 (goodput.cpp keeps the
+  // same numbers).
   double range_low = 1, range_high = 1;
   // The same held-out errors by how sure each published figure is (the run's `confidence`, as its
   // source and note in engine/data/whole-runs.json justify it), from the surest down: how much of the

@@ -91,13 +91,14 @@ struct StepPrediction {
   bool mixture_of_experts = false;  // routed experts: its likely range is the mixture-of-experts rows'
 };
 
-// How far the true step time is likely to lie from the predicted one: the 10th and 90th percentiles of
-// measured / predicted step time over held-out validation rows of the same kind (`basis`), each
-// validation source weighing the same. The range always contains the prediction.
+// How far the true step time is likely to lie from the predicted one: the 80% range of measured /
+// predicted step time for a run from a new source, from held-out validation rows of the same kind
+// (`basis`), each validation source weighing the same (step_time.cpp, likely_ranges). The range
+// always contains the prediction.
 struct LikelyRange {
   std::string basis;  // "launch_bound", "launch_near", "compute_bound" or "mixture_of_experts"
   double low = 1, high = 1;  // multipliers of the predicted step time (and days, GPU-hours, cost)
-  double rows = 0, sources = 0;  // the held-out rows behind the percentiles, and their sources
+  double rows = 0, sources = 0;  // the held-out rows behind the range, and their sources
 };
 
 // The run as it is likely to go (goodput.cpp): the steady state slowed to a real run's speed, then
@@ -122,7 +123,7 @@ struct ExpectedRun {
   // The expected run is the report's headline when the engine predicts the utilisation (the deadline
   // planner then plans on it); beside a given or assumed one it is shown on request.
   bool headline = false;
-  // How far off the expected run is likely to be (published / expected, 10th and 90th percentile):
+  // How far off the expected run is likely to be (published / expected, the 80% range for a new run):
   // for predicted pre-training the held-out whole runs' ("whole_runs"), else the step's own range.
   std::optional<LikelyRange> range;
   // Wall-clock hours lost, by cause: sum with the steady-state hours to the expected hours.
