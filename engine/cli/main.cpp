@@ -138,7 +138,7 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
               "own constants: median %.1f%% (step time, %zu rows)\n",
               table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
               table.mean_abs_error_in_sample_pct, table.median_abs_error_built_in_pct, table.rows.size());
-  std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 10th-90th percentile\n",
+  std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 80% for a run from a new source\n",
               "kind of step", "low", "high", "rows", "sources");
   for (const auto& r : table.ranges)
     std::printf("%-16s %9.3f %9.3f %6.0f %8.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources);
@@ -181,7 +181,7 @@ void print_run_validation(const traincalc::RunValidationTable& table) {
               table.median_abs_rule_of_thumb_error_pct);
   std::printf("run efficiency (a real run's steady speed / the step model's), fitted on the %.0f predicted runs: %.3f\n",
               table.runs_predicted, table.run_efficiency_in_sample);
-  std::printf("likely range of the expected run (published / expected, held out, 10th-90th percentile): %.3f-%.3f\n",
+  std::printf("likely range of the expected run (published / expected, held out, 80%% for a new run): %.3f-%.3f\n",
               table.range_low, table.range_high);
   std::printf("held out, by the published figure's confidence:");
   for (std::size_t i = 0; i < table.by_confidence.size(); ++i) {

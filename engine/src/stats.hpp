@@ -47,6 +47,7 @@ inline double weighted_quantile_interpolated(std::vector<std::pair<double, doubl
   std::sort(value_weight.begin(), value_weight.end());
   double total = 0;
   for (const auto& vw : value_weight) total += vw.second;
+  if (!(total > 0)) return value_weight.front().first;
   double running = 0, previous_position = 0, previous_value = value_weight.front().first;
   for (std::size_t i = 0; i < value_weight.size(); ++i) {
     const auto& [value, weight] = value_weight[i];
@@ -66,10 +67,12 @@ inline double weighted_quantile_interpolated(std::vector<std::pair<double, doubl
 // groups: a new draw falls between the i-th and j-th smallest of k draws with probability (j - i) /
 // (k + 1) (order statistics; e.g. Wilks 1941, the rank rule behind split conformal prediction), so the
 // range's ends are the ranks 0.1 (k + 1) and 0.9 (k + 1), at Hazen's positions (rank - 1/2) / k; none
-// below 0 (with four groups or fewer, the extremes). 0.1 for ever more groups.
+// below 0 (with four groups or fewer, the extremes). 0.1 for ever more groups. Exact for one draw per
+// group; read on pooled rows, each group weighing the same, it is an approximation.
 inline double range_low_level_for_new_group(double groups) {
   if (!(groups >= 1)) return 0;
-  return std::max(0.0, (0.1 * (groups + 1) - 0.5) / groups);
+  // (0.1 (k + 1) - 1/2) / k, written so that four groups give exactly 0: (k - 4) / (10 k).
+  return std::max(0.0, (groups - 4) / (10 * groups));
 }
 
 }  // namespace traincalc::detail

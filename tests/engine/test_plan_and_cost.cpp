@@ -193,7 +193,7 @@ TEST_CASE("A monthly budget for some months: the GPUs it rents, the time and the
 
 TEST_CASE("A deadline or budget met by the prediction but not across its likely range is said", "[plan][range]") {
   // Llama-2-7B, 1T tokens on H100s with a 30-day deadline: the planner takes the fewest GPUs whose
-  // expected run meets it, so the likely range's slow end (the held-out whole runs' 90th percentile)
+  // expected run meets it, so the likely range's slow end (the held-out whole runs' range's high end)
   // passes it.
   const test::json deadline = {{"model", {{"preset", "llama-2-7b"}}},
                                {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},

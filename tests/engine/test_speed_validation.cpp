@@ -337,9 +337,11 @@ TEST_CASE("A range for a new source ends at the ranks a new draw falls between 8
   // A heavier value takes more of the line: weights 3 and 1 put 0 at 3/8 and 10 at 7/8.
   CHECK(weighted_quantile_interpolated({{0, 3}, {10, 1}}, 0.5) == Approx(2.5));
   CHECK(weighted_quantile_interpolated({}, 0.5) == 0);
+  // No weight at all: the smallest value, not a division by zero.
+  CHECK(weighted_quantile_interpolated({{2, 0}, {1, 0}}, 0.5) == 1);
 }
 
-TEST_CASE("Likely ranges are the held-out percentiles, and 80% ranges hold about 80% of held-out rows",
+TEST_CASE("Likely ranges are the held-out 80% ranges for a new source, and hold about 80% of a new source's rows",
           "[speed][validation][range]") {
   const auto& t = table();
   // The engine's table (step_time.cpp) is what the validation computes from the held-out rows: a change

@@ -324,7 +324,7 @@ describe('language', () => {
     assert.equal(warningText('zh', warning('speed_uncalibrated')), '速度模型验证所用的实测步长中没有以下情形：CPU 卸载。这部分按原理建模，未经验证。');
     assert.equal(warningText('zh', { code: 'speed_uncalibrated', params: { features: 'QLoRA, CPU offload', feature_ids: 'qlora,cpu_offload' } }),
       '速度模型验证所用的实测步长中没有以下情形：QLoRA、CPU 卸载。这部分按原理建模，未经验证。');
-    // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.9040-1.4077, 81 rows, 2 sources.
+    // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.7691-2.7596, 81 rows, 2 sources.
     assert.equal(warningText('zh', warning('speed_moe_range')),
       '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 23% 到慢 176%。');
     // Megatron's fused softmax refused for vTrain's 18.4B at TP 16 (48 heads, 3 a GPU, micro-batch 2).

@@ -151,7 +151,7 @@ export const STRINGS = {
   range_basis_launch_near: 'steps where launching kernels takes over a third of a layer\'s GPU time',
   range_basis_compute_bound: 'steps where the GPU\'s work dominates',
   range_basis_mixture_of_experts: 'steps of a mixture of experts (NVIDIA\'s published Megatron-Core runs and SimuMax\'s DeepSeek rows; both ran slower than predicted)',
-  math_speed_range: 'Likely range: on {rows} measured steps of the same kind ({basis}) from {sources}, each predicted with constants fitted without it, the measured step took {lo}× to {hi}× the prediction (the range a run from a new source falls in 80% of the time: with few sources, close to their extremes). So one step likely takes {step} and the MFU is likely {mfu}.',
+  math_speed_range: 'Likely range: on {rows} measured steps of the same kind ({basis}) from {sources}, each predicted with constants fitted without it, the measured step took {lo}× to {hi}× the prediction (the range a run from a new source falls in 80% of the time: with four sources or fewer, their extremes). So one step likely takes {step} and the MFU is likely {mfu}.',
   math_cost: 'Cost = GPU-hours × price = {gh} × {p} = {c}',
   math_budget: 'GPUs = ⌊budget ÷ monthly price⌋ = ⌊{b} ÷ {p}⌋ = {g}',
   math_expected_headline: 'As runs go (the headline): steady state {d} days ÷ goodput {gp} = {ed} days, {gh} GPU-hours; cost in proportion ("The run as it is likely to go" shows each term).',

@@ -152,7 +152,7 @@ export const STRINGS = {
   range_basis_launch_near: '启动内核的时间超过一层 GPU 耗时三分之一的步',
   range_basis_compute_bound: '以 GPU 计算为主的步',
   range_basis_mixture_of_experts: '混合专家模型的步（NVIDIA 公布的 Megatron-Core 实测与 SimuMax 的 DeepSeek 实测；两者都比预测慢）',
-  math_speed_range: '可能范围：在 {sources}的 {rows} 个同类实测步（{basis}）上，每个都用不含它的数据拟合的常数预测，实测步长是预测的 {lo} 至 {hi} 倍（新来源的运行有 80% 的机会落在此范围；来源少时接近其极值）。因此每步可能耗时 {step}，MFU 可能为 {mfu}。',
+  math_speed_range: '可能范围：在 {sources}的 {rows} 个同类实测步（{basis}）上，每个都用不含它的数据拟合的常数预测，实测步长是预测的 {lo} 至 {hi} 倍（新来源的运行有 80% 的机会落在此范围；来源不超过 4 个时即其极值）。因此每步可能耗时 {step}，MFU 可能为 {mfu}。',
   math_cost: '费用 = GPU 小时 × 单价 = {gh} × {p} = {c}',
   math_budget: 'GPU 数 = ⌊预算 ÷ 月租⌋ = ⌊{b} ÷ {p}⌋ = {g}',
   math_expected_headline: '按实际训练（主结果）：稳态 {d} 天 ÷ 有效训练比例 {gp} = {ed} 天，{gh} GPU 小时；费用按同一比例（各项见“实际训练的预期”）。',
