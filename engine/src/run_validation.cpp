@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "estimators.hpp"
@@ -106,9 +107,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_error_pct = detail::median(signed_held_out);
   // As the step's ranges: the ends a new run falls between 80% of the time, each run a draw of its own
   // (range_low_level_for_new_group: 0.093 and 0.907 over 60 runs).
-  const double level = detail::range_low_level_for_new_group(double(ratios.size()));
-  table.range_low = std::min(1.0, std::exp(detail::weighted_quantile_interpolated(ratios, level)));
-  table.range_high = std::max(1.0, std::exp(detail::weighted_quantile_interpolated(ratios, 1 - level)));
+  std::tie(table.range_low, table.range_high) = detail::range_ends_for_new_group(ratios, double(ratios.size()));
   for (const char* level : confidence_levels) {
     std::vector<double> abs_errors, errors;
     for (const RunValidationRow& row : rows)

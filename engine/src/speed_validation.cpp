@@ -5,12 +5,13 @@
 // The in-sample fit uses every source; the engine's own constants are reported beside both.
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
+#include <stdexcept>
+#include <tuple>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -432,9 +433,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       r.basis = basis;
       // A range is for a run from a source not among these: its ends at the ranks that give a new
       // source's row 80% (range_low_level_for_new_group over the sources; 0.069 and 0.931 over 13).
-      const double level = detail::range_low_level_for_new_group(double(count.size()));
-      r.low = std::min(1.0, std::exp(detail::weighted_quantile_interpolated(residuals, level)));
-      r.high = std::max(1.0, std::exp(detail::weighted_quantile_interpolated(residuals, 1 - level)));
+      std::tie(r.low, r.high) = detail::range_ends_for_new_group(residuals, double(count.size()));
       r.rows = double(residuals.size());
       r.sources = double(count.size());
       out.push_back(r);

@@ -1,6 +1,7 @@
 // Summary statistics of error lists, shared by the validations (memory, speed).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -21,21 +22,6 @@ inline double mean(const std::vector<double>& values) {
 
 inline double largest(const std::vector<double>& values) {
   return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
-}
-
-// The q-quantile (0..1) of weighted values: the first value, in order, at which the running weight
-// reaches q of the total. 0 for an empty list.
-inline double weighted_quantile(std::vector<std::pair<double, double>> value_weight, double q) {
-  if (value_weight.empty()) return 0;
-  std::sort(value_weight.begin(), value_weight.end());
-  double total = 0;
-  for (const auto& vw : value_weight) total += vw.second;
-  double running = 0;
-  for (const auto& [value, weight] : value_weight) {
-    running += weight;
-    if (running >= q * total - 1e-12) return value;
-  }
-  return value_weight.back().first;
 }
 
 // The q-quantile (0..1) of weighted values read off their interpolated distribution: each value sits
@@ -73,6 +59,16 @@ inline double range_low_level_for_new_group(double groups) {
   if (!(groups >= 1)) return 0;
   // (0.1 (k + 1) - 1/2) / k, written so that four groups give exactly 0: (k - 4) / (10 k).
   return std::max(0.0, (groups - 4) / (10 * groups));
+}
+
+// A likely range's ends from weighted log ratios (measured / predicted) of `groups` groups: the 80%
+// range for a new group (range_low_level_for_new_group), as ratios, widened to contain 1. The speed
+// validation's ranges by kind of step and the whole runs' range are both this.
+inline std::pair<double, double> range_ends_for_new_group(const std::vector<std::pair<double, double>>& log_ratios,
+                                                          double groups) {
+  const double level = range_low_level_for_new_group(groups);
+  return {std::min(1.0, std::exp(weighted_quantile_interpolated(log_ratios, level))),
+          std::max(1.0, std::exp(weighted_quantile_interpolated(log_ratios, 1 - level)))};
 }
 
 }  // namespace traincalc::detail
