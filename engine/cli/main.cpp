@@ -138,7 +138,7 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
               "own constants: median %.1f%% (step time, %zu rows)\n",
               table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
               table.mean_abs_error_in_sample_pct, table.median_abs_error_built_in_pct, table.rows.size());
-  std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 80% for a run from a new source\n",
+  std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 80%% for a run from a new source\n",
               "kind of step", "low", "high", "rows", "sources");
   for (const auto& r : table.ranges)
     std::printf("%-16s %9.3f %9.3f %6.0f %8.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources);

@@ -158,6 +158,10 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   // A source kept for validation only is marked, and the mark explained.
   CHECK(text.out.find("nemo-moe") != std::string::npos);
   CHECK(text.out.find("* validation only: predicted, never fitted on") != std::string::npos);
+  // The ranges' header says what the ends are, as written (a bare "%" before " f" once printed a
+  // stray number there).
+  CHECK(text.out.find("likely range: measured / predicted step time, 80% for a run from a new source\n") !=
+        std::string::npos);
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);
   const json j = json::parse(as_json.out);
