@@ -2,7 +2,7 @@
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
-//   traincalc validate [--planner | --memory | --speed | --runs] [--json] [--pretty]
+//   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs] [--json] [--pretty]
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
@@ -28,7 +28,7 @@ constexpr const char* usage =
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
-    "       traincalc validate [--planner | --memory | --speed | --runs] [--json] [--pretty]\n"
+    "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs] [--json] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
@@ -42,7 +42,9 @@ constexpr const char* usage =
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON);\n"
     "          --memory: every measured peak-memory run against the memory model, held out by source;\n"
-    "          --speed: every measured step time against the step model, held out by source;\n"
+    "          --speed: every measured step time against the step model, held out by source\n"
+    "          (--search-grid N, 4-48, default 12: the steps of the fit's first sweep; the held-out\n"
+    "          figures move with it, scripts/fit-noise.mjs measures how far);\n"
     "          --runs: every published whole run's GPU-hours against the expected run, each held out.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
     "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
@@ -261,6 +263,7 @@ int run(int argc, char** argv) {
   std::optional<std::string> input;
   int indent = -1;
   bool planner = false, memory = false, speed = false, runs = false, as_json = false, gpus = false;
+  std::optional<int> search_grid;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--pretty") {
       indent = 2;
@@ -270,6 +273,23 @@ int run(int argc, char** argv) {
       memory = true;
     } else if (command == "validate" && args[i] == "--speed") {
       speed = true;
+    } else if (command == "validate" && args[i] == "--search-grid") {
+      // A whole number of steps, 4-48: anything else is refused, not clamped, so a typo is seen.
+      const std::string value = i + 1 < args.size() ? args[++i] : "";
+      int steps = 0;
+      std::size_t used = 0;
+      try {
+        steps = std::stoi(value, &used);
+      } catch (...) {
+        used = 0;
+      }
+      if (value.empty() || used != value.size() || steps < 4 || steps > 48) {
+        std::cerr << "traincalc: --search-grid needs a whole number of steps from 4 to 48, not '" << value
+                  << "'\n"
+                  << usage;
+        return 2;
+      }
+      search_grid = steps;
     } else if (command == "validate" && args[i] == "--runs") {
       runs = true;
     } else if (command == "compare" && args[i] == "--gpus") {
@@ -314,8 +334,12 @@ int run(int argc, char** argv) {
     catalog = std::move(load.catalog);
   }
 
+  if (search_grid && !(command == "validate" && speed)) {
+    std::cerr << "traincalc: --search-grid goes with validate --speed\n" << usage;
+    return 2;
+  }
   if (command == "validate" && speed) {
-    const traincalc::SpeedValidationTable table = traincalc::validate_speed(catalog);
+    const traincalc::SpeedValidationTable table = traincalc::validate_speed(catalog, true, search_grid.value_or(12));
     if (as_json)
       std::cout << traincalc::speed_validation_to_json(table, indent) << '\n';
     else

@@ -114,14 +114,16 @@ double objective(const std::vector<Prepared>& prepared, const std::vector<SpeedV
   return mean(per_source);
 }
 
-// Coordinate descent, each constant kept in its physical range: first each constant over a grid
-// spanning its range (a constant behind a max(), like the launch cost, is flat until it matters, so
-// small steps from a low start would never find it), then in shrinking multiplicative steps. A
-// constant the fitting rows cannot move (a GPU family they do not contain) stays where it starts.
+// Coordinate descent, each constant kept in its physical range: first each constant over a grid of
+// `grid` steps spanning its range (a constant behind a max(), like the launch cost, is flat until it
+// matters, so small steps from a low start would never find it), then in shrinking multiplicative
+// steps. A constant the fitting rows cannot move (a GPU family they do not contain) stays where it
+// starts. The objective is rugged (maxima, capped errors), so the search ends in a local minimum
+// that depends on the grid: validate_speed's search_grid, whose effect on the held-out figures
+// scripts/fit-noise.mjs measures (docs/validation.md, "The fit's own noise").
 SpeedParams fit(const std::vector<Prepared>& prepared, const std::vector<SpeedValidationRow>& rows,
-                const std::vector<std::size_t>& use, SpeedParams params) {
+                const std::vector<std::size_t>& use, SpeedParams params, int grid) {
   double best = objective(prepared, rows, use, params);
-  constexpr int grid = 12;
   for (int sweep = 0; sweep < 2; ++sweep) {
     for (const Knob& k : knobs()) {
       for (int i = 0; i <= grid; ++i) {
@@ -211,10 +213,13 @@ std::string number(double x) {
 
 }  // namespace
 
-SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) {
+SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, int search_grid) {
   const json data = json::parse(builtin_speed_validation_json(), nullptr, false);
   const json calibration = json::parse(builtin_calibration_json(), nullptr, false);
   SpeedValidationTable table;
+  // The search's first sweep: 12 steps across each constant's range unless asked otherwise, within 4-48.
+  table.search_grid = std::clamp(search_grid, 4, 48);
+  search_grid = table.search_grid;
   table.description = data.at("description").get<std::string>();
   std::vector<Prepared> prepared;
   auto add = [&](SpeedValidationRow row, const json& scenario) {
@@ -340,12 +345,12 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
   // source's own information would carry into its held-out fit through where the search begins.
   SpeedParams start;
   for (const Knob& k : knobs()) start.*k.field = std::sqrt(k.low * k.high);
-  const SpeedParams in_sample = fit_constants ? fit(prepared, rows, fit_rows(""), start) : built_in;
+  const SpeedParams in_sample = fit_constants ? fit(prepared, rows, fit_rows(""), start, search_grid) : built_in;
   table.fits.push_back({"", values_of(in_sample)});
   std::vector<double> held_out_all, in_sample_all, built_in_all;
   std::vector<double> source_medians, source_medians_in_sample;  // each source's held-out and in-sample median
   for (const std::string& group : groups) {
-    const SpeedParams without = fit_constants ? fit(prepared, rows, fit_rows(group), start) : built_in;
+    const SpeedParams without = fit_constants ? fit(prepared, rows, fit_rows(group), start, search_grid) : built_in;
     table.fits.push_back({group, values_of(without)});
     SpeedValidationSource source;
     source.group = group;
@@ -411,7 +416,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants) 
       if (row.source_group == only && row.width > 0) widths.insert(row.width);
     if (widths.size() < 2 || !fit_constants) continue;
     for (double width : widths) {
-      const SpeedParams without = fit(prepared, rows, fit_rows(only, width), start);
+      const SpeedParams without = fit(prepared, rows, fit_rows(only, width), start, search_grid);
       for (std::size_t i = 0; i < rows.size(); ++i)
         if (rows[i].source_group == only && rows[i].width == width && rows[i].range_basis == basis)
           rows[i].range_ratio = 1 / step_ratio(prepared[i], rows[i], without, nullptr);
@@ -559,6 +564,7 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                  {"median_of_sources_abs_error_in_sample_pct", table.median_of_sources_abs_error_in_sample_pct},
                  {"mean_abs_error_in_sample_pct", table.mean_abs_error_in_sample_pct},
                  {"median_abs_error_built_in_pct", table.median_abs_error_built_in_pct},
+                 {"search_grid", table.search_grid},
                  {"ranges", ranges},
                  {"range_coverage_rows_pct", table.range_coverage_rows_pct},
                  {"range_coverage_sources_pct", table.range_coverage_sources_pct},

@@ -369,7 +369,7 @@ export const STRINGS = {
   scaling_fixed_mfu: 'With a fixed utilisation the calculator assumes perfect scaling (cost flat, time halving); leave utilisation empty to see the predicted curve.',
   validation: 'How accurate is the prediction? (published runs, 1,842 steps held out by source, measured memory)',
   val_speed_title: 'Step time: measured runs, each source held out',
-  val_speed_summary: 'Over {n} measured steps and published runs from {sources} sources, each source predicted with the step model\'s constants fitted on the others, the median of each source\'s median error is {bysource}% ({bysource_in}% in sample); over all rows, most of them one source\'s small models, the median is {median}% ({insample}% in sample). Computed without a source, the likely ranges hold {nested}% of its held-out rows on average, the test of an 80% range; with every source in them, {cov}% ({rows}% of all rows).',
+  val_speed_summary: 'Over {n} measured steps and published runs from {sources} sources, each source predicted with the step model\'s constants fitted on the others, the median of each source\'s median error is {bysource}% ({bysource_in}% in sample); over all rows, most of them one source\'s small models, the median is {median}% ({insample}% in sample). Computed without a source, the likely ranges hold {nested}% of its held-out rows on average, the test of an 80% range; with every source in them, {cov}% ({rows}% of all rows). The fit\'s own search moves the first figure by about half a point (refitted with 8-16 steps: docs/validation.md), so smaller differences between versions say nothing.',
   val_source: 'Source',
   val_framework: 'Framework',
   val_rows: 'Rows',
