@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // How far do the step model's held-out figures move with the fit's own search? The fit is a
 // coordinate descent over a rugged objective (engine/src/speed_validation.cpp, fit): where it ends
-// depends on how finely its first sweep steps across each constant's range (--search-grid). A change
+// depends on how finely its grid sweeps step across each constant's range (--search-grid). A change
 // to a formula or a constant that moves a held-out figure by less than this spread is not evidence
 // either way: compare the medians over the same sweep, before and after (docs/validation.md, "The
 // fit's own noise").
@@ -16,14 +16,22 @@ import { execFileSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--grids');
-const grids = (at >= 0 ? args[at + 1] ?? '' : '8,9,10,11,12,13,14,15,16').split(',').map(Number);
+const isValue = (i) => at >= 0 && i === at + 1;  // the word after --grids is its value
+const unknown = args.filter((a, i) => a !== '--json' && a !== '--grids' && !isValue(i));
+if (unknown.length) {
+  console.error(`fit-noise: unknown argument ${unknown[0]}; usage: node scripts/fit-noise.mjs [--grids 8,9,...,16] [--json]`);
+  process.exit(2);
+}
+const grids = (at >= 0 ? args[at + 1] ?? '' : '8,9,10,11,12,13,14,15,16').split(',').map((g) => (/^\d+$/.test(g) ? Number(g) : NaN));
 if (!grids.length || grids.some((g) => !Number.isInteger(g) || g < 4 || g > 48)) {
   console.error('fit-noise: --grids takes whole numbers from 4 to 48, separated by commas');
   process.exit(2);
 }
 
+// A figure the engine could not compute (JSON null) is left out of the summary and printed as "-".
 const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
+  const s = v.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  if (!s.length) return null;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
@@ -51,19 +59,20 @@ const runs = grids.map((grid) => {
 
 const names = Object.keys(runs[0].figures);
 const summary = Object.fromEntries(names.map((name) => {
-  const values = runs.map((r) => r.figures[name]);
-  return [name, { median: median(values), low: Math.min(...values), high: Math.max(...values) }];
+  const values = runs.map((r) => r.figures[name]).filter((x) => typeof x === 'number');
+  return [name, values.length ? { median: median(values), low: Math.min(...values), high: Math.max(...values) }
+    : { median: null, low: null, high: null }];
 }));
 
 if (args.includes('--json')) {
   console.log(JSON.stringify({ grids, runs, summary }, null, 2));
 } else {
-  const digits = (name, x) => (name.startsWith('Spearman') ? x.toFixed(2) : name.startsWith('one-node') ? String(x) : x.toFixed(2));
+  const digits = (name, x) => (typeof x !== 'number' ? '-' : name.startsWith('one-node') ? String(x) : x.toFixed(2));
   const width = Math.max(...names.map((n) => n.length));
-  console.log(`${'search grid'.padEnd(width)}  ${grids.map((g) => String(g).padStart(6)).join('')}   median  lowest-highest`);
+  console.log(`${'search grid'.padEnd(width)} ${grids.map((g) => String(g).padStart(7)).join('')}    median  lowest-highest`);
   for (const name of names) {
     const s = summary[name];
-    console.log(`${name.padEnd(width)}  ${runs.map((r) => digits(name, r.figures[name]).padStart(6)).join('')}` +
-      `   ${digits(name, s.median).padStart(6)}  ${digits(name, s.low)}-${digits(name, s.high)}`);
+    console.log(`${name.padEnd(width)} ${runs.map((r) => digits(name, r.figures[name]).padStart(7)).join('')}` +
+      `   ${digits(name, s.median).padStart(7)}  ${digits(name, s.low)}-${digits(name, s.high)}`);
   }
 }

@@ -6,6 +6,7 @@
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
+#include <algorithm>
 #include <cstdio>
 #include <cmath>
 #include <fstream>
@@ -43,7 +44,7 @@ constexpr const char* usage =
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON);\n"
     "          --memory: every measured peak-memory run against the memory model, held out by source;\n"
     "          --speed: every measured step time against the step model, held out by source\n"
-    "          (--search-grid N, 4-48, default 12: the steps of the fit's first sweep; the held-out\n"
+    "          (--search-grid N, 4-48, default 12: the steps of the fit's grid sweeps; the held-out\n"
     "          figures move with it, scripts/fit-noise.mjs measures how far);\n"
     "          --runs: every published whole run's GPU-hours against the expected run, each held out.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
@@ -136,6 +137,9 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
     std::printf("* validation only: predicted, never fitted on (engine/data/speed-validation.json says why)\n");
   std::printf("median of the sources' medians: held out %.1f%%, in sample %.1f%% (each source weighing the same)\n",
               table.median_of_sources_abs_error_pct, table.median_of_sources_abs_error_in_sample_pct);
+  std::printf("the fit's grid sweeps: %d steps a constant (--search-grid; these figures move with it, "
+              "node scripts/fit-noise.mjs measures how far)\n",
+              table.search_grid);
   std::printf("all rows: held out median |error| %.1f%%, mean %.1f%%; in sample median %.1f%%, mean %.1f%%; engine's "
               "own constants: median %.1f%% (step time, %zu rows)\n",
               table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
@@ -274,16 +278,12 @@ int run(int argc, char** argv) {
     } else if (command == "validate" && args[i] == "--speed") {
       speed = true;
     } else if (command == "validate" && args[i] == "--search-grid") {
-      // A whole number of steps, 4-48: anything else is refused, not clamped, so a typo is seen.
+      // Digits only, 4-48: anything else is refused, not clamped, so a typo is seen.
       const std::string value = i + 1 < args.size() ? args[++i] : "";
-      int steps = 0;
-      std::size_t used = 0;
-      try {
-        steps = std::stoi(value, &used);
-      } catch (...) {
-        used = 0;
-      }
-      if (value.empty() || used != value.size() || steps < 4 || steps > 48) {
+      const bool digits = !value.empty() && value.size() <= 2 &&
+                          std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+      const int steps = digits ? std::stoi(value) : 0;
+      if (steps < 4 || steps > 48) {
         std::cerr << "traincalc: --search-grid needs a whole number of steps from 4 to 48, not '" << value
                   << "'\n"
                   << usage;

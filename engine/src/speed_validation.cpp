@@ -217,7 +217,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   const json data = json::parse(builtin_speed_validation_json(), nullptr, false);
   const json calibration = json::parse(builtin_calibration_json(), nullptr, false);
   SpeedValidationTable table;
-  // The search's first sweep: 12 steps across each constant's range unless asked otherwise, within 4-48.
+  // The search's grid sweeps: 12 steps across each constant's range unless asked otherwise, within 4-48.
   table.search_grid = std::clamp(search_grid, 4, 48);
   search_grid = table.search_grid;
   table.description = data.at("description").get<std::string>();

@@ -72,9 +72,9 @@ namespace {
 //  - link efficiency: NCCL collectives reach this fraction of a link's per-direction bandwidth as bus
 //    bandwidth (before the protocol's own share, nccl_ring_seconds). 0.4-0.95. The fit sits at the
 //    top, 0.95, while A100 servers measure 0.66-0.76 over NVLink (vTrain's all-reduce tables,
-//    trace/a100/AR_GPU*_LUT @f8dda84: 197-229 of 300 GB/s at 1 GB) and NCCL's model leaves 40 us a
-//    collective of those measurements unpriced: the fitted value carries overlap or savings the model
-//    lacks, not the links' speed. Priced as measured and refitted, the held-out figures got worse
+//    trace/a100/AR_GPU*_LUT @f8dda84: 197-229 of 300 GB/s at 1 GB), where NCCL's model, fitted to
+//    those tables, needs 40 us more per collective: the fitted value carries overlap or savings the
+//    model lacks, not the links' speed. Priced as measured and refitted, the held-out figures got worse
 //    (docs/validation.md, "The fit's own noise").
 //  - layer dispatch: the host's time to launch one layer's forward kernels in an eager framework
 //    (PyTorch dispatch, autograd and Python, some 30 operations of ~10 us each; the backward pass

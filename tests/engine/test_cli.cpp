@@ -180,15 +180,25 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
 
 TEST_CASE("traincalc validate --speed --search-grid N refits with another search, and refuses what is not a step count",
           "[cli][speed]") {
-  // The fit's first sweep takes 15 steps across each constant's range instead of 12: the search ends
+  // The fit's grid sweeps take 14 steps across each constant's range instead of 12: the search ends
   // elsewhere and the held-out figures move, within the spread scripts/fit-noise.mjs measured over
   // grids 8-16 (docs/validation.md, "The fit's own noise", 2026-12-02: median of the sources' medians
-  // 5.97-6.52%, vTrain multi-node MAPE 7.87-8.04%; at 15, 5.97% and 7.87%). Tolerance: that band,
-  // rounded outwards to 5.9-6.6% and 7.8-8.1%.
-  const Run run = cli("validate --speed --search-grid 15 --json");
+  // 5.97-6.52%, vTrain multi-node MAPE 7.87-8.04%; at 14, 6.42% and 7.98%, and the one-node planner 99
+  // groups within 5% against 94 at 12). Tolerance: that band, rounded outwards to 5.9-6.6% and 7.8-8.1%.
+  const Run text = cli("validate --speed --search-grid 14");
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("the fit's grid sweeps: 14 steps a constant") != std::string::npos);
+  const Run run = cli("validate --speed --search-grid 14 --json");
   REQUIRE(run.status == 0);
   const json j = json::parse(run.out);
-  CHECK(j.at("search_grid") == 15);
+  CHECK(j.at("search_grid") == 14);
+  int within = 0;
+  for (const json& g : j.at("rank_groups"))
+    if (g.at("key").get<std::string>().rfind("vtrain-single-node", 0) == 0) within += g.at("pick_slower_pct").get<double>() <= 5.0;
+  // 99 at 14 steps (94 at 12): inside the sweep's 88-99. The JSON's search_grid comes from the table
+  // validate_speed made, so the CLI passed the grid on; the engine's own test shows the fit uses it.
+  CHECK(within >= 88);
+  CHECK(within <= 99);
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() >= 5.9);
   CHECK(j.at("median_of_sources_abs_error_pct").get<double>() <= 6.6);
   double sum = 0;
@@ -202,6 +212,7 @@ TEST_CASE("traincalc validate --speed --search-grid N refits with another search
   for (const char* bad : {"validate --speed --search-grid", "validate --speed --search-grid x",
                           "validate --speed --search-grid 3", "validate --speed --search-grid 49",
                           "validate --speed --search-grid 12x", "validate --speed --search-grid 1e1",
+                          "validate --speed --search-grid +12", "validate --speed --search-grid ' 12'",
                           "validate --runs --search-grid 12", "estimate --search-grid 12"}) {
     INFO(bad);
     const Run refused = cli(std::string(bad) + " </dev/null");

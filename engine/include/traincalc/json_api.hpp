@@ -198,12 +198,12 @@ struct SpeedValidationTable {
   // Shares of held-out rows inside their range: of all rows, the mean of the sources' shares, and
   // the mean of the sources' nested shares (each source's ranges computed without it).
   double range_coverage_rows_pct = 0, range_coverage_sources_pct = 0, range_coverage_nested_pct = 0;
-  // Steps of the fit's first sweep across each constant's range. The search ends in a local minimum
+  // Steps of the fit's grid sweeps across each constant's range. The search ends in a local minimum
   // that moves with it, and the held-out figures with that (scripts/fit-noise.mjs, docs/validation.md).
   int search_grid = 12;
 };
 // fit=false skips the refits (every figure then uses the engine's own constants); search_grid (4-48,
-// clamped) sets the fit's first sweep.
+// clamped) sets the steps of the fit's grid sweeps.
 SpeedValidationTable validate_speed(const Catalog& catalog, bool fit = true, int search_grid = 12);
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent = -1);
 
