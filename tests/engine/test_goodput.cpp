@@ -244,8 +244,14 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): today 16.4% median |error| over 63 runs,
-  // against 33.3% for 6NT at 40% and 27.4% for the steady state (`traincalc validate --runs`); 17.8%
+  // Held out (each run's efficiency fitted on the others): today 21.4% median |error| over 77 runs,
+  // against 33.7% for 6NT at 40% and 30.9% for the steady state (`traincalc validate --runs`). 16.4%
+  // over the 63 before the fourteen found on 2026-12-02 (twenty-seventh session; Skywork-13B, SEA-LION
+  // v1 3B and 7B, BioMedLM, MobileLLM's five, Tele-FLM 52B, SmolLM2's three, Lucie-7B), taken by the
+  // rule fixed before any was predicted and none dropped after: predicted by the constants fitted
+  // without them, they were 39.8% off at the median, one of the fourteen within 12% (none of them has
+  // a high-confidence figure; docs/validation.md, "Fourteen runs the fit never saw"). Over the 63: 16.4%
+  // against 33.3% for 6NT at 40% and 27.4% for the steady state; 17.8%
   // before NCCL's own model priced the tensor-parallel collectives and the step constants were
   // refitted with it and with the overlapped pipeline sends of MLPerf's and DGX Cloud's 70B rows
   // (2026-12-02, twenty-fourth session: GRIN-MoE, the median run then, -17.8% -> -16.8%); 17.0%
@@ -262,7 +268,7 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
   // session; DeepSeek-V3 +19.8% -> +16.0%), 17.5% before the step model charged that work at all;
   // 20.5% before DeepSeek's all-to-all was modelled as its report describes it. The issue's target is
   // 12% (docs/validation.md says what stands in the way); these guard today's.
-  CHECK(table.median_abs_error_pct <= 17.0);
+  CHECK(table.median_abs_error_pct <= 22.0);
   CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
   CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
@@ -285,9 +291,11 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
   // held out, 6.1% median |error| today (17 of 25 within 12%; 6.2% and 16 before NCCL's model priced
   // the tensor-parallel collectives; 6.2% and 15 of 24 before Nemotron-4
   // 15B, +4.3%, came in; 5.5% and 12 of 18 before Pythia 70M/160M and Granite 3.0), inside the issue's
-  // 12%. The 38 others (figures derived from
-  // "about two weeks", GPU counts the sources do not give, scopes that may include post-training)
-  // are 23-43% off by tier: the published figure's own uncertainty, not a constant to fit
+  // 12%. The 52 others (figures derived from
+  // "about two weeks", GPU counts the sources do not give, scopes that may include post-training,
+  // "approximate" totals in a discussion thread) are 21-96% off by tier (23-43% before the fourteen
+  // found on 2026-12-02: the five MobileLLM figures, low-medium, imply 29-58% of the A100's peak under
+  // a Hugging Face Trainer): the published figure's own uncertainty, not a constant to fit
   // (docs/validation.md, "Whole runs").
   CHECK(high.runs == 25);
   CHECK(high.median_abs_error_pct <= 12.0);
@@ -296,6 +304,40 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
     INFO(table.by_confidence[i].confidence);
     CHECK(table.by_confidence[i].median_abs_error_pct > high.median_abs_error_pct);
   }
+}
+
+TEST_CASE("Skywork-13B's steady state runs at the speed its authors measured at their layout", "[goodput][validation]") {
+  // Skywork (arXiv:2310.19341, sec. 3.5): 512 A800-80G SXM GPUs, "the combination of DP256, PP2, and
+  // ZeRO-1", no tensor parallelism, sequence parallelism or checkpointing, "a token throughput of 1873
+  // per GPU per second and a model flops utilization (MFU) of 56.5%". Its whole run (39 days, 3.2T
+  // tokens) came in on 2026-12-02 after the step model's constants were fitted, so this is a held-out
+  // speed check at a published layout: the steady state's tokens per GPU-second are 1,938 (+3.5%),
+  // inside the step model's held-out median error by source (6.45%, docs/validation.md). Its expected
+  // run is +30.5%: the 39 days are within 3% of 3.2T tokens at the measured throughput, so the run
+  // lost almost nothing beyond its steady speed, where the run efficiency fitted on the others charges
+  // 26%.
+  const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
+  const auto row = std::find_if(table.rows.begin(), table.rows.end(), [](const auto& r) { return r.name == "Skywork-13B"; });
+  REQUIRE(row != table.rows.end());
+  REQUIRE(row->mfu_source == "predicted");
+  const double tokens_per_gpu_second = row->tokens / (row->steady_gpu_hours * 3600);
+  CHECK_THAT(tokens_per_gpu_second, WithinRel(1873.0, 0.0645));
+  // And that steady state is the authors' layout, not one the planner preferred (the micro-batch,
+  // which the paper does not give, is the planner's).
+  const json data = json::parse(traincalc::builtin_whole_runs_json());
+  const auto run = std::find_if(data["runs"].begin(), data["runs"].end(),
+                                [](const json& r) { return r["name"] == "Skywork-13B"; });
+  REQUIRE(run != data["runs"].end());
+  const json report = test::report_json((*run)["scenario"]);
+  REQUIRE(report["errors"].empty());
+  const json& layout = report["parallelism"];
+  CHECK(layout["tp"] == 1);
+  CHECK(layout["pp"] == 2);
+  CHECK(layout["dp"] == 256);
+  CHECK(layout["zero"] == 1);
+  CHECK(layout["recompute"] == "none");
+  CHECK(report["hardware"]["gpu"] == "a800-80gb-sxm");
+  CHECK_THAT(report["time"]["gpu_hours"].get<double>(), WithinRel(row->steady_gpu_hours, 1e-9));
 }
 
 TEST_CASE("With a predicted utilisation the expected run is the headline, with the whole runs' likely range",
@@ -341,8 +383,9 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
   CHECK_THAT(whole.high, WithinAbs(table.range_high, 1e-3));
   CHECK(whole.rows == table.runs_predicted);
   // The ends are the ranks a new run falls between 80% of the time, so about 80% of the held-out runs
-  // lie within it: 48 of the 60 today (49 at the 10th and 90th percentiles, before 2026-12-02's
-  // twenty-fifth session). Each run is a leave-one-out draw, so this tests the ranks' arithmetic.
+  // lie within it: 60 of the 74 today (48 of the 60 before the fourteen runs found in 2026-12-02's
+  // twenty-seventh session; 49 at the 10th and 90th percentiles, before its twenty-fifth). Each run is
+  // a leave-one-out draw, so this tests the ranks' arithmetic.
   int inside = 0, predicted = 0;
   for (const auto& row : table.rows) {
     if (row.mfu_source != "predicted") continue;
@@ -350,6 +393,6 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
     const double ratio = row.published_gpu_hours / row.expected_gpu_hours;
     inside += ratio >= whole.low * (1 - 1e-9) && ratio <= whole.high * (1 + 1e-9);
   }
-  CHECK(predicted == 60);
-  CHECK(inside == 48);
+  CHECK(predicted == 74);
+  CHECK(inside == 60);
 }
