@@ -88,7 +88,7 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
   return compute.trainable_params * (bytes.weight + bytes.optimizer);
 }
 
-LikelyRange whole_run_range() { return {"whole_runs", 0.6438, 1.7725, 74, 74}; }
+LikelyRange whole_run_range() { return {"whole_runs", 0.6505, 1.7174, 78, 78}; }
 
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          Issues& warnings) {

@@ -106,7 +106,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_abs_rule_of_thumb_error_pct = detail::median(rule);
   table.median_error_pct = detail::median(signed_held_out);
   // As the step's ranges: the ends a new run falls between 80% of the time, each run a draw of its own
-  // (range_low_level_for_new_group: 0.095 and 0.905 over 74 runs).
+  // (range_low_level_for_new_group: 0.095 and 0.905 over 78 runs).
   std::tie(table.range_low, table.range_high) = detail::range_ends_for_new_group(ratios, double(ratios.size()));
   for (const char* level : confidence_levels) {
     std::vector<double> abs_errors, errors;

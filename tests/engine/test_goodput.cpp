@@ -244,14 +244,16 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): today 21.4% median |error| over 77 runs,
-  // against 33.7% for 6NT at 40% and 30.9% for the steady state (`traincalc validate --runs`). 16.4%
-  // over the 63 before the fourteen found on 2026-12-02 (twenty-seventh session; Skywork-13B, SEA-LION
-  // v1 3B and 7B, BioMedLM, MobileLLM's five, Tele-FLM 52B, SmolLM2's three, Lucie-7B), taken by the
-  // rule fixed before any was predicted and none dropped after: predicted by the constants fitted
-  // without them, they were 39.8% off at the median, one of the fourteen within 12% (none of them has
-  // a high-confidence figure; docs/validation.md, "Fourteen runs the fit never saw"). Over the 63: 16.4%
-  // against 33.3% for 6NT at 40% and 27.4% for the steady state; 17.8%
+  // Held out (each run's efficiency fitted on the others): today 23.6% median |error| over 81 runs,
+  // against 33.0% for 6NT at 40% and 30.2% for the steady state (`traincalc validate --runs`). 16.4%
+  // over the 63 before the eighteen found on 2026-12-02 (twenty-seventh session; Skywork-13B, SEA-LION
+  // v1 3B and 7B, BioMedLM, MobileLLM's five, Tele-FLM 52B, SmolLM2's three, Lucie-7B, then Tucano's
+  // four), taken by the rule fixed before any was predicted and none dropped after; their step times
+  // from constants fitted before they were found, they are 38.8% off at the median, one of the
+  // eighteen within 12% (none of them has a high-confidence figure; docs/validation.md, "Eighteen runs
+  // the fit never saw"); 21.4% over 77 before Tucano's four, whose figures count running time and pull
+  // the run efficiency from 0.737 to 0.743. Over the 63: 16.4% against 33.3% for 6NT at 40% and 27.4%
+  // for the steady state; 17.8%
   // before NCCL's own model priced the tensor-parallel collectives and the step constants were
   // refitted with it and with the overlapped pipeline sends of MLPerf's and DGX Cloud's 70B rows
   // (2026-12-02, twenty-fourth session: GRIN-MoE, the median run then, -17.8% -> -16.8%); 17.0%
@@ -268,7 +270,7 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
   // session; DeepSeek-V3 +19.8% -> +16.0%), 17.5% before the step model charged that work at all;
   // 20.5% before DeepSeek's all-to-all was modelled as its report describes it. The issue's target is
   // 12% (docs/validation.md says what stands in the way); these guard today's.
-  CHECK(table.median_abs_error_pct <= 22.0);
+  CHECK(table.median_abs_error_pct <= 24.0);
   CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
   CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
@@ -288,12 +290,14 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
   REQUIRE(high.confidence == "high");
   // The 25 runs whose GPU-hours their authors publish per model from the final run (LLaMA, Llama 2,
   // Pythia, BLOOM, StarCoderBase-15.5B, Llama 3.1 405B, DeepSeek-V3, Granite 3.0, Nemotron-4 15B):
-  // held out, 6.1% median |error| today (17 of 25 within 12%; 6.2% and 16 before NCCL's model priced
+  // held out, 6.6% median |error| today (16 of 25 within 12%; 6.1% and 17 before Tucano's four
+  // running-time figures, none of them high, moved the run efficiency from 0.737 to 0.743, taking
+  // Pythia-70M from -11.9% to -13.0%; 6.2% and 16 before NCCL's model priced
   // the tensor-parallel collectives; 6.2% and 15 of 24 before Nemotron-4
   // 15B, +4.3%, came in; 5.5% and 12 of 18 before Pythia 70M/160M and Granite 3.0), inside the issue's
-  // 12%. The 52 others (figures derived from
+  // 12%. The 56 others (figures derived from
   // "about two weeks", GPU counts the sources do not give, scopes that may include post-training,
-  // "approximate" totals in a discussion thread) are 21-96% off by tier (23-43% before the fourteen
+  // "approximate" totals in a discussion thread) are 22-95% off by tier (23-43% before the eighteen
   // found on 2026-12-02: the five MobileLLM figures, low-medium, imply 29-58% of the A100's peak under
   // a Hugging Face Trainer): the published figure's own uncertainty, not a constant to fit
   // (docs/validation.md, "Whole runs").
@@ -383,7 +387,7 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
   CHECK_THAT(whole.high, WithinAbs(table.range_high, 1e-3));
   CHECK(whole.rows == table.runs_predicted);
   // The ends are the ranks a new run falls between 80% of the time, so about 80% of the held-out runs
-  // lie within it: 60 of the 74 today (48 of the 60 before the fourteen runs found in 2026-12-02's
+  // lie within it: 64 of the 78 today (48 of the 60 before the eighteen runs found in 2026-12-02's
   // twenty-seventh session; 49 at the 10th and 90th percentiles, before its twenty-fifth). Each run is
   // a leave-one-out draw, so this tests the ranks' arithmetic.
   int inside = 0, predicted = 0;
@@ -393,6 +397,6 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
     const double ratio = row.published_gpu_hours / row.expected_gpu_hours;
     inside += ratio >= whole.low * (1 - 1e-9) && ratio <= whole.high * (1 + 1e-9);
   }
-  CHECK(predicted == 74);
-  CHECK(inside == 60);
+  CHECK(predicted == 78);
+  CHECK(inside == 64);
 }
