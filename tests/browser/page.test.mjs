@@ -595,7 +595,7 @@ describe('the served page', () => {
     assert.equal(await daysCard.locator('.value').getAttribute('data-report'), 'time.expected.wall_clock_days');
     assert.match(await daysCard.innerText(), /as runs go[\s\S]*steady state: [\d.,]+ days · goodput [\d.]+%/);
     assert.equal(Number(await daysCard.locator('.steady-line [data-report="time.wall_clock_days"]').getAttribute('data-value')), expected.time.wall_clock_days);
-    // The phone's summary bar shows the headline too (66.5 expected days here, not 49.7 steady).
+    // The phone's summary bar shows the headline too (66.0 expected days here, not 48.6 steady).
     // Compared as numbers: the page's formatter drops a trailing zero (66.0009 days shows as "66 days").
     const headlineDays = expected.time.expected.wall_clock_days;
     const barDays = await page.locator('.summary-bar span').first().textContent();
