@@ -94,13 +94,22 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   if (!r.errors.empty()) return r;
   r.hardware = report_hardware(s);
   const bool known = s.model.architecture.has_value();
-  const double batch = resolved_global_batch(s, r.compute);
+  // The scenario with its global batch: the user's, or the default for this many GPUs, so that the
+  // planner, the memory and the step see what typing the default would give.
+  auto with_batch = [&](const Scenario& v, double gpus) {
+    if (v.training.global_batch_sequences || v.training.global_batch_tokens) return v;
+    Scenario b = v;
+    b.training.global_batch_sequences = resolved_global_batch(v, r.compute, gpus);
+    return b;
+  };
 
   // A scenario's layout at a GPU count: given, planned, or (without an architecture) the defaults.
   // Used for the user's scenario and for each what-if of the memory suggestions.
   // (compute: the scenario's, or a what-if's whose sequence length differs.)
-  auto layout_for = [&](const Scenario& v, double gpus, Issues& warnings, const ComputeReport* what_if = nullptr) {
+  auto layout_for = [&](const Scenario& given, double gpus, Issues& warnings, const ComputeReport* what_if = nullptr) {
     const ComputeReport& compute = what_if ? *what_if : r.compute;
+    const Scenario v = with_batch(given, gpus);
+    const double batch = resolved_global_batch(v, compute, gpus);
     if (known && layout_is_searched(v.strategy)) {
       LayoutSearchResult search = plan_layout(v, r.model, compute, r.hardware, gpus, batch);
       if (search.truncated)
@@ -151,8 +160,9 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   auto step_at = [&](const ParallelismReport& layout) -> std::optional<StepPrediction> {
     if (!known) return std::nullopt;
     Issues ignored;
-    const MemoryReport memory = estimate_memory(s, r.model, layout, r.hardware, r.compute, ignored);
-    return predict_step(s, r.compute, r.hardware, layout, memory.explain, batch);
+    const Scenario v = with_batch(s, layout.tp * layout.pp * layout.cp * layout.dp);
+    const MemoryReport memory = estimate_memory(v, r.model, layout, r.hardware, r.compute, ignored);
+    return predict_step(v, r.compute, r.hardware, layout, memory.explain, *v.training.global_batch_sequences);
   };
 
   double mfu = resolved_mfu(s, r.warnings);
@@ -171,7 +181,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
       t.mfu_source = MfuSource::predicted;
       attach_step(t, at, r.compute.seq_len);
       Issues ignored;
-      return expected_run(s, r.compute, t, g, ignored).wall_clock_hours * units::seconds_per_hour;
+      return expected_run(s, r.compute, t, g, r.hardware.gpus_per_node, ignored).wall_clock_hours * units::seconds_per_hour;
     };
     DeadlinePlan plan = plan_for_deadline(s, r.compute, r.hardware, *step, layout_at, step_at, expected_seconds);
     r.plan.gpus = plan.gpus;
@@ -183,6 +193,22 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     deadline_capped = plan.capped;
   }
   offer_cluster_warnings(s, r.plan, deadline_capped, r.warnings);
+  // A vendor's GPU row that left figures out: which, and from which built-in GPU they come.
+  if (const GpuSpec& gpu = s.hardware.gpu; !gpu.filled_from.empty()) {
+    const GpuSpec* from = builtin_catalog().find_gpu(gpu.filled_from);
+    const std::string from_name = from ? from->name : gpu.filled_from;
+    std::string fields;
+    std::string field_list;
+    for (const std::string& field : gpu.filled_fields) {
+      fields += (fields.empty() ? "" : ", ") + field;
+      field_list += (field_list.empty() ? "" : ",") + field;
+    }
+    r.warnings.push_back({"hardware.gpu", "gpu_fields_filled",
+                          "The catalog's " + gpu.name + " does not give " + fields +
+                              "; they are taken from the closest built-in GPU of its architecture, " + from_name +
+                              ". Give them in the catalog where they differ.",
+                          {{"gpu", gpu.name}, {"from", from_name}, {"field_list", field_list}}});
+  }
   // QLoRA's 4-bit layers and the 8-bit optimizer are bitsandbytes' CUDA kernels (its docs: CUDA fully
   // supported, other backends in preview): on another vendor's GPU, said.
   if (const std::string& vendor = s.hardware.gpu.vendor;
@@ -207,11 +233,14 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.time.mfu_source = s.strategy.mfu ? MfuSource::given : predicted ? MfuSource::predicted : MfuSource::assumed;
   attach_step(r.time, step, r.compute.seq_len);
   if (predicted) r.time.range = likely_range(*step);
-  if (step) speed_warnings(s, r.hardware, r.parallelism, batch, r.compute.seq_len, r.warnings);
-  r.memory = estimate_memory(s, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
+  const Scenario batched = with_batch(s, gpus);
+  if (step) speed_warnings(s, r.hardware, r.parallelism, *step, resolved_global_batch(batched, r.compute, gpus),
+                           r.compute.seq_len, r.warnings);
+  r.memory = estimate_memory(batched, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
   const Scenario pinned = pinned_to(s, r.parallelism);
   r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
-  r.memory.max_seq_len = max_seq_len_that_fits(s, r.model, r.parallelism, r.hardware, r.compute);
+  r.memory.max_seq_len = max_seq_len_that_fits(batched, r.model, r.parallelism, r.hardware, r.compute);
+  r.memory.max_seq_len_micro_batch = s.strategy.micro_batch.value_or(1);
   const MemoryProbe probe = [&](const Scenario& v, double gpus) {
     Issues ignored;
     // A what-if with another sequence length (a shorter sequence to make it fit) has its own compute.
@@ -227,7 +256,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   // The expected run: whenever the utilisation is the engine's, and on request (operations) beside a
   // given one, which stays exact.
   if (r.time.mfu_source != MfuSource::given || s.operations.given)
-    r.time.expected = expected_run(s, r.compute, r.time, gpus, r.warnings);
+    r.time.expected = expected_run(s, r.compute, r.time, gpus, r.hardware.gpus_per_node, r.warnings);
   r.cost = estimate_cost(s, r.time, gpus);
   r.energy = estimate_energy(s, r.time, gpus, r.warnings);
   r.scaling_law = estimate_scaling_law(s, r.compute, r.hardware, r.time);
@@ -445,6 +474,9 @@ json report_json_value(const Report& r) {
                         {"checkpoint_bytes", e.checkpoint_bytes},
                         {"checkpoint_seconds", e.checkpoint_seconds},
                         {"checkpoint_write_gb_per_s", e.checkpoint_write_gb_per_s},
+                        {"storage_write_gb_per_s", e.storage_write_gb_per_s},
+                        {"checkpoint_async", e.checkpoint_async},
+                        {"checkpoint_persist_seconds", e.checkpoint_persist_seconds},
                         {"checkpoint_interval_hours", e.checkpoint_interval_hours},
                         {"checkpoint_interval_given", e.checkpoint_interval_given},
                         {"checkpoints", e.checkpoints},
@@ -542,7 +574,10 @@ json report_json_value(const Report& r) {
                  {"activation_bytes_per_micro_batch", r.memory.activation_bytes_per_micro_batch},
                  {"micro_batches_in_flight", r.memory.micro_batches_in_flight}};
   if (r.memory.max_micro_batch) memory["max_micro_batch"] = *r.memory.max_micro_batch;
-  if (r.memory.max_seq_len) memory["max_seq_len"] = *r.memory.max_seq_len;
+  if (r.memory.max_seq_len) {
+    memory["max_seq_len"] = *r.memory.max_seq_len;
+    memory["max_seq_len_micro_batch"] = r.memory.max_seq_len_micro_batch;
+  }
   if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
   memory["suggestions"] = suggestions;
   const ParallelismReport& p = r.parallelism;

@@ -219,7 +219,9 @@ using MemoryProbe = std::function<MemoryReport(const Scenario&, double gpus)>;
 std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenario& pinned, const Report& report,
                                                  const Catalog* catalog, const MemoryProbe& probe);
 // The sequences of one optimizer step: given, or a typical batch (said in the report).
-double resolved_global_batch(const Scenario& s, const ComputeReport& compute);
+// Sequences per step: the scenario's, else the default for this many GPUs (default_batch_tokens).
+double resolved_global_batch(const Scenario& s, const ComputeReport& compute, double gpus);
+double default_batch_tokens(const ComputeReport& compute, double gpus);
 // The step model's calibrated constants, each a physical quantity (step_time.cpp says what each is and
 // its plausible range). The defaults are the fit on every validation source; `traincalc validate
 // --speed` refits them without each source in turn to predict it held out.
@@ -287,9 +289,8 @@ const std::vector<LikelyRange>& likely_ranges();
 // What the user should know about a predicted step: an assumed batch, a GPU the step model was not
 // calibrated on, features no validation row exercises, a mixture of experts' likely range, assumed
 // offload rates.
-void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
-                    double seq_len,
-                    Issues& warnings);
+void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout,
+                    const StepPrediction& step, double batch, double seq_len, Issues& warnings);
 // Whether the run meets the deadline and stays within the total budget, said when it does not.
 void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, PlanReport& plan, Issues& warnings);
 // Whether the step model was fitted on rows measured on this GPU (A100 SXM 40/80GB, H100 SXM, H200 SXM, B200),
@@ -350,7 +351,7 @@ RecoveryDefaults recovery_defaults(Recovery recovery);
 inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
-inline constexpr double default_run_efficiency = 0.743;
+inline constexpr double default_run_efficiency = 0.763;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours over the
 // whole runs the utilisation is predicted for, each held out, at the ranks a new run falls between 80%
 // of the time (detail::range_low_level_for_new_group: the 9.5th and 90.5th percentiles of 78 runs;
@@ -368,7 +369,7 @@ double daly_wall_clock_hours(double solve_hours, double tau_hours, double delta_
 double checkpoint_bytes(const Scenario& s, const ComputeReport& compute);
 // The expected run of a report's steady state; warnings when interruptions dominate.
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
-                         Issues& warnings);
+                         double gpus_per_node, Issues& warnings);
 // Currencies: a code the reference rates know (currencies.hpp), their list, and the conversion of
 // one currency into another (none where a code has no rate, given or reference).
 const CurrencyRate* find_currency(std::string_view code);

@@ -55,6 +55,27 @@ RecoveryDefaults recovery_defaults(Recovery recovery) {
   return {15, snapshot_gb_per_s};
 }
 
+// The cluster storage a checkpoint persists to, shared by every node: about 1 GB/s a node, up to
+// 2 TB/s. Llama 3's Tectonic sustains 2 TB/s (7 TB/s peak) for 16,384 GPUs in 2,048 nodes (Dubey et
+// al., arXiv 2407.21783, sec. 3.3.1, "Storage"), about 1 GB/s a node; BLOOM saved 2.3 TB in 40 s from
+// 48 nodes, 1.2 GB/s a node (bigscience-workshop/bigscience @9e64edec, train/tr11-176B-ml/README.md).
+// Medium confidence; DeepSeek's 3FS writes over 10 GiB/s a node (arXiv 2408.14158, sec. VII-A).
+constexpr double storage_gb_per_s_per_node = 1.0;
+constexpr double storage_gb_per_s_most = 2000;
+// A save's fixed costs, however small the state (planning, barriers, metadata):
+//  - training waits: PyTorch DCP's asynchronous save blocks 0.78 s (Llama 3 70B on 1,856 H200s, pytorch.org
+//    blog "6x faster async checkpointing", 2025), MegaScale's "several seconds" (arXiv 2402.15627,
+//    sec. 4.4), Megatron's save 6.8-13 s (ByteRobust, arXiv 2509.16293, table 8): 5 s, low-medium confidence;
+//  - persisting in the background: DCP's with its save plan cached, 67 s for that 70B (the same blog):
+//    60 s before the bytes' own time on storage, medium-low confidence.
+constexpr double checkpoint_blocking_seconds = 5;
+constexpr double checkpoint_persist_fixed_seconds = 60;
+
+double default_storage_write_gb_per_s(double gpus, double gpus_per_node) {
+  const double nodes = std::ceil(gpus / std::max(1.0, gpus_per_node));
+  return std::min(storage_gb_per_s_most, nodes * storage_gb_per_s_per_node);
+}
+
 double daly_optimal_interval(double delta_hours, double mtbf_hours) {
   if (!std::isfinite(mtbf_hours)) return std::numeric_limits<double>::infinity();
   // Daly 2006, eq. 37: sqrt(2 delta M) [1 + (1/3) sqrt(delta / 2M) + (1/9) (delta / 2M)] - delta for
@@ -88,10 +109,10 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
   return compute.trainable_params * (bytes.weight + bytes.optimizer);
 }
 
-LikelyRange whole_run_range() { return {"whole_runs", 0.6505, 1.7174, 78, 78}; }
+LikelyRange whole_run_range() { return {"whole_runs", 0.6643, 1.7565, 78, 78}; }
 
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
-                         Issues& warnings) {
+                         double gpus_per_node, Issues& warnings) {
   const Operations& ops = s.operations;
   ExpectedRun e;
   const Recovery recovery = ops.recovery.value_or(Recovery::automated);
@@ -113,15 +134,41 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   const double mtbf = per_gpu_hour > 0 ? 1 / (per_gpu_hour * gpus) : std::numeric_limits<double>::infinity();
   if (std::isfinite(mtbf)) e.mean_hours_between_interruptions = mtbf;
   // Every GPU writes its share at once (Megatron's and PyTorch DCP's parallel saves spread the state
-  // over the data-parallel ranks too).
+  // over the data-parallel ranks too), and all of them share the cluster's storage.
+  //  - asynchronous (Megatron's async_save, DCP's async_save): training waits for the fixed cost and
+  //    the copy to host memory; the checkpoint then persists in the background, and the next one
+  //    starts once it is on storage, so the interval is at least that long;
+  //  - synchronous: training waits until the checkpoint is on storage;
+  //  - in memory: snapshots to host memory and peers, never waiting on storage (ByteRobust
+  //    checkpoints every step that way, arXiv 2509.16293, sec. 8.2.2).
+  const Framework framework = resolve_memory_regime(s).framework;
+  e.checkpoint_async = recovery != Recovery::manual &&
+                       ops.async_checkpoint.value_or(framework == Framework::megatron || framework == Framework::fsdp2);
+  e.storage_write_gb_per_s = ops.storage_write_gb_per_s.value_or(default_storage_write_gb_per_s(gpus, gpus_per_node));
   e.checkpoint_bytes = checkpoint_bytes(s, compute);
-  e.checkpoint_seconds = e.checkpoint_bytes / (gpus * e.checkpoint_write_gb_per_s * 1e9);
+  const double to_host_seconds = e.checkpoint_bytes / (gpus * e.checkpoint_write_gb_per_s * 1e9);
+  const double to_storage_seconds =
+      e.checkpoint_bytes / (std::min(gpus * e.checkpoint_write_gb_per_s, e.storage_write_gb_per_s) * 1e9);
+  if (recovery == Recovery::in_memory) {
+    e.checkpoint_seconds = to_host_seconds;
+    e.checkpoint_persist_seconds = to_host_seconds;
+  } else if (e.checkpoint_async) {
+    e.checkpoint_seconds = checkpoint_blocking_seconds + to_host_seconds;
+    e.checkpoint_persist_seconds =
+        checkpoint_persist_fixed_seconds + e.checkpoint_bytes / (e.storage_write_gb_per_s * 1e9);
+  } else {
+    e.checkpoint_seconds = checkpoint_blocking_seconds + to_storage_seconds;
+    e.checkpoint_persist_seconds = e.checkpoint_seconds;
+  }
   const double delta = e.checkpoint_seconds / units::seconds_per_hour;
   const double restart = e.restart_minutes / 60;
   e.checkpoint_interval_given = ops.checkpoint_interval_hours.has_value();
   double tau = ops.checkpoint_interval_hours.value_or(daly_optimal_interval(delta, mtbf));
-  // Never more often than once a step; a run shorter than the interval checkpoints once, at its end.
+  // Never more often than once a step, nor (asynchronous) before the last checkpoint is on storage; a
+  // run shorter than the interval checkpoints once, at its end.
   if (time.step_seconds) tau = std::max(tau, *time.step_seconds / units::seconds_per_hour);
+  if (e.checkpoint_async && !e.checkpoint_interval_given)
+    tau = std::max(tau, e.checkpoint_persist_seconds / units::seconds_per_hour);
   tau = std::min(tau, solve_hours);
   e.checkpoint_interval_hours = tau;
   const double interrupted = daly_wall_clock_hours(solve_hours, tau, delta, restart, mtbf);

@@ -968,10 +968,14 @@ std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport
     fixed.training.global_batch_sequences = *fixed.training.global_batch_tokens / compute.seq_len;
     fixed.training.global_batch_tokens.reset();
   }
+  // At micro-batch 1 unless the user fixed one: the longest sequence the run can take, not the longest
+  // at the micro-batch the planner chose for the sequence length given.
+  ParallelismReport one = layout;
+  one.micro_batch = s.strategy.micro_batch.value_or(1);
   auto fits = [&](double seq) {
     ComputeReport c = compute;
     c.seq_len = seq;
-    return estimate_memory(fixed, model, layout, hardware, c, ignored).fits;
+    return estimate_memory(fixed, model, one, hardware, c, ignored).fits;
   };
   // Memory grows with the sequence (linearly, quadratically with stored scores): bisect over whole
   // tokens, in multiples of the context-parallel degree, up to the contract's 10 million.

@@ -41,14 +41,27 @@ bool better(const LayoutOption& x, const LayoutOption& y) {
 
 }  // namespace
 
-double resolved_global_batch(const Scenario& s, const ComputeReport& compute) {
+double default_batch_tokens(const ComputeReport& compute, double gpus) {
+  // About 4M tokens a step (Llama 2: 4M, Touvron et al. 2023, table 1; GPT-3 175B: 3.2M), and 1,024
+  // tokens a GPU on a larger cluster, as large runs grow the batch to keep every replica busy (Llama 3
+  // 405B: 16M tokens on 16,384 H100s, arXiv 2407.21783, table 4; MegaScale 175B: 6,144 sequences of
+  // 2,048 tokens on 12,288 GPUs, arXiv 2402.15627, table 2), up to the batch a run of this compute
+  // still trains well at: B_opt = 0.292 C^0.3271 tokens for C training FLOPs (DeepSeek LLM, arXiv
+  // 2401.02954, eq. 1, fitted on non-embedding FLOPs up to 3e20 and extrapolated; 68M tokens for
+  // Llama 3 405B's 3.8e25 FLOPs, where Meta ran 16M and DeepSeek-V3 63M at 3.3e24).
+  constexpr double base_tokens = 4194304;
+  constexpr double tokens_per_gpu = 1024;
+  const double tolerated = std::max(base_tokens, 0.292 * std::pow(std::max(compute.total_flops, 1.0), 0.3271));
+  return std::min(std::max(base_tokens, tokens_per_gpu * gpus), tolerated);
+}
+
+double resolved_global_batch(const Scenario& s, const ComputeReport& compute, double gpus) {
   const Training& t = s.training;
   if (t.global_batch_sequences) return *t.global_batch_sequences;
   if (t.global_batch_tokens) return std::max(1.0, std::round(*t.global_batch_tokens / compute.seq_len));
-  // Pre-training: about 4M tokens a step (Llama 2: 4M, Touvron et al. 2023, table 1; GPT-3 175B:
-  // 3.2M); fine-tuning: 128 sequences, the order of Alpaca's and QLoRA's batches.
+  // Fine-tuning: 128 sequences, the order of Alpaca's and QLoRA's batches.
   if (t.type == TrainingType::finetune) return 128;
-  return std::max(1.0, std::round(4194304.0 / compute.seq_len));
+  return std::max(1.0, std::round(default_batch_tokens(compute, gpus) / compute.seq_len));
 }
 
 // Enough for any real cluster's full search (4096 GPUs weigh about a thousand layouts); a pathological

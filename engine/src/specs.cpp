@@ -2,6 +2,8 @@
 
 #include "estimators.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "traincalc/json_api.hpp"
@@ -15,9 +17,14 @@ struct GpuText {
   std::string_view key;
   std::string GpuSpec::*member;
 };
+// What a vendor's row that leaves a number out takes from the closest built-in GPU of its
+// architecture (fill_missing_gpu_fields): nothing (a precision's peak: a missing fp8 figure may mean
+// no fp8), the figure itself, or the figure scaled by the rows' 16-bit peaks (fp32 and tf32 peaks).
+enum class Borrow { never, as_is, scaled };
 struct GpuNumber {
   std::string_view key;
   std::optional<double> GpuSpec::*member;
+  Borrow borrow = Borrow::never;
 };
 constexpr GpuText gpu_texts[] = {
     {"id", &GpuSpec::id},
@@ -32,22 +39,22 @@ constexpr GpuText gpu_texts[] = {
 };
 constexpr GpuNumber gpu_numbers[] = {
     {"usable_memory_gib", &GpuSpec::usable_memory_gib},
-    {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs},
-    {"fp32_tflops", &GpuSpec::fp32_tflops},
-    {"tf32_tflops", &GpuSpec::tf32_tflops},
+    {"memory_bandwidth_tbs", &GpuSpec::memory_bandwidth_tbs, Borrow::as_is},
+    {"fp32_tflops", &GpuSpec::fp32_tflops, Borrow::scaled},
+    {"tf32_tflops", &GpuSpec::tf32_tflops, Borrow::scaled},
     {"bf16_tflops", &GpuSpec::bf16_tflops},
     {"fp16_tflops", &GpuSpec::fp16_tflops},
     {"fp8_tflops", &GpuSpec::fp8_tflops},
     {"fp4_tflops", &GpuSpec::fp4_tflops},
     {"int8_tops", &GpuSpec::int8_tops},
-    {"tdp_w", &GpuSpec::tdp_w},
-    {"gpus_per_node", &GpuSpec::gpus_per_node},
-    {"link_domain_gpus", &GpuSpec::link_domain_gpus},
-    {"intra_node_gbs", &GpuSpec::intra_node_gbs},
-    {"inter_node_gbps", &GpuSpec::inter_node_gbps},
-    {"matmul_efficiency", &GpuSpec::matmul_efficiency},
+    {"tdp_w", &GpuSpec::tdp_w, Borrow::as_is},
+    {"gpus_per_node", &GpuSpec::gpus_per_node, Borrow::as_is},
+    {"link_domain_gpus", &GpuSpec::link_domain_gpus, Borrow::as_is},
+    {"intra_node_gbs", &GpuSpec::intra_node_gbs, Borrow::as_is},
+    {"inter_node_gbps", &GpuSpec::inter_node_gbps, Borrow::as_is},
+    {"matmul_efficiency", &GpuSpec::matmul_efficiency, Borrow::as_is},
     {"release_year", &GpuSpec::release_year},
-    {"compute_capability", &GpuSpec::compute_capability},
+    {"compute_capability", &GpuSpec::compute_capability, Borrow::as_is},
 };
 }  // namespace
 
@@ -253,7 +260,86 @@ void require_source(Fields& f) {
 
 }  // namespace
 
-CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path) {
+namespace {
+// The architecture a GPU row belongs to, by what it says: its compute capability; else the
+// generation its name names (NVIDIA's A100/A800, H100/H800/H200, B200/B300/GB200); else nothing.
+std::string architecture_of(const GpuSpec& gpu) {
+  if (gpu.compute_capability) return "cc" + format_number(*gpu.compute_capability);
+  std::string text = gpu.id + " " + gpu.name;
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto mentions = [&](const char* what) { return text.find(what) != std::string::npos; };
+  if (mentions("a100") || mentions("a800")) return "cc8";
+  if (mentions("h100") || mentions("h800") || mentions("h200") || mentions("h20")) return "cc9";
+  if (mentions("b200") || mentions("b300") || mentions("gb200") || mentions("gb300")) return "cc10";
+  return "";
+}
+
+std::optional<double> sixteen_bit_peak(const GpuSpec& gpu) { return gpu.bf16_tflops ? gpu.bf16_tflops : gpu.fp16_tflops; }
+
+// Lower-case words of a name, for telling apart built-in GPUs equally close in their figures.
+std::vector<std::string> name_words(const std::string& name) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char c : name + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!word.empty()) {
+      words.push_back(word);
+      word.clear();
+    }
+  }
+  return words;
+}
+}  // namespace
+
+const GpuSpec* closest_builtin_gpu(const GpuSpec& gpu, const Catalog& builtin) {
+  const std::string arch = architecture_of(gpu);
+  const std::vector<std::string> words = name_words(gpu.name);
+  const GpuSpec* best = nullptr;
+  double best_distance = 0;
+  std::size_t best_shared = 0;
+  for (const GpuSpec& candidate : builtin.gpus) {
+    // A row with neither an architecture nor a vendor is not placed: no guess across vendors.
+    const bool same_vendor = gpu.vendor.empty() ? !arch.empty() : candidate.vendor == gpu.vendor;
+    const bool same_arch = !arch.empty() ? architecture_of(candidate) == arch
+                                         : architecture_of(candidate).empty() &&
+                                               gpu.fp8_tflops.has_value() == candidate.fp8_tflops.has_value() &&
+                                               gpu.fp4_tflops.has_value() == candidate.fp4_tflops.has_value();
+    if (!same_vendor || !same_arch) continue;
+    const auto mine = sixteen_bit_peak(gpu), theirs = sixteen_bit_peak(candidate);
+    if (!mine || !theirs || candidate.memory_gb <= 0 || gpu.memory_gb <= 0) continue;
+    // Nearest in the 16-bit peak, then in memory, on a log scale.
+    const double distance = std::abs(std::log(*mine / *theirs)) + 0.5 * std::abs(std::log(gpu.memory_gb / candidate.memory_gb));
+    std::size_t shared = 0;
+    for (const std::string& w : name_words(candidate.name)) shared += std::count(words.begin(), words.end(), w);
+    if (!best || distance < best_distance - 1e-9 || (distance < best_distance + 1e-9 && shared > best_shared)) {
+      best = &candidate;
+      best_distance = distance;
+      best_shared = shared;
+    }
+  }
+  return best;
+}
+
+void fill_missing_gpu_fields(GpuSpec& gpu, const GpuSpec& from) {
+  // What a vendor's datasheet row often leaves out and the step, memory and energy models use
+  // (gpu_numbers' borrow column); never what names or cites the row.
+  const auto mine = sixteen_bit_peak(gpu), theirs = sixteen_bit_peak(from);
+  for (const GpuNumber& field : gpu_numbers) {
+    if (field.borrow == Borrow::never || gpu.*field.member || !(from.*field.member)) continue;
+    if (field.borrow == Borrow::scaled && !(mine && theirs)) continue;
+    gpu.*field.member = field.borrow == Borrow::scaled ? *(from.*field.member) * *mine / *theirs : *(from.*field.member);
+    gpu.filled_fields.emplace_back(field.key);
+  }
+  // What the driver gives a process, for the same memory.
+  if (!gpu.usable_memory_gib && from.usable_memory_gib && gpu.memory_gb == from.memory_gb) {
+    gpu.usable_memory_gib = from.usable_memory_gib;
+    gpu.filled_fields.emplace_back("usable_memory_gib");
+  }
+  if (!gpu.filled_fields.empty()) gpu.filled_from = from.id;
+}
+
+CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path, bool fill_missing) {
   CatalogLoad load{base, {}};
   Issues& errors = load.errors;
   if (!value.is_object()) {
@@ -294,6 +380,8 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       f.reject_unknown();
       if (id && errors.size() == before) {
         gpu.id = *id;
+        if (fill_missing)
+          if (const GpuSpec* closest = closest_builtin_gpu(gpu, builtin_catalog())) fill_missing_gpu_fields(gpu, *closest);
         upsert(load.catalog.gpus, std::move(gpu));
       }
     }
@@ -498,11 +586,11 @@ json architecture_to_json(const Architecture& a) {
 
 namespace traincalc {
 
-CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base) {
+CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, bool fill_missing) {
   Issues errors;
   auto value = detail::parse_json_text(json_text, errors);
   if (!value) return {base, errors};
-  return detail::merge_catalog_value(*value, base, "");
+  return detail::merge_catalog_value(*value, base, "", fill_missing);
 }
 
 std::string catalog_to_json(const Catalog& catalog, int indent) {

@@ -925,26 +925,29 @@ std::optional<StepPrediction> predict_step(const Scenario& s, const ComputeRepor
   return out;
 }
 
-void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout, double batch,
-                    double seq_len, Issues& warnings) {
-  if (!s.training.global_batch_sequences && !s.training.global_batch_tokens)
+void speed_warnings(const Scenario& s, const HardwareReport& hardware, const ParallelismReport& layout,
+                    const StepPrediction& step, double batch, double seq_len, Issues& warnings) {
+  const bool batch_given = s.training.global_batch_sequences || s.training.global_batch_tokens;
+  if (!batch_given)
     warnings.push_back({"training.global_batch_sequences",
                         "global_batch_assumed",
                         "The step time assumes a global batch of " + format_number(batch) + " sequences (" +
-                            (s.training.type == TrainingType::finetune ? std::string("typical of fine-tuning")
-                                                                       : std::string("about 4M tokens, typical of "
-                                                                                     "pre-training")) +
+                            (s.training.type == TrainingType::finetune
+                                 ? std::string("typical of fine-tuning")
+                                 : format_number(std::round(batch * seq_len / 1e5) / 10) +
+                                       "M tokens: about 4M, or 1,024 a GPU on a larger cluster, as large "
+                                       "pre-training runs grow it, up to what a run of this compute tolerates") +
                             "); set training.global_batch_sequences to yours.",
-                        {{"batch", format_number(batch)}}});
+                        {{"batch", format_number(batch)}, {"tokens_m", format_number(std::round(batch * seq_len / 1e5) / 10)}}});
   // Whole micro-batches per data-parallel rank: a batch they do not divide runs padded slots whose
-  // work counts toward no token (step_time's ceil above), which lowers the utilisation without a word.
-  // (Not where the batch is assumed, or smaller than one micro-batch a rank: no_layout and the batch
-  // error say that.)
-  const bool batch_given = s.training.global_batch_sequences || s.training.global_batch_tokens;
-  if (const double per_step = layout.dp * layout.micro_batch; batch_given && per_step > 0 && batch >= per_step) {
+  // work counts toward no token (step_time's ceil above), which lowers the utilisation. (Not where the
+  // batch is smaller than one micro-batch a rank: no_layout and the batch error say that.)
+  double padding = 0;
+  if (const double per_step = layout.dp * layout.micro_batch; per_step > 0 && batch >= per_step) {
     const double slots = std::ceil(batch / per_step - 1e-9) * per_step;
     if (slots > batch * (1 + 1e-9)) {
-      const double share = std::round((slots - batch) / slots * 1000) / 10;
+      padding = (slots - batch) / slots;
+      const double share = std::round(padding * 1000) / 10;
       warnings.push_back({"training.global_batch_sequences", "batch_padded",
                           "A global batch of " + format_number(batch) + " sequences does not split into whole "
                               "micro-batches of " + format_number(layout.micro_batch) + " on " +
@@ -958,6 +961,30 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                            {"slots", format_number(slots)},
                            {"share", format_number(share)},
                            {"multiple", format_number(per_step)}}});
+    }
+  }
+  // A cluster the batch cannot keep busy: half or more of each step goes to the pipeline's fill and
+  // drain, to the exposed gradient exchange and pipeline sends (each a cost per step, spread over too
+  // few sequences) and to padded slots, because each data-parallel rank gets too few sequences.
+  if (step.step_seconds > 0) {
+    const StepBreakdown& b = step.seconds;
+    const double waiting = std::min(1.0, (b.bubble + b.data_parallel + b.pipeline_p2p) / step.step_seconds);
+    const double idle = waiting + (1 - waiting) * padding;
+    if (idle >= 0.5) {
+      const double percent = std::round(idle * 100);
+      const double gpus = layout.tp * layout.pp * layout.cp * layout.dp;
+      warnings.push_back({"hardware.count", "batch_cannot_fill",
+                          "A global batch of " + format_number(batch) + " sequences cannot keep " +
+                              format_number(gpus) + " GPUs busy: each of the " + format_number(layout.dp) +
+                              " data-parallel ranks gets " + format_number(std::round(batch / layout.dp * 10) / 10) +
+                              " sequences a step, and the GPUs wait " + format_number(percent) +
+                              "% of it (pipeline fill and drain, gradient exchange, padding). Use fewer GPUs or a larger global "
+                              "batch.",
+                          {{"batch", format_number(batch)},
+                           {"gpus", format_number(gpus)},
+                           {"dp", format_number(layout.dp)},
+                           {"per_rank", format_number(std::round(batch / layout.dp * 10) / 10)},
+                           {"percent", format_number(percent)}}});
     }
   }
   // Overlapped pipeline sends need interleaved stages (Megatron-LM turns overlap_p2p_comm off without

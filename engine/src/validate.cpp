@@ -389,6 +389,8 @@ void read_operations(const json& value, Operations& o, Issues& errors) {
   o.restart_minutes = f.number("restart_minutes");
   o.checkpoint_interval_hours = f.number("checkpoint_interval_hours");
   o.checkpoint_write_gb_per_s = f.number("checkpoint_write_gb_per_s");
+  o.storage_write_gb_per_s = f.number("storage_write_gb_per_s");
+  o.async_checkpoint = f.flag("async_checkpoint");
   o.overhead_fraction = f.number("overhead_fraction");
   o.run_efficiency = f.number("run_efficiency");
   f.reject_unknown();

@@ -274,7 +274,8 @@ describe('language', () => {
     // Warnings too: a setting that does nothing here, a config imported with defaults.
     const { warningText } = await js('i18n.js');
     const unused = engine({ ...base, training: { type: 'pretrain', tokens: 1e12, lora_rank: 16 } }).warnings.find((w) => w.field === 'training.lora_rank');
-    assert.equal(warningText('zh', unused), 'training.lora_rank 只适用于 LoRA 和 QLoRA，已忽略。');
+    // The field in the page's words, not its path.
+    assert.equal(warningText('zh', unused), '“LoRA 秩”只适用于 LoRA 和 QLoRA，已忽略。');
     const imported = JSON.parse(execFileSync(CLI, ['import-hf', '-'], { input: JSON.stringify({ model_type: 'mystery', hidden_size: 1024, num_hidden_layers: 4, num_attention_heads: 8, vocab_size: 1000, hidden_act: 'silu' }), encoding: 'utf8' }));
     const texts = imported.warnings.map((w) => warningText('zh', w));
     assert.ok(texts.includes('导入器不认识 model_type“mystery”，其默认值是推测的。'), texts.join(' | '));
@@ -600,11 +601,17 @@ describe('embedding parameters', async () => {
     const code = iframeSnippet('https://calc.example/', '#model.preset=a"b&hardware.count=8&embed=0', {
       theme: '#AA3300', catalogUrl: 'https://v.example/c.json?x="><script>', origin: 'https://v.example/', height: '99999',
     });
-    assert.ok(!code.includes('<script>'));
-    assert.equal(code.split('"').length - 1, 12, code);  // six attributes, none broken out of
-    assert.match(code, /embed=1&amp;theme=aa3300&amp;catalog=https%3A%2F%2Fv\.example%2Fc\.json%3Fx%3D%22%3E%3Cscript%3E&amp;origin=https%3A%2F%2Fv\.example/);
-    assert.match(code, /height="4000"/);
-    assert.doesNotMatch(code, /embed=0/);
+    // The frame, then (an origin being named) the listener that sizes it to the calculator's height,
+    // which trusts the calculator's own origin only.
+    const [frame, ...listener] = code.split('\n');
+    assert.ok(!frame.includes('<script>'));
+    assert.equal(frame.split('"').length - 1, 12, frame);  // six attributes, none broken out of
+    assert.match(listener.join('\n'), /^<script>[\s\S]*e\.origin !== "https:\/\/calc\.example"[\s\S]*traincalc-height[\s\S]*<\/script>$/);
+    assert.doesNotMatch(listener.join('\n'), /v\.example/);
+    assert.equal(iframeSnippet('https://calc.example/', '#hardware.count=8', {}).includes('<script>'), false);
+    assert.match(frame, /embed=1&amp;theme=aa3300&amp;catalog=https%3A%2F%2Fv\.example%2Fc\.json%3Fx%3D%22%3E%3Cscript%3E&amp;origin=https%3A%2F%2Fv\.example/);
+    assert.match(frame, /height="4000"/);
+    assert.doesNotMatch(frame, /embed=0/);
     // Energy and the articles only where the vendor ticks them; nothing else passes as a section.
     const shown = iframeSnippet('https://calc.example/', '#hardware.count=8&show=prices', { show: ['articles', 'prices'] });
     assert.match(shown, /embed=1&amp;show=articles"/);
@@ -663,7 +670,9 @@ describe('a vendor\'s theme colour', () => {
 const WARNING_PARAMS = {
   mfu_assumed: ['mfu%'],
   seq_len_assumed: ['seq_len'],
-  global_batch_assumed: ['batch'],
+  global_batch_assumed: ['batch', 'tokens_m'],
+  batch_cannot_fill: ['batch', 'gpus', 'dp', 'per_rank', 'percent'],
+  gpu_fields_filled: ['gpu', 'from', 'field_list'],
   planner_truncated: ['evaluated'],
   no_layout: ['gpus', 'batch'],
   deadline_missed: ['days', 'gpus', 'deadline_days'],

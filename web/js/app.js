@@ -7,7 +7,8 @@ import { Catalogs } from './catalogs.js';
 import { applyEmbed, EmbedProtocol, reportEmbedProblems } from './embed.js';
 import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
-import { count } from './format.js';
+import { CURRENCIES } from './contract.js';
+import { count, money } from './format.js';
 import { defaultLang, t } from './i18n.js';
 import { hashFromState, pinBudgetCurrency, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
 import { Compare } from './widgets/compare.js';
@@ -27,16 +28,26 @@ import { PrintSummary } from './widgets/print-summary.js';
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
 
 let state = stateFromHash(location.hash);
+// The fields whose value came with the link and has not been edited since: a refused one is said in
+// the link's banner at the top, where it is seen, with its fix.
+let fromLink = linkedFields(location.hash);
+function linkedFields(hash) {
+  return new Set([...new URLSearchParams(String(hash).replace(/^#/, '')).keys()].filter((key) => FIELD_BY_PATH.has(key)));
+}
 state.lang ??= defaultLang(navigator.languages);
 let requestId = 0;
 
 const form = new Form(document.getElementById('inputs'), {
   onInput(path, typed, { typing = false } = {}) {
     typingPath = typing ? path : null;
+    fromLink.delete(path);
     // Once the form is edited its values win: the link's parameters the engine refused are dropped.
     for (const key of refusedExtras) state.extra.delete(key);
     refusedExtras.clear();
-    if (path === 'pricing.currency') pinBudgetCurrency(state);
+    if (path === 'pricing.currency') {
+      pinBudgetCurrency(state);
+      currencyReread.from ??= state.values.get(path);
+    } else if (path !== 'currency') currencyReread.from = null;
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
     if (path === 'budget.per_month') pinBudgetCurrency(state);
     if (path === 'model.preset') dropImportedExtras();
@@ -59,6 +70,34 @@ const form = new Form(document.getElementById('inputs'), {
     changed();
   },
 });
+// A typed price whose currency is edited is re-read in the new currency, not converted: said under
+// the currency, with the conversion one click away (the price back in its currency, the costs shown
+// in the new one).
+const currencyReread = { from: null };
+function showCurrencyReread() {
+  const from = currencyCode(currencyReread.from);
+  const to = currencyCode(state.values.get('pricing.currency'));
+  const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
+  const amount = parseNumber(state.values.get(priceKey) ?? '');
+  if (!from || !to || from === to || amount === null || state.modes.price === 'none') {
+    form.showFieldNote('pricing.currency', null);
+    return;
+  }
+  const unit = t(state.lang, state.modes.price === 'per_gpu_month' ? 'per_gpu_month_unit' : 'per_gpu_hour_unit');
+  form.showFieldNote('pricing.currency', t(state.lang, 'price_reread', {
+    was: `${money(amount, from, state.lang)}${unit}`, now: `${money(amount, to, state.lang)}${unit}`, to,
+  }), [t(state.lang, 'price_reread_convert', { from, to }), () => {
+    state.values.set('pricing.currency', from);
+    state.values.set('currency', to);
+    currencyReread.from = null;
+    changed();
+  }]);
+}
+function currencyCode(text) {
+  const code = String(text ?? '').trim().toUpperCase();
+  return CURRENCIES.includes(code) ? code : null;
+}
+
 const results = new Results(document.getElementById('results'), {
   // A rate of the user's own replaces the reference one (units for one US dollar), in the link.
   onRate(code, text) {
@@ -88,13 +127,19 @@ const hfImport = new HfImport(document.querySelector('#inputs fieldset[data-sect
   },
 });
 
+// An offer's price into the price inputs, in the offer's currency.
+function adoptOfferPrice(offer) {
+  const monthly = offer.per_gpu_hour === undefined;
+  state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
+  state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
+  pinBudgetCurrency(state);
+  currencyReread.from = null;  // an offer's price comes in its own currency
+  state.values.set('pricing.currency', offer.currency);
+}
+
 const offerPicker = new OfferPicker(document.querySelector('#inputs fieldset[data-section="section_price"] .grid'), {
   onPick(offer) {
-    const monthly = offer.per_gpu_hour === undefined;
-    state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
-    state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
-    pinBudgetCurrency(state);
-    state.values.set('pricing.currency', offer.currency);
+    adoptOfferPrice(offer);
     state.extra.set('pricing.offer', offer.id);  // its instances and network, at the price in the inputs
     changed();
   },
@@ -134,6 +179,7 @@ const linkBox = new LinkProblems(document.getElementById('inputs'), {
   // or the field takes the suggested ID (hardware.gpu=h1000 -> h100-sxm).
   onFix(issue, path, value) {
     state.extra.delete(issue.field);
+    fromLink.delete(issue.field);
     dropOfferForGpu(path);
     if (FIELD_BY_PATH.has(path)) {
       state.values.set(path, String(value));
@@ -144,7 +190,10 @@ const linkBox = new LinkProblems(document.getElementById('inputs'), {
     changed();
   },
   onRemove(issue) {
-    state.extra.delete(issue.field);
+    // A parameter the form has no input for is dropped; a field's refused value goes back to its default.
+    if (state.extra.has(issue.field)) state.extra.delete(issue.field);
+    else if (FIELD_BY_PATH.has(issue.field)) state.values.set(issue.field, FIELD_BY_PATH.get(issue.field).default);
+    fromLink.delete(issue.field);
     changed();
   },
 });
@@ -193,10 +242,10 @@ async function recomputeScaling(report) {
   // Started once typing pauses, so that the worker answers the next keystroke's estimate first.
   await new Promise((resolve) => { setTimeout(resolve, 150); });
   if (id !== scalingId) return;
+  const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
+  const group = fixed('tp') * fixed('pp') * fixed('cp');
   let points;
   try {
-    const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
-    const group = fixed('tp') * fixed('pp') * fixed('cp');
     points = await scaling(scenario, catalogs.vendorText, scalingCounts(report.plan.gpus, group, report.plan.max_gpus ?? Infinity), (done, total) => {
       if (id === scalingId) scalingView.step(done, total, lang);
     });
@@ -206,10 +255,14 @@ async function recomputeScaling(report) {
     return;
   }
   if (points === null || id !== scalingId) return;
-  scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given', report.plan.max_gpus);
+  scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given', report.plan.max_gpus, group);
 }
 
 const catalogs = new Catalogs();
+// Which catalog the estimates use, on the document for an embedding page's tests and tools to see.
+function markCatalog() {
+  document.documentElement.dataset.catalog = catalogs.vendorText ? 'vendor' : 'built-in';
+}
 let engineError = null;  // why the engine could not load, said again in the other language
 let catalogsLoaded = null;  // resolves once the built-in (and any #catalog=URL) catalog is in place
 
@@ -223,6 +276,7 @@ const embedProtocol = new EmbedProtocol({
   accept: async (text, origin) => {
     const answer = await catalogs.acceptFromPage(text, origin);
     form.setCatalog(catalogs.data, state.lang);
+    markCatalog();
     changed();
     return answer;
   },
@@ -339,7 +393,7 @@ async function recompute() {
     ...unplaced.map((field) => ({ field, code: 'link_parameter_unused', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
   ];
   // The link's problems at the top of the form, each with its fix; the rest beside their inputs.
-  const problems = linkProblems(errors, state.extra);
+  const problems = linkProblems(errors, state.extra, fromLink);
   linkBox.show(problems, state);
   refusedExtras.clear();
   // (Not the picked offer: the picker shows and clears it, and a vendor's catalog may still be on its way.)
@@ -348,14 +402,17 @@ async function recompute() {
   // A vendor catalog that failed is said, but the estimate goes on with the built-in catalog.
   const catalogProblem = catalogs.problem && { ...catalogs.problem, message: catalogs.problem.messageIn(state.lang) };
   form.showErrors(catalogProblem ? [catalogProblem, ...formErrors] : formErrors, state.lang);
-  form.showNotice(catalogs.notice ? t(state.lang, ...catalogs.notice) : null);
+  // Which catalog is in use is the vendor's business, not its visitors': said on the full page only.
+  form.showNotice(catalogs.notice && !state.embed.on ? t(state.lang, ...catalogs.notice) : null);
   if (errors.length) {
     // The last valid estimate is that of complete input: a half-typed prefix's never stands in.
     if (shown && shown !== committed) {
       if (committed) results.render(committed.report, state.lang, catalogs.data);
       else results.clear();
     }
-    results.invalid(state.lang);
+    const missing = formErrors.length > 0 && formErrors.every((issue) => issue.code === 'required');
+    if (missing) committed = null;
+    results.invalid(state.lang, formErrors.map((issue) => form.visiblePathFor(issue.field)).filter((path) => FIELD_BY_PATH.has(path)), { missing });
     compare.markStale();
     comparisonId += 1;  // searches still running for an older input must not draw over this one
     scalingId += 1;
@@ -363,6 +420,14 @@ async function recompute() {
     shown = null;
   }
   else {
+    // A link (or a vendor's embed) that names an offer without a price: the offer's price is the price,
+    // and the price inputs say so rather than "no price" beside its cost.
+    const linkedOffer = state.modes.price === 'none' && report.cost?.offer && catalogs.data?.offers?.find((o) => o.id === report.cost.offer);
+    if (linkedOffer) {
+      adoptOfferPrice(linkedOffer);
+      changed();
+      return;
+    }
     results.render(report, state.lang, catalogs.data);
     printSummary.render(scenario, report, state.lang, location.href);
     shown = { scenario, report };
@@ -388,6 +453,7 @@ function labelWidgets() {
 
 function changed() {
   labelWidgets();
+  showCurrencyReread();
   const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
   offerPicker.update(shownCatalog(), state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)), state.extra.get('pricing.offer'));
   writeHash();
@@ -404,12 +470,14 @@ document.getElementById('lang-toggle').addEventListener('click', () => {
 window.addEventListener('hashchange', async () => {
   const next = stateFromHash(location.hash);
   next.lang ??= state.lang;
+  fromLink = linkedFields(location.hash);
   const catalogChanged = next.catalogUrl !== state.catalogUrl;
   state = next;
   applyLanguage();
   if (catalogChanged) {
     await catalogs.load(state.catalogUrl);
     form.setCatalog(catalogs.data, state.lang);
+    markCatalog();
   }
   changed();
   if (state.view === 'compare') compare.show('gpus');
@@ -422,6 +490,7 @@ catalogsLoaded = engineReady
   .then(async () => {
     await catalogs.load(state.catalogUrl);
     form.setCatalog(catalogs.data, state.lang);
+    markCatalog();
     changed();
     if (state.view === 'compare') compare.show('gpus');
     embedProtocol.ready();  // the embedding page may now send its catalog

@@ -79,10 +79,24 @@ export class EmbedProtocol {
     });
   }
 
-  // The page can take a catalog now: said to the embedding page.
+  // The page can take a catalog now: said to the embedding page, and from now on the page's height
+  // each time it changes, so that the embedding page can size the frame to it (a phone's one column
+  // is taller than a desktop's frame) instead of leaving a scroll inside a scroll.
   ready() {
     this.readyNow = true;
     this.tell({ type: 'traincalc-ready' });
+    if (typeof ResizeObserver === 'undefined' || this.sizes) return;
+    this.sizes = new ResizeObserver(() => this.tellHeight());
+    this.sizes.observe(document.body);
+    this.tellHeight();
+  }
+
+  tellHeight() {
+    const style = getComputedStyle(document.body);
+    const height = Math.ceil(document.body.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom));
+    if (height === this.height) return;
+    this.height = height;
+    this.tell({ type: 'traincalc-height', height });
   }
 
   tell(message) {

@@ -114,9 +114,17 @@ export const SECTIONS = [
     fields: [
       { path: 'pricing.per_gpu_hour', kind: 'number', default: '2', active: when('price', 'per_gpu_hour') },
       { path: 'pricing.per_gpu_month', kind: 'number', default: '', active: when('price', 'per_gpu_month') },
+      // Sent only beside a price: an empty price input asks for no price (a deadline plans GPUs without
+      // one), and only a monthly budget then says that it needs one.
       {
         path: 'pricing.currency', kind: 'text', list: CURRENCIES, default: 'USD',
-        active: (state) => state.modes.price !== 'none',
+        active: (state) => state.modes.price !== 'none', omit: (state) => !priceTyped(state) && state.modes.gpus !== 'per_month',
+      },
+      // The currency the costs are shown in: a price (or budget) in another is converted at the dated
+      // reference rates, and the results say so. Empty: the budget's, else the price's.
+      {
+        path: 'currency', kind: 'select', options: ['', ...CURRENCIES], optionLabels: { '': 'currency_as_given' },
+        default: '', active: (state) => state.modes.price !== 'none',
       },
     ],
   },
@@ -186,6 +194,12 @@ export const SECTIONS = [
 
 export const FIELDS = SECTIONS.flatMap((section) => section.fields);
 export const FIELD_BY_PATH = new Map(FIELDS.map((field) => [field.path, field]));
+
+// Whether the active price input holds anything.
+function priceTyped(state) {
+  const path = { per_gpu_hour: 'pricing.per_gpu_hour', per_gpu_month: 'pricing.per_gpu_month' }[state.modes.price];
+  return Boolean(path && (state.values.get(path) ?? '').trim());
+}
 
 // A budget needs a price: choosing a monthly budget shows the price inputs too.
 export function priceNeeded(state) {

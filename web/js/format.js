@@ -113,15 +113,31 @@ export function mass(kg, lang) {
   return `${plain(kg, lang, kg >= 100 ? 0 : 1)} kg`;
 }
 
-// Money in the report's currency; unknown codes fall back to "1,234 XYZ".
-export function money(x, currency, lang) {
+// The fewest decimals (from `least` up to `most`) at which a factor, rounded as shown, still gives
+// the result as shown: the math on the page adds up (8.53 × $1.80 = $15.35, not 9 × $1.80).
+export function decimalsThatAddUp(x, givesShownResult, least = 0, most = 4) {
+  if (!finite(x)) return least;
+  for (let digits = least; digits < most; digits += 1) if (givesShownResult(Number(x.toFixed(digits)))) return digits;
+  return most;
+}
+
+// Decimals for an amount of hours as people read it: 8.53, 42.5, 1,021.
+export function hourDigits(x) {
+  return Math.abs(x) < 10 ? 2 : Math.abs(x) < 100 ? 1 : 0;
+}
+
+// Money in the report's currency; unknown codes fall back to "1,234 XYZ". `fractionDigits` shows a
+// price with more decimals than money usually gets ($0.6931 per hour in a sum that must add up).
+export function money(x, currency, lang, fractionDigits = null) {
   if (!finite(x)) return '—';
   const big = Math.abs(x) >= 1e6;
   try {
     return numberFormat(lang, {
       style: 'currency',
       currency,
-      ...(big ? { notation: 'compact', maximumSignificantDigits: 3 } : { maximumFractionDigits: x < 100 ? 2 : 0 }),
+      ...(big ? { notation: 'compact', maximumSignificantDigits: 3 }
+        : fractionDigits !== null ? { minimumFractionDigits: Math.min(2, fractionDigits), maximumFractionDigits: fractionDigits }
+          : { maximumFractionDigits: x < 100 ? 2 : 0 }),
     }).format(x);
   } catch {
     return `${count(x, lang)} ${currency}`;
@@ -139,9 +155,13 @@ export function moneyTick(x, currency, lang) {
   }
 }
 
+// Memory as GPU makers write it: "80 GB" for the H100's 80 × 1,024³ bytes (binary units under the
+// decimal name, as on every datasheet and in nvidia-smi), TB from 1,024 of those up.
 export function bytes(x, lang) {
   if (!finite(x)) return '—';
-  return `${plain(x / 1e9, lang, 1)} GB`;
+  const gib = x / 2 ** 30;
+  if (Math.abs(gib) >= 1024) return `${plain(gib / 1024, lang, 1)} TB`;
+  return `${plain(gib, lang, 1)} GB`;
 }
 
 // A parallel layout's factors as the page writes them everywhere: TP 8, PP 4×2 (2 interleaved chunks a

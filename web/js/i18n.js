@@ -62,10 +62,31 @@ export function errorText(lang, issue) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? ENGINE_NAMES[lang]?.[values[name]] ?? values[name] : whole));
 }
 
-// An engine error as the page shows it: in English the engine's own message (it names the field and
-// what to change), in another language errorText's.
+// An engine error as the page shows it: in English the engine's own message (it says what to change),
+// in another language errorText's; either way with the scenario's paths in the page's words.
 export function issueText(lang, issue) {
-  return lang === 'en' && issue.message ? issue.message : errorText(lang, issue);
+  return withFieldLabels(lang, lang === 'en' && issue.message ? pageMessage(issue) ?? issue.message : errorText(lang, issue));
+}
+
+// Engine messages written for the scenario file that read wrongly on the page, by field and code.
+function pageMessage(issue) {
+  return PAGE_MESSAGES[`${issue.field}:${issue.code}`] ?? null;
+}
+const PAGE_MESSAGES = {
+  'pricing.per_gpu_hour:required': 'Give a price per GPU-hour or per GPU-month, or pick a cloud offer.',
+};
+
+// "set training.global_batch_sequences" reads "set “Global batch (sequences)”" where the page has an
+// input for the path; a path without one (a link's own parameter) stays as written.
+const SCENARIO_PATH = /\b(?:model|training|hardware|strategy|pricing|budget|energy|memory|operations)\.[a-z0-9_]+(?:\.[a-z0-9_]+)*/g;
+export function withFieldLabels(lang, text) {
+  if (typeof text !== 'string') return text;
+  const labelled = text.replace(SCENARIO_PATH, (path) => {
+    const label = STRINGS[lang]?.[path] ?? STRINGS.en[path];
+    return label ? `“${label}”` : path;
+  });
+  // Chinese sets quotation marks against its characters, without the space a path needed.
+  return lang === 'zh' ? labelled.replace(/” (?=[\u4e00-\u9fff])/g, '”').replace(/(?<=[\u4e00-\u9fff]) “/g, '“') : labelled;
 }
 
 // A catalog's or a source's confidence (high, medium, low, or a span such as medium-low) in the
@@ -83,9 +104,9 @@ export function confidenceWord(lang, word) {
 export function warningText(lang, issue) {
   const reason = issue.params?.reason;
   const text = (lang !== 'en' && reason && REASONS[lang]?.[reason]) || WARNINGS[lang]?.[issue.code];
-  if (!text) return issue.message;
+  if (!text) return withFieldLabels(lang, issue.message);
   const params = { field: issue.field ?? '', message: issue.message ?? '', ...(issue.params ?? {}) };
-  return text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
+  return withFieldLabels(lang, text.replace(/\{(\w+)(%?)\}/g, (whole, name, percent) => {
     if (!(name in params)) return whole;
     if (percent) return `${Math.round(Number(params[name]) * 1000) / 10}%`;
     // A list, joined in the reader's way: of IDs (feature_ids: "qlora,cpu_offload"), each in the
@@ -96,5 +117,5 @@ export function warningText(lang, issue) {
       return words.join(lang === 'zh' ? '、' : ', ');
     }
     return ENGINE_NAMES[lang]?.[params[name]] ?? params[name];
-  });
+  }));
 }

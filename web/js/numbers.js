@@ -1,10 +1,11 @@
-// Reads a number the way people type it: 7e9, 7B, 1.4T, 70亿, 1.4万亿, 3千, 2百万, 10,000, ７０亿 (full width), 40%.
+// Reads a number the way people type it: 7e9, 7B, 1.4T, 70亿, 1.4万亿, 3千, 7千万, 2百万, 10,000, ７０亿 (full width), 40%.
 // Returns null for text that is not a number; the caller passes such text on to the engine,
 // which names the field in its error, so what the user typed is never silently changed.
 
 const SUFFIXES = new Map([
   ['k', 1e3], ['m', 1e6], ['b', 1e9], ['g', 1e9], ['t', 1e12], ['p', 1e15], ['e', 1e18], ['z', 1e21],
-  ['万', 1e4], ['亿', 1e8], ['万亿', 1e12], ['千', 1e3], ['百万', 1e6], ['十亿', 1e9],
+  ['百', 1e2], ['千', 1e3], ['万', 1e4], ['十万', 1e5], ['百万', 1e6], ['千万', 1e7], ['亿', 1e8], ['十亿', 1e9],
+  ['百亿', 1e10], ['千亿', 1e11], ['万亿', 1e12],
 ]);
 
 export function parseNumber(text) {

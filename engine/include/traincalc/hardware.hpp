@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace traincalc {
 
@@ -50,6 +51,10 @@ struct GpuSpec {
   std::string source;
   std::string confidence;
   std::string notes;
+  // A vendor's row that leaves out figures the step model uses takes them from the closest built-in
+  // GPU of its architecture: that GPU's ID, and the fields taken.
+  std::string filled_from;
+  std::vector<std::string> filled_fields;
 };
 
 // What a process can use, GiB: what the driver reports as total; without a measurement, the card's

@@ -36,12 +36,14 @@ std::string error_report_json(const Issues& errors, int indent = -1);
 // Serialises a report (finite numbers only) into the report-v1 JSON.
 std::string report_to_json(const Report& report, int indent = -1);
 
-// A vendor catalog merged over a base catalog: rows with a known ID replace, others are added.
+// A vendor catalog merged over a base catalog: rows with a known ID replace, others are added. A GPU
+// row's missing figures (memory bandwidth, links, power, ...) come from the closest built-in GPU of its
+// architecture (GpuSpec::filled_from); the built-in catalog itself loads with fill_missing false.
 struct CatalogLoad {
   Catalog catalog;
   Issues errors;  // fields as "gpus[2].bf16_tflops"
 };
-CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base);
+CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, bool fill_missing = true);
 
 // A Hugging Face config.json read into the scenario's architecture form ({"layers": ..., ...}),
 // with a warning for every default the importer supplied. model_json is set when errors is empty.

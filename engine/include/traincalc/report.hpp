@@ -115,6 +115,9 @@ struct ExpectedRun {
   double checkpoint_bytes = 0;     // weights and optimizer state of the whole model
   double checkpoint_seconds = 0;   // training waits this long per checkpoint
   double checkpoint_write_gb_per_s = 0;
+  double storage_write_gb_per_s = 0;     // the cluster storage's aggregate write speed
+  bool checkpoint_async = false;         // training waits only for the copy to host memory
+  double checkpoint_persist_seconds = 0; // until a checkpoint is on storage: the shortest interval when async
   double checkpoint_interval_hours = 0;  // of training between checkpoints
   bool checkpoint_interval_given = false;
   double checkpoints = 0;
@@ -255,7 +258,8 @@ struct MemoryReport {
   double activation_bytes_per_micro_batch = 0;  // what one more micro-batch in flight adds
   double micro_batches_in_flight = 1;           // on the worst pipeline stage, in micro-batches of its layers
   std::optional<double> max_micro_batch;        // the largest micro-batch that fits (0: none does)
-  std::optional<double> max_seq_len;            // the longest sequence that fits at this micro-batch (0: none)
+  std::optional<double> max_seq_len;            // the longest sequence that fits at max_seq_len_micro_batch (0: none)
+  double max_seq_len_micro_batch = 1;           // micro-batch 1, or the scenario's strategy.micro_batch
   std::optional<double> min_gpus;               // the fewest GPUs (same layout, more data parallelism) that fit
   std::vector<MemorySuggestion> suggestions;
 };

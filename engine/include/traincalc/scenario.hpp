@@ -140,6 +140,8 @@ struct Operations {
   std::optional<double> restart_minutes;                // detection to training again (lost work apart)
   std::optional<double> checkpoint_interval_hours;      // nullopt: Daly's optimum
   std::optional<double> checkpoint_write_gb_per_s;      // per GPU, while training waits
+  std::optional<double> storage_write_gb_per_s;         // the cluster storage's aggregate write speed
+  std::optional<bool> async_checkpoint;                 // nullopt: the framework's and recovery's
   std::optional<double> overhead_fraction;              // evaluation, data stalls, scheduling: of the wall-clock
   std::optional<double> run_efficiency;                 // a real run's steady speed / the step model's
   bool given = false;                                   // the scenario has an operations object

@@ -236,18 +236,22 @@ function costTimeChart(rows, lang, width) {
   const cheapest = best(costs);
   const placed = [];
   for (const [i, key] of fastest === cheapest ? [[fastest, 'chart_fastest_cheapest']] : [[fastest, 'chart_fastest'], [cheapest, 'chart_cheapest']]) {
-    const text = fitText(`${t(lang, key)}: ${points[i].offer.provider} · ${points[i].offer.name}`, width - 4);
-    const span = textWidth(text);
+    // Beside its point, on the side with more room, cut to fit there (the provider first; the offer's
+    // full name is in the point's title and the table), ringed and joined to it by a short line.
     const x = sx(times[i]);
-    const start = Math.min(Math.max(x + 8, 2), width - 2 - span);
-    const atLeft = x - 8 - span >= 2 && x + 8 + span > width - 2;
+    const cy = sy(costs[i]);
+    const atLeft = x - left > right - x;
+    const room = (atLeft ? x - 10 - 2 : width - 2 - (x + 10));
+    const text = fitText(`${t(lang, key)}: ${points[i].offer.provider}`, Math.max(40, room));
     // A second label never sits on the first: a line apart at least.
-    let y = Math.max(top + 10, sy(costs[i]) - 8);
+    let y = Math.max(top + 10, cy - 10);
     if (placed.some((other) => Math.abs(other - y) < 15)) y = Math.min(bottom - 4, Math.max(...placed) + 15);
     placed.push(y);
-    chart.append(svg('text', {
-      x: atLeft ? x - 8 : Math.max(2, start), y, 'text-anchor': atLeft ? 'end' : 'start', class: 'point-label',
-    }, text));
+    chart.append(
+      svg('circle', { cx: x, cy, r: 7, class: 'point-ring' }),
+      svg('line', { x1: x + (atLeft ? -5 : 5), y1: cy - 5, x2: x + (atLeft ? -9 : 9), y2: y - 4, class: 'point-leader' }),
+      svg('text', { x: atLeft ? x - 10 : x + 10, y, 'text-anchor': atLeft ? 'end' : 'start', class: 'point-label' }, text),
+    );
   }
   return chart;
 }

@@ -19,7 +19,18 @@ export function iframeSnippet(pageUrl, hash, { theme, catalogUrl, origin, height
   const url = new URL(pageUrl);
   url.hash = params.toString().replace(/%2C/g, ',');
   const rows = Math.max(320, Math.min(4000, Math.round(Number(height) || 720)));
-  return `<iframe src="${escapeAttribute(url.href)}" title="traincalc" width="100%" height="${rows}" style="border:0" loading="lazy"></iframe>`;
+  const frame = `<iframe src="${escapeAttribute(url.href)}" title="traincalc" width="100%" height="${rows}" style="border:0" loading="lazy"></iframe>`;
+  if (!originOf(origin ?? '')) return frame;
+  // With an origin named, the calculator tells that page its height: the frame follows it (taller on
+  // a phone's one column), from the calculator's origin only.
+  return `${frame}
+<script>
+  addEventListener('message', (e) => {
+    if (e.origin !== ${JSON.stringify(url.origin)} || e.data?.type !== 'traincalc-height') return;
+    for (const frame of document.querySelectorAll('iframe[title="traincalc"]'))
+      if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
+  });
+</script>`;
 }
 
 export class EmbedSnippet {
@@ -38,6 +49,10 @@ export class EmbedSnippet {
     this.originHint = el('span', { class: 'hint' });
     this.origin.node.append(this.originHint);
     this.height = field('embed-height', 'text', { value: '720', inputmode: 'numeric' });
+    // Where the calculator is hosted: this page's address when served; opened from disk (the offline
+    // file), an address only its host knows, asked for rather than a file:// one no visitor can open.
+    this.host = field('embed-host', 'url', { placeholder: 'https://calculator.example/', spellcheck: 'false' });
+    this.host.node.hidden = location.protocol !== 'file:';
     // Beyond the essentials, only what the vendor asks for: energy and carbon, the articles' claims.
     this.show = EMBED_SECTIONS.map((section) => {
       const input = el('input', { id: `embed-show-${section}`, type: 'checkbox', value: section });
@@ -62,7 +77,7 @@ export class EmbedSnippet {
     });
     this.details = el('details', { class: 'embed-snippet' }, [
       this.summary, this.intro,
-      el('div', { class: 'grid' }, [this.theme.node, this.catalog.node, this.origin.node, this.height.node, ...this.show.map((s) => s.node)]),
+      el('div', { class: 'grid' }, [this.host.node, this.theme.node, this.catalog.node, this.origin.node, this.height.node, ...this.show.map((s) => s.node)]),
       this.docs,
       this.outputLabel, this.output, el('div', { class: 'tools' }, [this.copy, this.status]),
     ]);
@@ -78,6 +93,7 @@ export class EmbedSnippet {
     this.catalog.label.textContent = t(lang, 'embed_catalog');
     this.origin.label.textContent = t(lang, 'embed_origin');
     this.height.label.textContent = t(lang, 'embed_height');
+    this.host.label.textContent = t(lang, 'embed_host');
     this.outputLabel.textContent = t(lang, 'embed_code');
     this.copy.textContent = t(lang, 'embed_copy');
     for (const { section, label } of this.show) label.textContent = t(lang, `embed_show_${section}`);
@@ -91,7 +107,21 @@ export class EmbedSnippet {
     if (!this.details.open) return;
     const origin = this.origin.input.value.trim();
     this.originHint.textContent = origin && !originOf(origin) ? t(this.lang, 'embed_origin_invalid') : '';
-    const page = new URL(location.href);
+    let page;
+    if (location.protocol === 'file:') {
+      try {
+        page = new URL(this.host.input.value.trim());
+        if (!['http:', 'https:'].includes(page.protocol)) page = null;
+      } catch {
+        page = null;
+      }
+      if (!page) {
+        this.output.value = t(this.lang, 'embed_host_needed');
+        return;
+      }
+    } else {
+      page = new URL(location.href);
+    }
     page.hash = '';
     this.output.value = iframeSnippet(page.href, location.hash, {
       theme: this.theme.input.value, catalogUrl: this.catalog.input.value.trim(),

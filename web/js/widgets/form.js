@@ -20,6 +20,7 @@ export class Form {
     this.searchBoxes = [];
     this.factLines = new Map();
     this.advice = new Map();
+    this.notes = new Map();
     this.build();
   }
 
@@ -152,7 +153,10 @@ export class Form {
       advice = el('span', { class: 'advice', 'data-advice-for': field.path, 'aria-live': 'polite', hidden: true });
       this.advice.set(field.path, advice);
     }
-    const wrapper = el('div', { class: `field ${field.kind}` }, [label, search, input, facts, hint, advice, error]);
+    // What an edit did that the user may not expect (a price's currency re-read), with its undo.
+    const note = el('span', { class: 'field-note', 'data-note-for': field.path, role: 'status', hidden: true });
+    this.notes.set(field.path, note);
+    const wrapper = el('div', { class: `field ${field.kind}` }, [label, search, input, facts, hint, advice, note, error]);
     this.inputs.set(field.path, { field, input });
     this.wrappers.set(field.path, wrapper);
     return wrapper;
@@ -258,6 +262,15 @@ export class Form {
     }
   }
 
+  // A note under one input: text, and an optional button [label, action]; null hides it.
+  showFieldNote(path, text, button = null) {
+    const note = this.notes.get(path);
+    if (!note) return;
+    const action = button && el('button', { type: 'button', class: 'link-button', text: button[0], onclick: button[1] });
+    note.replaceChildren(...(text ? [text, ...(action ? [' ', action] : [])] : []));
+    note.hidden = !text;
+  }
+
   showNotice(text) {
     this.notice.textContent = text ?? '';
     this.notice.hidden = !text;
@@ -313,7 +326,7 @@ export class Form {
 }
 
 // An issue about a field the page shows scaled (percent): its limits and value as the input shows them.
-function scaledIssue(issue, scale) {
+export function scaledIssue(issue, scale) {
   const params = { ...(issue.params ?? {}) };
   for (const name of ['max', 'min', 'got']) {
     const value = Number(params[name]);
@@ -343,14 +356,20 @@ function replaceOptions(select, options) {
   if (options.some((o) => o.value === value)) select.value = value;
 }
 
-// Narrows a select to the options whose text contains every word typed (the chosen one stays).
-// The options whose text or ID holds every word typed, in list order.
-function matchingOptions(select, query) {
+// The options whose text or ID holds every word typed, best first: a typed word that is a whole word
+// of the option ("3" in "Llama 3 8B") counts more than one inside a word ("3" in "3.1"), then the
+// list order. Enter picks the first, so "llama 3 8b" is Llama 3 8B, not Llama 3.1 8B.
+export function matchingOptions(select, query) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return [...select.querySelectorAll('option')].filter((option) => {
+  const scored = [];
+  [...select.querySelectorAll('option')].forEach((option, index) => {
     const haystack = `${option.value} ${option.textContent}`.toLowerCase();
-    return words.every((w) => haystack.includes(w));
+    if (!words.every((w) => haystack.includes(w))) return;
+    const tokens = new Set(haystack.split(/[^\p{L}\p{N}.]+/u).filter(Boolean));
+    const whole = words.filter((w) => tokens.has(w)).length;
+    scored.push({ option, whole, index });
   });
+  return scored.sort((a, b) => b.whole - a.whole || a.index - b.index).map((entry) => entry.option);
 }
 
 function filterOptions(select, query) {

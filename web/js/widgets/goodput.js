@@ -72,11 +72,16 @@ export function goodputSection(report, lang) {
         rate: format.plain(e.interruptions_per_1000_gpu_days, lang, 2), g: format.plain(report.plan.gpus, lang, 0),
         m: hours(e.mean_hours_between_interruptions, lang),
       }) }),
-      el('li', { text: t(lang, 'math_goodput_checkpoint', {
-        bytes: format.bytes(e.checkpoint_bytes, lang), g: format.plain(report.plan.gpus, lang, 0),
-        bw: format.plain(e.checkpoint_write_gb_per_s, lang, 3), pause: format.plain(e.checkpoint_seconds, lang, 2),
-        tau: hours(e.checkpoint_interval_hours, lang),
-      }) }),
+      // Asynchronous saves wait for the copy to host memory and persist behind; synchronous ones wait
+      // for the cluster's storage; in-memory snapshots never touch it.
+      el('li', { 'data-checkpoint': e.recovery === 'in_memory' ? 'in_memory' : e.checkpoint_async ? 'async' : 'sync', text: t(lang,
+        e.recovery === 'in_memory' ? 'math_goodput_checkpoint' : e.checkpoint_async ? 'math_goodput_checkpoint_async' : 'math_goodput_checkpoint_sync', {
+          bytes: format.bytes(e.checkpoint_bytes, lang), g: format.plain(report.plan.gpus, lang, 0),
+          bw: format.plain(e.checkpoint_write_gb_per_s, lang, 3), pause: format.plain(e.checkpoint_seconds, lang, 2),
+          tau: hours(e.checkpoint_interval_hours, lang), storage: format.plain(e.storage_write_gb_per_s, lang, 1),
+          speed: format.plain(Math.min(report.plan.gpus * e.checkpoint_write_gb_per_s, e.storage_write_gb_per_s), lang, 1),
+          persist: format.plain(e.checkpoint_persist_seconds, lang, 1),
+        }) }),
       el('li', { text: t(lang, 'math_goodput_daly', {
         r: format.plain(e.restart_minutes, lang, 1), recovery: t(lang, `recovery_${e.recovery}`),
         n: expectedCount(e.interruptions, lang), ig: format.percent(e.interruption_goodput, lang),

@@ -72,7 +72,7 @@ export function memorySection(report, lang, { catalog, onApply }) {
   else if (m.max_micro_batch === 0) facts.push(t(lang, 'memory_no_micro_batch'));
   else if (m.max_micro_batch !== undefined) facts.push(t(lang, 'memory_max_micro_batch', { v: m.max_micro_batch }));
   if (m.min_gpus !== undefined) facts.push(t(lang, 'memory_min_gpus', { v: format.plain(m.min_gpus, lang, 0) }));
-  if (m.max_seq_len !== undefined && !nothingFits) facts.push(t(lang, 'memory_max_seq_len', { v: format.plain(m.max_seq_len, lang, 0) }));
+  if (m.max_seq_len !== undefined && !nothingFits) facts.push(t(lang, 'memory_max_seq_len', { v: format.plain(m.max_seq_len, lang, 0), mb: format.plain(m.max_seq_len_micro_batch ?? 1, lang, 0) }));
   // What the framework preset assumed, the rank with the peak, and the counters PyTorch would print.
   const a = m.assumptions;
   const assumes = t(lang, 'memory_assumes', {
@@ -103,6 +103,11 @@ export function memorySection(report, lang, { catalog, onApply }) {
     bar(m, lang),
     legend,
     facts.length ? el('p', { class: 'hint', text: facts.join(' · ') }) : null,
+    // Said once: what "GB" means here, and what of the card counts as usable.
+    el('p', { class: 'hint', 'data-report': 'hardware.usable_memory_gib', 'data-value': report.hardware.usable_memory_gib, text: t(lang, 'memory_units', {
+      card: report.hardware.gpu_name, stated: format.plain(report.hardware.memory_gb, lang, 1),
+      usable: format.bytes(report.hardware.usable_memory_gib * 2 ** 30, lang),
+    }) }),
     worst,
     el('p', { class: 'hint', 'data-report': 'memory.assumptions.framework', 'data-value': a.framework, text: `${assumes} ${counters}` }),
     suggestions,

@@ -34,7 +34,9 @@ export class OfferPicker {
       const price = o.per_gpu_hour !== undefined
         ? `${format.money(o.per_gpu_hour, o.currency, lang)}/h`
         : `${format.money(o.per_gpu_month, o.currency, lang)}/${t(lang, 'month')}`;
-      options.push(el('option', { value: o.id, text: `${o.provider} · ${pricingWord(lang, o.pricing_type ?? '')} · ${price} · ${o.date ?? ''}` }));
+      // Only the parts an offer has ("Acme Cloud · CN¥12.50/h", never "Acme Cloud · · CN¥12.50/h").
+      const parts = [o.provider, pricingWord(lang, o.pricing_type ?? ''), price, o.date].filter((part) => part && String(part).trim());
+      options.push(el('option', { value: o.id, text: parts.join(' · ') }));
     }
     this.select.replaceChildren(...options);
     // The snapshot's note while the price is still the snapshot's; an edited price is the user's own

@@ -43,6 +43,9 @@ function otherLine(report, lang, h, steadyPath, steadyText, expectedPath, expect
     el('span', { 'data-report': expectedPath, 'data-value': get(report, expectedPath), text: expectedText }), goodput]);
 }
 
+// Warnings that undo the headline's meaning (a cluster the batch cannot keep busy).
+const HEADLINE_WARNINGS = ['batch_cannot_fill'];
+
 export class Results {
   constructor(container, { onApply, onRate } = {}) {
     this.container = container;
@@ -80,9 +83,22 @@ export class Results {
   }
 
   // Errors: keep the last valid estimate on screen, marked stale, or say what to do.
-  invalid(lang) {
+  // Each field to fix is one click away, however far down the form it sits.
+  // Where only inputs are missing (a budget without a price), no earlier estimate stands in: it answers
+  // another question; the status says what is needed instead.
+  invalid(lang, paths = [], { missing = false } = {}) {
+    if (missing) this.clear();
     const hasResult = this.body.childElementCount > 0;
-    this.status.textContent = t(lang, hasResult ? 'stale' : 'no_result');
+    const goTo = [...new Set(paths)].map((path) => {
+      const button = el('button', { type: 'button', class: 'link-button', 'data-go-to': path, text: t(lang, 'go_to_field', { label: t(lang, path) }) });
+      button.addEventListener('click', () => {
+        const input = document.querySelector(`#inputs [name="${CSS.escape(path)}"]`);
+        input?.scrollIntoView({ block: 'center' });
+        input?.focus({ preventScroll: true });
+      });
+      return button;
+    });
+    this.status.replaceChildren(t(lang, missing ? 'missing_inputs' : hasResult ? 'stale' : 'no_result'), ...goTo.flatMap((b) => [' ', b]));
     this.setState(hasResult ? 'stale' : 'empty');
   }
 
@@ -118,8 +134,10 @@ export class Results {
       cost ? [
         costRange ? likely(lang, h.costRangePath, costRange, (x) => format.money(roundSig(x), cost.currency, lang)) : null,
         h.expected ? otherLine(report, lang, h, 'cost.total', format.money(cost.total, cost.currency, lang), '', '', false) : null,
-        el('br'),
-        t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang)),
+        // A monthly figure where the run lasts a month or a monthly budget plans it, not on an 8-hour job.
+        ...(cost.months >= 1 || report.plan.gpus_from === 'budget.per_month' ? [
+          el('br'), t(lang, 'per_month_label'), ' ', number(report, 'cost.per_month', format.money(cost.per_month, cost.currency, lang)),
+        ] : []),
         cost.exchange ? el('br') : null,
         exchangeLine(report, lang),
       ] : null),
@@ -146,6 +164,11 @@ export class Results {
       ], 'energy-part') : []),
     ]);
 
+    // What makes the headline itself wrong to act on is said under it, not only among the notes.
+    const headlineNotes = report.warnings.filter((w) => HEADLINE_WARNINGS.includes(w.code));
+    const headlineNote = headlineNotes.length
+      ? el('div', { class: 'headline-note', role: 'note' }, headlineNotes.map((w) => el('p', { 'data-headline-warning': w.code, text: warningText(lang, w) })))
+      : null;
     const warnings = report.warnings.length
       ? el('div', { class: 'warnings' }, [
         el('h3', { text: t(lang, 'warnings') }),
@@ -165,7 +188,7 @@ export class Results {
       }),
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
+    this.body.replaceChildren(cards, headlineNote ?? '', figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {
@@ -205,23 +228,36 @@ export class Results {
     } else if (report.plan.gpus_from === 'budget.deadline_days') {
       lines.push(t(lang, 'math_deadline', { g: report.plan.gpus }));
     }
+    // Each sum shows its factors with the decimals it needs to add up as shown.
+    const gpus = report.plan.gpus;
+    const daysShown = format.days(time.wall_clock_days, lang);
+    const hoursForDays = format.decimalsThatAddUp(time.wall_clock_hours, (h) => format.days(h / 24, lang) === daysShown,
+      format.hourDigits(time.wall_clock_hours));
     lines.push(t(lang, 'math_time', {
-      f: sci(c.total_flops), g: format.plain(report.plan.gpus, lang, 0), peak: report.hardware.peak_tflops,
+      f: sci(c.total_flops), g: format.plain(gpus, lang, 0), peak: report.hardware.peak_tflops,
       prec: report.hardware.precision.toUpperCase(), mfu: format.percent(time.mfu, lang),
-      h: format.plain(time.wall_clock_hours, lang, 0), d: format.days(time.wall_clock_days, lang),
+      h: format.plain(time.wall_clock_hours, lang, hoursForDays), d: daysShown,
     }));
     if (time.wall_clock_days_range) {
       lines.push(t(lang, 'math_time_range', {
         lo: format.days(time.wall_clock_days_range.low, lang), hi: format.days(time.wall_clock_days_range.high, lang),
       }));
     }
+    const ghDigits = format.hourDigits(time.gpu_hours);
+    const ghShown = format.plain(time.gpu_hours, lang, ghDigits);
+    const hoursForGh = format.decimalsThatAddUp(time.wall_clock_hours, (h) => format.plain(gpus * h, lang, ghDigits) === ghShown,
+      format.hourDigits(time.wall_clock_hours));
     lines.push(t(lang, 'math_gpu_hours', {
-      g: format.plain(report.plan.gpus, lang, 0), h: format.plain(time.wall_clock_hours, lang, 1), gh: format.plain(time.gpu_hours, lang, 0),
+      g: format.plain(gpus, lang, 0), h: format.plain(time.wall_clock_hours, lang, hoursForGh), gh: ghShown,
     }));
     if (report.cost) {
+      const { currency, per_gpu_hour: price, total } = report.cost;
+      const costShown = format.money(total, currency, lang);
+      const priceDigits = format.decimalsThatAddUp(price, (p) => format.money(time.gpu_hours * p, currency, lang) === costShown, 2, 6);
+      const priceAsShown = Number(price.toFixed(priceDigits));
+      const ghForCost = format.decimalsThatAddUp(time.gpu_hours, (gh) => format.money(gh * priceAsShown, currency, lang) === costShown, ghDigits);
       lines.push(t(lang, 'math_cost', {
-        gh: format.plain(time.gpu_hours, lang, 0), p: format.money(report.cost.per_gpu_hour, report.cost.currency, lang),
-        c: format.money(report.cost.total, report.cost.currency, lang),
+        gh: format.plain(time.gpu_hours, lang, ghForCost), p: format.money(price, currency, lang, priceDigits), c: costShown,
       }));
     }
     // The headline of a predicted utilisation: the steady state over the goodput, with the whole runs'
@@ -290,12 +326,20 @@ Results.prototype.energyMath = function energyMath(report, lang) {
   if (!e) return null;
   const f = format.percent(e.gpu_power_fraction, lang);
   const hfu = report.time.hfu ?? report.time.mfu;
+  // kW x hours = kWh, with the decimals it takes to add up as shown.
+  const kwhShown = format.energy(e.kwh, lang);
+  const kwDigits = format.decimalsThatAddUp(e.facility_kw, (kw) => format.energy(kw * report.time.wall_clock_hours, lang) === kwhShown, 1);
+  const kwAsShown = Number(e.facility_kw.toFixed(kwDigits));
+  const hoursForKwh = format.decimalsThatAddUp(report.time.wall_clock_hours, (h) => format.energy(kwAsShown * h, lang) === kwhShown,
+    format.hourDigits(report.time.wall_clock_hours));
   return el('details', { class: 'math energy-part' }, [
     el('summary', { text: t(lang, 'math_energy_title') }),
     el('ol', {}, [
-      el('li', { text: t(lang, 'math_energy_power', { g: format.plain(report.plan.gpus, lang, 0), tdp: e.gpu_tdp_w, f, host: format.plain(e.host_power_fraction, lang), pue: format.plain(e.pue, lang), kw: format.plain(e.facility_kw, lang, 1) }) }),
+      el('li', { text: t(lang, 'math_energy_power', { g: format.plain(report.plan.gpus, lang, 0), tdp: e.gpu_tdp_w, f, host: format.plain(e.host_power_fraction, lang), pue: format.plain(e.pue, lang), kw: format.plain(e.facility_kw, lang, kwDigits) }) }),
       el('li', { text: e.gpu_power_from === 'given' ? t(lang, 'math_energy_draw_given', { f }) : t(lang, 'math_energy_draw_utilisation', { f, u: format.percent(hfu, lang) }) }),
-      el('li', { text: t(lang, 'math_energy_kwh', { kw: format.plain(e.facility_kw, lang, 1), h: format.plain(report.time.wall_clock_hours, lang, report.time.wall_clock_hours < 10 ? 2 : 0), kwh: format.energy(e.kwh, lang) }) }),
+      el('li', { text: t(lang, 'math_energy_kwh', {
+        kw: format.plain(e.facility_kw, lang, kwDigits), h: format.plain(report.time.wall_clock_hours, lang, hoursForKwh), kwh: kwhShown,
+      }) }),
       el('li', { text: t(lang, 'math_energy_co2', { kwh: format.energy(e.kwh, lang), grid: e.grid_kg_co2_per_kwh, co2: format.mass(e.co2_kg, lang), source: e.grid === 'given' ? t(lang, 'grid_given') : e.grid_source }) }),
       ...(e.expected ? [el('li', {
         class: 'energy-expected',

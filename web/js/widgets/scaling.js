@@ -19,10 +19,16 @@ export function scalingCounts(current, group = 1, most = Infinity) {
   return [...counts].sort((a, b) => a - b);
 }
 
+// The counts on the chart's fixed grid (powers of two times the model-parallel group): the typed count
+// is drawn too, but judged only where it falls on the grid, so that the marker does not follow it.
+export function onGrid(count, group = 1) {
+  return Number.isInteger(Math.log2(count / group));
+}
+
 // The largest count whose utilisation is still at least 80% of the best (cost per unit of work
 // within 25% of the cheapest); null when every point is.
-export function stopsPaying(points) {
-  const ok = points.filter((p) => !p.errors && p.fits);
+export function stopsPaying(points, group = 1) {
+  const ok = points.filter((p) => !p.errors && p.fits && onGrid(p.gpus, group));
   if (ok.length < 2) return null;
   const best = Math.min(...ok.map((p) => p.gpu_hours));
   const efficient = ok.filter((p) => best / p.gpu_hours >= 0.8);
@@ -37,7 +43,13 @@ function chart(points, current, limit, lang, width) {
   const currency = ok.find((p) => p.currency)?.currency;
   const money = (c) => (currency ? format.moneyTick(c, currency, lang) : format.count(c, lang));
   const costs = ok.map((p) => p.cost ?? p.gpu_hours);
-  const c1 = Math.max(...costs.filter((c, i) => ok[i].fits), ...(ok.some((p) => p.fits) ? [] : costs)) * 1.1;
+  // The cost axis spans the costs worth comparing: up to four times the cheapest count's (past the
+  // point where adding GPUs stops paying, a run of a million GPUs may cost a thousand times more and
+  // would flatten every other point onto zero); dearer points sit on the top edge, their value in
+  // their title.
+  const shown = costs.filter((c, i) => ok[i].fits);
+  const pool = shown.length ? shown : costs;
+  const c1 = Math.min(Math.max(...pool), 4 * Math.min(...pool)) * 1.1;
   const costTicks = linearTicks(0, c1);
   // Room on the right for the longest cost label (about 6.6 px a character at 11 px) and the title.
   const right = width - 28 - 6.6 * Math.max(...costTicks.map((c) => money(c).length));
@@ -54,7 +66,7 @@ function chart(points, current, limit, lang, width) {
   const d0 = Math.floor(Math.min(...times));
   const d1 = Math.max(d0 + 1, Math.ceil(Math.max(...times)));
   const sy = (days) => bottom - ((Math.log10(days * unit.perDay) - d0) / (d1 - d0)) * (bottom - top);
-  const sc = (c) => bottom - (c / c1) * (bottom - top);
+  const sc = (c) => bottom - (Math.min(c, c1) / c1) * (bottom - top);
 
   for (const v of logTicks(10 ** d0, 10 ** d1)) {
     const y = sy(v / unit.perDay);
@@ -149,12 +161,13 @@ export class Scaling {
   }
 
   // maxGpus: the most the cloud offer can join into one job (the chart stops there), if any.
-  render(points, current, lang, fixedMfu, maxGpus) {
-    this.last = [points, current, lang, fixedMfu, maxGpus];
+  // group: the model-parallel group the grid's counts are powers of two of.
+  render(points, current, lang, fixedMfu, maxGpus, group = 1) {
+    this.last = [points, current, lang, fixedMfu, maxGpus, group];
     this.container.dataset.state = 'ok';
     this.container.dataset.points = String(points.filter((p) => !p.errors).length);
     this.progress.textContent = '';
-    const limit = fixedMfu ? null : stopsPaying(points);
+    const limit = fixedMfu ? null : stopsPaying(points, group);
     // Drawn at the width it is shown at, so that labels stay legible on a phone.
     const width = drawingWidth(this.figure);
     this.figure.replaceChildren(chart(points, current, limit, lang, width));
