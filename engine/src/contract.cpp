@@ -433,7 +433,8 @@ constexpr Field operations_fields[] = {
         "asynchronous)."),
     num("storage_write_gb_per_s", "GB/s", bandwidth_range, "1 GB/s a node, at most 2,000 (Llama 3's storage)",
         "The cluster storage's aggregate write speed, shared by every node: a checkpoint persists at it."),
-    flag("async_checkpoint", "true for Megatron and FSDP2 (torchtitan) unless recovery is \"manual\"",
+    flag("async_checkpoint", "true for Megatron and FSDP2 (torchtitan) unless recovery is \"manual\"; "
+         "never with \"in_memory\", whose snapshots do not wait on storage",
          "Whether training waits only for the copy to host memory while the checkpoint persists in the "
          "background (Megatron's async_save, PyTorch DCP's async_save); the next one starts once it is on storage."),
     num("overhead_fraction", "fraction", overhead_fraction_range, "0",

@@ -96,10 +96,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   const bool known = s.model.architecture.has_value();
   // The scenario with its global batch: the user's, or the default for this many GPUs, so that the
   // planner, the memory and the step see what typing the default would give.
-  auto with_batch = [&](const Scenario& v, double gpus) {
+  auto with_batch = [&](const Scenario& v, double gpus, const ComputeReport* what_if = nullptr) {
     if (v.training.global_batch_sequences || v.training.global_batch_tokens) return v;
     Scenario b = v;
-    b.training.global_batch_sequences = resolved_global_batch(v, r.compute, gpus);
+    b.training.global_batch_sequences = resolved_global_batch(v, what_if ? *what_if : r.compute, gpus);
     return b;
   };
 
@@ -108,7 +108,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   // (compute: the scenario's, or a what-if's whose sequence length differs.)
   auto layout_for = [&](const Scenario& given, double gpus, Issues& warnings, const ComputeReport* what_if = nullptr) {
     const ComputeReport& compute = what_if ? *what_if : r.compute;
-    const Scenario v = with_batch(given, gpus);
+    const Scenario v = with_batch(given, gpus, &compute);
     const double batch = resolved_global_batch(v, compute, gpus);
     if (known && layout_is_searched(v.strategy)) {
       LayoutSearchResult search = plan_layout(v, r.model, compute, r.hardware, gpus, batch);
@@ -160,9 +160,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   auto step_at = [&](const ParallelismReport& layout) -> std::optional<StepPrediction> {
     if (!known) return std::nullopt;
     Issues ignored;
-    const Scenario v = with_batch(s, layout.tp * layout.pp * layout.cp * layout.dp);
+    const double gpus = layout.tp * layout.pp * layout.cp * layout.dp;
+    const Scenario v = with_batch(s, gpus);
     const MemoryReport memory = estimate_memory(v, r.model, layout, r.hardware, r.compute, ignored);
-    return predict_step(v, r.compute, r.hardware, layout, memory.explain, *v.training.global_batch_sequences);
+    return predict_step(v, r.compute, r.hardware, layout, memory.explain, resolved_global_batch(v, r.compute, gpus));
   };
 
   double mfu = resolved_mfu(s, r.warnings);
@@ -237,19 +238,23 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   if (step) speed_warnings(s, r.hardware, r.parallelism, *step, resolved_global_batch(batched, r.compute, gpus),
                            r.compute.seq_len, r.warnings);
   r.memory = estimate_memory(batched, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
-  const Scenario pinned = pinned_to(s, r.parallelism);
+  const Scenario pinned = pinned_to(batched, r.parallelism);
   r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
   r.memory.max_seq_len = max_seq_len_that_fits(batched, r.model, r.parallelism, r.hardware, r.compute);
   r.memory.max_seq_len_micro_batch = s.strategy.micro_batch.value_or(1);
-  const MemoryProbe probe = [&](const Scenario& v, double gpus) {
+  // Each what-if with its own batch: the user's, or the default at its GPU count and sequence length.
+  const MemoryProbe probe = [&](const Scenario& what_if, double gpus) {
     Issues ignored;
     // A what-if with another sequence length (a shorter sequence to make it fit) has its own compute.
-    if (v.training.seq_len != s.training.seq_len) {
+    if (what_if.training.seq_len != s.training.seq_len) {
       Issues errors;
-      const ComputeReport compute = estimate_compute(v, ignored, errors);
-      if (errors.empty())
+      const ComputeReport compute = estimate_compute(what_if, ignored, errors);
+      if (errors.empty()) {
+        const Scenario v = with_batch(what_if, gpus, &compute);
         return estimate_memory(v, r.model, layout_for(v, gpus, ignored, &compute), r.hardware, compute, ignored);
+      }
     }
+    const Scenario v = with_batch(what_if, gpus);
     return estimate_memory(v, r.model, layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);

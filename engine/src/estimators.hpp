@@ -351,7 +351,7 @@ RecoveryDefaults recovery_defaults(Recovery recovery);
 inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384 * 54) * 1000;
 // A real run's steady speed as a fraction of the step model's prediction, fitted on the whole runs of
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
-inline constexpr double default_run_efficiency = 0.763;
+inline constexpr double default_run_efficiency = 0.746;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours over the
 // whole runs the utilisation is predicted for, each held out, at the ranks a new run falls between 80%
 // of the time (detail::range_low_level_for_new_group: the 9.5th and 90.5th percentiles of 78 runs;

@@ -8,8 +8,8 @@
 //  2. Interruptions, checkpoints and restarts: Daly's model (J. T. Daly, "A higher order estimate of
 //     the optimum checkpoint interval for restart dumps", Future Generation Computer Systems 22(3),
 //     2006, eqs. 13 and 37), exponentially distributed interruptions at the job's rate (rate per GPU x
-//     GPUs), a checkpoint pause of the checkpoint's bytes over the GPUs' write speed, a restart time by
-//     recovery, and the interval at Daly's optimum unless given.
+//     GPUs), a checkpoint pause priced against the GPUs' copy and the cluster's storage (asynchronous
+//     or not, below), a restart time by recovery, and the interval at Daly's optimum unless given.
 //  3. Other overheads (evaluation, data stalls, scheduling): a fraction of the wall-clock, 0 unless given.
 #include <algorithm>
 #include <cmath>
@@ -109,7 +109,7 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
   return compute.trainable_params * (bytes.weight + bytes.optimizer);
 }
 
-LikelyRange whole_run_range() { return {"whole_runs", 0.6643, 1.7565, 78, 78}; }
+LikelyRange whole_run_range() { return {"whole_runs", 0.6506, 1.7173, 78, 78}; }
 
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          double gpus_per_node, Issues& warnings) {
@@ -142,8 +142,9 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   //  - in memory: snapshots to host memory and peers, never waiting on storage (ByteRobust
   //    checkpoints every step that way, arXiv 2509.16293, sec. 8.2.2).
   const Framework framework = resolve_memory_regime(s).framework;
-  e.checkpoint_async = recovery != Recovery::manual &&
-                       ops.async_checkpoint.value_or(framework == Framework::megatron || framework == Framework::fsdp2);
+  e.checkpoint_async = recovery != Recovery::in_memory &&
+                       ops.async_checkpoint.value_or(recovery != Recovery::manual &&
+                                                     (framework == Framework::megatron || framework == Framework::fsdp2));
   e.storage_write_gb_per_s = ops.storage_write_gb_per_s.value_or(default_storage_write_gb_per_s(gpus, gpus_per_node));
   e.checkpoint_bytes = checkpoint_bytes(s, compute);
   const double to_host_seconds = e.checkpoint_bytes / (gpus * e.checkpoint_write_gb_per_s * 1e9);
@@ -167,8 +168,18 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   // Never more often than once a step, nor (asynchronous) before the last checkpoint is on storage; a
   // run shorter than the interval checkpoints once, at its end.
   if (time.step_seconds) tau = std::max(tau, *time.step_seconds / units::seconds_per_hour);
+  // A given interval shorter than that is taken as given, and said: the saves would queue.
   if (e.checkpoint_async && !e.checkpoint_interval_given)
     tau = std::max(tau, e.checkpoint_persist_seconds / units::seconds_per_hour);
+  else if (e.checkpoint_async && tau * units::seconds_per_hour < e.checkpoint_persist_seconds)
+    warnings.push_back({"operations.checkpoint_interval_hours", "checkpoint_before_persisted",
+                        "A checkpoint every " + format_number(std::round(tau * 36000) / 10) +
+                            " s starts before the last one is on storage (" +
+                            format_number(std::round(e.checkpoint_persist_seconds * 10) / 10) +
+                            " s at the cluster's storage speed): the saves would queue. Checkpoint less often, or "
+                            "give operations.storage_write_gb_per_s if your storage is faster.",
+                        {{"interval_s", format_number(std::round(tau * 36000) / 10)},
+                         {"persist_s", format_number(std::round(e.checkpoint_persist_seconds * 10) / 10)}}});
   tau = std::min(tau, solve_hours);
   e.checkpoint_interval_hours = tau;
   const double interrupted = daly_wall_clock_hours(solve_hours, tau, delta, restart, mtbf);

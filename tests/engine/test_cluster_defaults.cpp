@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "../../engine/src/estimators.hpp"
 #include "helpers.hpp"
@@ -52,7 +53,7 @@ TEST_CASE("A 405B run's headline does not jump between 16,000 and 16,384 GPUs, a
   CHECK(at_16000.time.step->global_batch_sequences == 2000);
   CHECK(at_16384.time.step->global_batch_sequences == 2048);
   CHECK_FALSE(warns(at_16000, "batch_padded"));
-  // 2.4% fewer GPUs take at most 4% longer (they took 25% longer behind a fixed 512-sequence batch).
+  // 2.4% fewer GPUs take at most 4% longer.
   CHECK(at_16000.time.wall_clock_days / at_16384.time.wall_clock_days < 1.04);
   CHECK(at_16000.time.wall_clock_days > at_16384.time.wall_clock_days);
   // The default, typed, is the same estimate: the planner, the memory and the step all see it.
@@ -62,6 +63,22 @@ TEST_CASE("A 405B run's headline does not jump between 16,000 and 16,384 GPUs, a
   CHECK(typed.memory.per_gpu_bytes.total == at_16384.memory.per_gpu_bytes.total);
   CHECK(warns(at_16384, "global_batch_assumed"));
   CHECK_FALSE(warns(typed, "global_batch_assumed"));
+}
+
+TEST_CASE("A batch given in tokens is the same batch as in sequences", "[batch]") {
+  // 4,194,304 tokens of 8,192 are 512 sequences: the planner, the memory and the step see the same.
+  json tokens = {{"model", {{"preset", "llama-3.1-8b"}}},
+                 {"training", {{"type", "pretrain"}, {"tokens", 2e12}, {"global_batch_tokens", 4194304}}},
+                 {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}}};
+  json sequences = tokens;
+  sequences["training"].erase("global_batch_tokens");
+  sequences["training"]["global_batch_sequences"] = 512;
+  const traincalc::Report by_tokens = run(tokens);
+  const traincalc::Report by_sequences = run(sequences);
+  REQUIRE(by_tokens.time.step);
+  CHECK(by_tokens.time.step->global_batch_sequences == 512);
+  CHECK(by_tokens.time.wall_clock_days == by_sequences.time.wall_clock_days);
+  CHECK(by_tokens.memory.per_gpu_bytes.total == by_sequences.memory.per_gpu_bytes.total);
 }
 
 TEST_CASE("A cluster the batch cannot keep busy says so", "[batch]") {
@@ -128,13 +145,15 @@ TEST_CASE("The longest sequence that fits is at micro-batch 1, not the planner's
                     {"hardware", {{"gpu", gpu}, {"count", 1}}}};
     const traincalc::Report r = run(s);
     CHECK(r.memory.max_seq_len_micro_batch == 1);
-    return *r.memory.max_seq_len;
+    return std::make_pair(*r.memory.max_seq_len, r.parallelism.micro_batch);
   };
   // The planner runs the A100 80GB at micro-batch 2 for 2,048-token samples; at micro-batch 1, without
   // recomputation as planned, 4,954 tokens fit, more than on a 24 GB RTX 4090 (3,107 with the
   // recomputation its plan needs).
-  const double a100 = longest("a100-80gb-sxm");
-  const double rtx = longest("rtx-4090");
+  const auto [a100, a100_micro_batch] = longest("a100-80gb-sxm");
+  const auto [rtx, rtx_micro_batch] = longest("rtx-4090");
+  CHECK(a100_micro_batch == 2);  // the planner's, which the longest sequence is not held to
+  CHECK(rtx_micro_batch == 1);
   CHECK(a100 > rtx);
   CHECK(a100 == 4954);
   CHECK(rtx == 3107);

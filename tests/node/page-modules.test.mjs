@@ -673,6 +673,7 @@ const WARNING_PARAMS = {
   global_batch_assumed: ['batch', 'tokens_m'],
   batch_cannot_fill: ['batch', 'gpus', 'dp', 'per_rank', 'percent'],
   gpu_fields_filled: ['gpu', 'from', 'field_list'],
+  checkpoint_before_persisted: ['interval_s', 'persist_s'],
   planner_truncated: ['evaluated'],
   no_layout: ['gpus', 'batch'],
   deadline_missed: ['days', 'gpus', 'deadline_days'],

@@ -410,7 +410,9 @@ async function recompute() {
       if (committed) results.render(committed.report, state.lang, catalogs.data);
       else results.clear();
     }
-    const missing = formErrors.length > 0 && formErrors.every((issue) => issue.code === 'required');
+    // A plan that cannot start without a price (a monthly budget) asks for it; a field emptied to be
+    // retyped keeps the last estimate on screen, marked stale.
+    const missing = formErrors.length > 0 && formErrors.every((issue) => issue.code === 'required' && issue.field.startsWith('pricing.'));
     if (missing) committed = null;
     results.invalid(state.lang, formErrors.map((issue) => form.visiblePathFor(issue.field)).filter((path) => FIELD_BY_PATH.has(path)), { missing });
     compare.markStale();

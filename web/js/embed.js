@@ -61,7 +61,11 @@ export class EmbedProtocol {
       const { on, origin } = embed();
       if (!on || !origin || event.origin !== origin || event.source !== window.parent) return;
       if (event.data?.type === 'traincalc-hello') {  // a parent that started listening late
-        if (this.readyNow) this.tell({ type: 'traincalc-ready' });
+        if (this.readyNow) {
+          this.tell({ type: 'traincalc-ready' });
+          this.height = null;  // and the height it missed
+          this.tellHeight();
+        }
         return;
       }
       if (event.data?.type !== 'traincalc-catalog') return;

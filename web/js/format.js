@@ -164,6 +164,14 @@ export function bytes(x, lang) {
   return `${plain(gib, lang, 1)} GB`;
 }
 
+// What storage and networks move, in their decimal units (1 GB = 10⁹ bytes), as their GB/s are: a
+// checkpoint's size beside the storage speed it is written at.
+export function storageBytes(x, lang) {
+  if (!finite(x)) return '—';
+  if (Math.abs(x) >= 1e12) return `${plain(x / 1e12, lang, 2)} TB`;
+  return `${plain(x / 1e9, lang, 1)} GB`;
+}
+
 // A parallel layout's factors as the page writes them everywhere: TP 8, PP 4×2 (2 interleaved chunks a
 // stage), CP and EP only where used, DP (language-neutral: the factors' names are the frameworks').
 export function layoutFactors(l) {

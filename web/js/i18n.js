@@ -86,7 +86,7 @@ export function withFieldLabels(lang, text) {
     return label ? `“${label}”` : path;
   });
   // Chinese sets quotation marks against its characters, without the space a path needed.
-  return lang === 'zh' ? labelled.replace(/” (?=[\u4e00-\u9fff])/g, '”').replace(/(?<=[\u4e00-\u9fff]) “/g, '“') : labelled;
+  return lang === 'zh' ? labelled.replace(/” ([\u4e00-\u9fff])/g, '”$1').replace(/([\u4e00-\u9fff]) “/g, '$1“') : labelled;
 }
 
 // A catalog's or a source's confidence (high, medium, low, or a span such as medium-low) in the

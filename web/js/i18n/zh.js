@@ -780,6 +780,7 @@ export const WARNINGS = {
   deadline_at_risk: '预测的 {days} 天能赶上 {deadline_days} 天的截止时间，但可能范围可达 {high_days} 天：若日期不能推迟，请留出余量（更多 GPU 或更多时间）。',
   interruptions_dominate: '{gpus} 张 GPU 平均每 {minutes} 分钟中断一次，只有 {percent}% 的时间在训练：请加快恢复（operations.recovery 选 "in_memory"，内存检查点）、加快检查点写入，或用更少的 GPU 训练更久。',
   batch_cannot_fill: '{batch} 条序列的全局批次无法让 {gpus} 张 GPU 保持忙碌：{dp} 个数据并行副本每步各只有 {per_rank} 条序列，GPU 有 {percent}% 的时间在等待（流水线填充与排空、梯度同步、填充位）。请减少 GPU 数量或加大全局批次。',
+  checkpoint_before_persisted: '每 {interval_s} 秒一个检查点，早于上一个检查点写入存储所需的 {persist_s} 秒：保存会排队。请降低检查点频率；如果你的存储更快，请填写 operations.storage_write_gb_per_s。',
   gpu_fields_filled: '目录中的 {gpu} 没有给出 {field_list}；这些取自同架构最接近的内置 GPU：{from}。如有不同，请在目录中给出。',
   batch_padded: '{batch} 条序列的全局批次无法在 {dp} 个数据并行副本上分成整数个 {micro_batch} 条的微批次：每步实际运行 {slots} 个序列位，其中 {share}% 的计算是不训练任何词元的填充。请选用 {multiple} 的整数倍。',
   deadline_missed_expected: '稳态能赶上 {deadline_days} 天的截止时间，但计入中断、检查点、重启和真实训练速度后预期需要 {days} 天：请按此规划，增加 GPU 或放宽时间。',

@@ -26,7 +26,7 @@ export function iframeSnippet(pageUrl, hash, { theme, catalogUrl, origin, height
   return `${frame}
 <script>
   addEventListener('message', (e) => {
-    if (e.origin !== ${JSON.stringify(url.origin)} || e.data?.type !== 'traincalc-height') return;
+    if (e.origin !== ${JSON.stringify(url.origin)} || e.data?.type !== 'traincalc-height' || !Number.isFinite(e.data.height)) return;
     for (const frame of document.querySelectorAll('iframe[title="traincalc"]'))
       if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
   });

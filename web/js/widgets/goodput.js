@@ -76,7 +76,7 @@ export function goodputSection(report, lang) {
       // for the cluster's storage; in-memory snapshots never touch it.
       el('li', { 'data-checkpoint': e.recovery === 'in_memory' ? 'in_memory' : e.checkpoint_async ? 'async' : 'sync', text: t(lang,
         e.recovery === 'in_memory' ? 'math_goodput_checkpoint' : e.checkpoint_async ? 'math_goodput_checkpoint_async' : 'math_goodput_checkpoint_sync', {
-          bytes: format.bytes(e.checkpoint_bytes, lang), g: format.plain(report.plan.gpus, lang, 0),
+          bytes: format.storageBytes(e.checkpoint_bytes, lang), g: format.plain(report.plan.gpus, lang, 0),
           bw: format.plain(e.checkpoint_write_gb_per_s, lang, 3), pause: format.plain(e.checkpoint_seconds, lang, 2),
           tau: hours(e.checkpoint_interval_hours, lang), storage: format.plain(e.storage_write_gb_per_s, lang, 1),
           speed: format.plain(Math.min(report.plan.gpus * e.checkpoint_write_gb_per_s, e.storage_write_gb_per_s), lang, 1),
