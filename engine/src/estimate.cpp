@@ -199,16 +199,16 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     const GpuSpec* from = builtin_catalog().find_gpu(gpu.filled_from);
     const std::string from_name = from ? from->name : gpu.filled_from;
     std::string fields;
-    std::string field_list;
+    std::string field_ids;  // the same, comma-separated, for a translation to name each
     for (const std::string& field : gpu.filled_fields) {
       fields += (fields.empty() ? "" : ", ") + field;
-      field_list += (field_list.empty() ? "" : ",") + field;
+      field_ids += (field_ids.empty() ? "" : ",") + field;
     }
     r.warnings.push_back({"hardware.gpu", "gpu_fields_filled",
                           "The catalog's " + gpu.name + " does not give " + fields +
                               "; they are taken from the closest built-in GPU of its architecture, " + from_name +
                               ". Give them in the catalog where they differ.",
-                          {{"gpu", gpu.name}, {"from", from_name}, {"field_list", field_list}}});
+                          {{"gpu", gpu.name}, {"from", from_name}, {"field_ids", field_ids}}});
   }
   // QLoRA's 4-bit layers and the 8-bit optimizer are bitsandbytes' CUDA kernels (its docs: CUDA fully
   // supported, other backends in preview): on another vendor's GPU, said.

@@ -66,7 +66,8 @@ describe('a vendor\'s GPU is the GPU it copies', () => {
     await page.selectOption('#f-hardware-gpu', 'example-h100');
     await page.waitForFunction(() => document.querySelector('#results [data-warning="gpu_fields_filled"]'));
     assert.equal(await reportValue(page, 'time.wall_clock_days'), builtIn);
-    assert.match(await page.locator('[data-warning="gpu_fields_filled"]').innerText(), /memory_bandwidth_tbs.*NVIDIA H100 SXM5 80GB/);
+    assert.match(await page.locator('[data-warning="gpu_fields_filled"]').innerText(),
+      lang === 'zh' ? /没有给出显存带宽、.*NVIDIA H100 SXM5 80GB/ : /memory_bandwidth_tbs.*NVIDIA H100 SXM5 80GB/);
     await context.close();
   });
 });

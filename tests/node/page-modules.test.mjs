@@ -672,7 +672,7 @@ const WARNING_PARAMS = {
   seq_len_assumed: ['seq_len'],
   global_batch_assumed: ['batch', 'tokens_m'],
   batch_cannot_fill: ['batch', 'gpus', 'dp', 'per_rank', 'percent'],
-  gpu_fields_filled: ['gpu', 'from', 'field_list'],
+  gpu_fields_filled: ['gpu', 'from', 'field_ids'],
   checkpoint_before_persisted: ['interval_s', 'persist_s'],
   planner_truncated: ['evaluated'],
   no_layout: ['gpus', 'batch'],

@@ -781,7 +781,7 @@ export const WARNINGS = {
   interruptions_dominate: '{gpus} 张 GPU 平均每 {minutes} 分钟中断一次，只有 {percent}% 的时间在训练：请加快恢复（operations.recovery 选 "in_memory"，内存检查点）、加快检查点写入，或用更少的 GPU 训练更久。',
   batch_cannot_fill: '{batch} 条序列的全局批次无法让 {gpus} 张 GPU 保持忙碌：{dp} 个数据并行副本每步各只有 {per_rank} 条序列，GPU 有 {percent}% 的时间在等待（流水线填充与排空、梯度同步、填充位）。请减少 GPU 数量或加大全局批次。',
   checkpoint_before_persisted: '每 {interval_s} 秒一个检查点，早于上一个检查点写入存储所需的 {persist_s} 秒：保存会排队。请降低检查点频率；如果你的存储更快，请填写 operations.storage_write_gb_per_s。',
-  gpu_fields_filled: '目录中的 {gpu} 没有给出 {field_list}；这些取自同架构最接近的内置 GPU：{from}。如有不同，请在目录中给出。',
+  gpu_fields_filled: '目录中的 {gpu} 没有给出{field_ids}；这些取自同架构最接近的内置 GPU：{from}。如有不同，请在目录中给出。',
   batch_padded: '{batch} 条序列的全局批次无法在 {dp} 个数据并行副本上分成整数个 {micro_batch} 条的微批次：每步实际运行 {slots} 个序列位，其中 {share}% 的计算是不训练任何词元的填充。请选用 {multiple} 的整数倍。',
   deadline_missed_expected: '稳态能赶上 {deadline_days} 天的截止时间，但计入中断、检查点、重启和真实训练速度后预期需要 {days} 天：请按此规划，增加 GPU 或放宽时间。',
   over_budget_expected: '稳态费用 {cost} {currency} 在 {budget} 的预算之内，但预期训练的费用为 {expected_cost} {currency}。',
@@ -800,6 +800,18 @@ export const FEATURE_NAMES = {
   cpu_offload: 'CPU 卸载',
   encoder_decoder: '编码器-解码器模型',
   encoder_only: '仅编码器模型',
+  // The GPU figures a vendor's catalog row may leave out (gpu_fields_filled).
+  memory_bandwidth_tbs: '显存带宽',
+  tdp_w: '功耗（TDP）',
+  gpus_per_node: '每节点 GPU 数',
+  link_domain_gpus: '高速互联域大小',
+  intra_node_gbs: '节点内互联带宽',
+  inter_node_gbps: '节点间网络带宽',
+  matmul_efficiency: '矩阵乘法效率',
+  compute_capability: '计算能力',
+  fp32_tflops: 'FP32 峰值',
+  tf32_tflops: 'TF32 峰值',
+  usable_memory_gib: '可用显存',
 };
 
 // Engine errors that carry a reason (params.reason), in Chinese with the engine's values: one message
