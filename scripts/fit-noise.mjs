@@ -9,7 +9,8 @@
 //   node scripts/fit-noise.mjs [--grids 8,9,...,16] [--json]
 // Runs `build/native/bin/traincalc validate --speed --search-grid N --json` for each N (about 3 s each
 // on a 2-core machine; build the CLI first) and prints, per search grid and over all of them (median,
-// lowest, highest): the median of the sources' held-out medians, the median over all rows, vTrain
+// lowest, highest): the median of the lineages' held-out medians and their range coverage, the
+// median of the sources' held-out medians, the median over all rows, vTrain
 // multi-node's mean absolute error, the Spearman correlation in each vTrain multi-node group, the
 // one-node planner's groups within 5%, the nested range coverage, and each source's held-out median.
 import { execFileSync } from 'node:child_process';
@@ -39,6 +40,8 @@ function figures(table) {
   const groups = table.rank_groups.filter((g) => g.key.startsWith('vtrain-multi-node'));
   const single = table.rank_groups.filter((g) => g.key.startsWith('vtrain-single-node'));
   const out = {
+    'held-out median of lineages (%)': table.median_of_lineages_abs_error_pct,
+    'lineage range coverage (%)': table.range_coverage_lineages_pct,
     'held-out median of sources (%)': table.median_of_sources_abs_error_pct,
     'held-out median, all rows (%)': table.median_abs_error_pct,
     // The source's own mean |error| over its 109 rows, as the engine's table gives it.

@@ -42,8 +42,8 @@ constexpr const char* usage =
     "          form, with its parameter count and a warning for every default it assumed.\n"
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
     "          against published MFU (--planner: also the planner's own layout; --json: as JSON);\n"
-    "          --memory: every measured peak-memory run against the memory model, held out by source;\n"
-    "          --speed: every measured step time against the step model, held out by source\n"
+    "          --memory: every measured peak-memory run against the memory model, held out by lineage;\n"
+    "          --speed: every measured step time against the step model, held out by software lineage\n"
     "          (--search-grid N, 4-48, default 12: the steps of the fit's grid sweeps; the held-out\n"
     "          figures move with it, scripts/fit-noise.mjs measures how far);\n"
     "          --runs: every published whole run's GPU-hours against the expected run, each held out.\n"
@@ -109,10 +109,16 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
     else
       std::printf("%8.2fG %8.2fG %+7.1f%%\n", row.measured_bytes / gib, row.predicted_bytes / gib, signed_tenths(row.error_pct));
   }
-  std::printf("\n%-40s %5s %8s %9s %9s\n", "source (held out)", "rows", "frag.", "median", "max");
+  std::printf("\n%-40s %-12s %5s %8s %9s %9s\n", "source (lineage held out)", "lineage", "rows", "frag.", "median",
+              "max");
   for (const auto& s : table.sources)
-    std::printf("%-40.40s %5.0f %8.3f %8.1f%% %8.1f%%\n", s.group.c_str(), s.rows, s.fragmentation,
-                s.median_abs_error_pct, s.max_abs_error_pct);
+    std::printf("%-40.40s %-12.12s %5.0f %8.3f %8.1f%% %8.1f%%\n", s.group.c_str(), s.lineage.c_str(), s.rows,
+                s.fragmentation, s.median_abs_error_pct, s.max_abs_error_pct);
+  std::printf("likely range of a peak for a new lineage (measured / predicted): %.3f-%.3f over %.0f lineages; each "
+              "lineage held out whole: the median of their medians %.1f%%, %.0f%% of a held-out lineage's peaks "
+              "inside the range built without it, median width %.2fx\n",
+              table.range.low, table.range.high, table.range.lineages, table.median_of_lineages_abs_error_pct,
+              table.range_coverage_lineages_pct, table.range_median_width);
   std::printf("held out: median |error| %.1f%%, largest %.1f%%; in sample (fragmentation %.3f): median %.1f%%, "
               "largest %.1f%%\n",
               table.median_abs_error_pct, table.max_abs_error_pct, table.fragmentation_in_sample,
@@ -121,10 +127,19 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
               table.out_of_memory_predicted, table.out_of_memory_rows, table.bound_respected, table.bound_rows);
 }
 
-// The speed validation: each source held out (its rows predicted with the constants fitted on the
-// others), the rank correlation within each group of layouts, and the fitted constants.
+// The speed validation: each software lineage held out (its rows predicted with the constants fitted
+// without it, checked against ranges built without it), then each source, the rank correlation
+// within each group of layouts, and the fitted constants.
 void print_speed_validation(const traincalc::SpeedValidationTable& table) {
-  std::printf("%-22s %-18s %5s %9s %9s %9s %9s %9s\n", "source (held out)", "framework", "rows", "median", "mean",
+  std::printf("%-20s %7s %5s %9s %9s %9s %9s   a new publisher: each lineage held out of the fit and the ranges\n",
+              "lineage (held out)", "sources", "rows", "median", "bias", "in range", "width");
+  for (const auto& l : table.lineages)
+    std::printf("%-20.20s %7.0f %5.0f %8.1f%% %+8.1f%% %8.0f%% %8.2fx\n", l.name.c_str(), l.sources, l.rows,
+                l.median_abs_error_pct, signed_tenths(l.median_error_pct), l.range_coverage_pct, l.range_median_width);
+  std::printf("median of the lineages' medians %.1f%%; 80%% ranges hold %.0f%% of a held-out lineage's rows (each "
+              "lineage weighing the same), median width %.2fx (high / low)\n\n",
+              table.median_of_lineages_abs_error_pct, table.range_coverage_lineages_pct, table.range_median_width);
+  std::printf("%-22s %-18s %5s %9s %9s %9s %9s %9s\n", "source (lineage out)", "framework", "rows", "median", "mean",
               "bias", "largest", "in sample");
   bool validation_only = false;
   for (const auto& s : table.sources) {
@@ -144,11 +159,11 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
               "own constants: median %.1f%% (step time, %zu rows)\n",
               table.median_abs_error_pct, table.mean_abs_error_pct, table.median_abs_error_in_sample_pct,
               table.mean_abs_error_in_sample_pct, table.median_abs_error_built_in_pct, table.rows.size());
-  std::printf("\n%-16s %9s %9s %6s %8s   likely range: measured / predicted step time, 80%% for a run from a new source\n",
-              "kind of step", "low", "high", "rows", "sources");
+  std::printf("\n%-18s %9s %9s %6s %8s %9s   likely range: measured / predicted step time, 80%% for a new lineage\n",
+              "kind of step", "low", "high", "rows", "sources", "lineages");
   for (const auto& r : table.ranges)
-    std::printf("%-16s %9.3f %9.3f %6.0f %8.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources);
-  std::printf("rows inside their range: %.1f%% (mean of sources %.1f%%; each source's ranges without it: %.1f%%)\n",
+    std::printf("%-18s %9.3f %9.3f %6.0f %8.0f %9.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources, r.lineages);
+  std::printf("rows inside their range: %.1f%% (mean of sources %.1f%%; each source's ranges without its lineage: %.1f%%)\n",
               table.range_coverage_rows_pct, table.range_coverage_sources_pct, table.range_coverage_nested_pct);
   if (!table.rank_groups.empty()) {
     // pick: how much slower (measured) the layout predicted fastest is than the fastest measured one.
@@ -187,8 +202,11 @@ void print_run_validation(const traincalc::RunValidationTable& table) {
               table.median_abs_rule_of_thumb_error_pct);
   std::printf("run efficiency (a real run's steady speed / the step model's), fitted on the %.0f predicted runs: %.3f\n",
               table.runs_predicted, table.run_efficiency_in_sample);
-  std::printf("likely range of the expected run (published / expected, held out, 80%% for a new run): %.3f-%.3f\n",
-              table.range_low, table.range_high);
+  std::printf("likely range of the expected run (published / expected, held out, 80%% for a new publisher): "
+              "%.3f-%.3f; %.0f publishers, each held out whole: the median of their medians %.1f%%, %.0f%% of a "
+              "held-out publisher's runs inside the range built without it, median width %.2fx\n",
+              table.range_low, table.range_high, table.publishers, table.median_of_publishers_abs_error_pct,
+              table.range_coverage_publishers_pct, table.range_median_width);
   std::printf("held out, by the published figure's confidence:");
   for (std::size_t i = 0; i < table.by_confidence.size(); ++i) {
     const auto& c = table.by_confidence[i];

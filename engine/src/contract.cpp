@@ -661,10 +661,13 @@ constexpr Field range_fields[] = {
     required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
                            "take longer than a layer's GPU work), \"launch_near\" (over a third of it), "
                            "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts).")),
-    required(out("low", "ratio", "Low end of measured / predicted step time for a run from a new source, from held-out rows of that kind (80% of such runs lie between low and high).")),
-    required(out("high", "ratio", "High end of measured / predicted step time for a run from a new source, from held-out rows of that kind.")),
+    required(out("low", "ratio", "Low end of measured / predicted step time for a run of a software lineage none of the validation rows share, from held-out rows of that kind (80% of such runs lie between low and high), times assumed_low.")),
+    required(out("high", "ratio", "High end of measured / predicted step time for a run of a new lineage, from held-out rows of that kind, times assumed_high.")),
     required(out("rows", "rows", "Held-out validation rows of that kind.")),
-    required(out("sources", "sources", "Validation sources they come from (each weighs the same).")),
+    required(out("sources", "sources", "Validation sources they come from.")),
+    out("lineages", "lineages", "Software lineages of those sources, each held out whole and weighing the same."),
+    out("assumed_low", "ratio", "Where the framework was assumed: the fastest plausible framework's step over the assumed one's (at most 1), already in low."),
+    out("assumed_high", "ratio", "Where the framework was assumed: the slowest plausible framework's step over the assumed one's (at least 1), already in high."),
 };
 const Record likely{"report.time.range",
                     "With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
@@ -686,6 +689,9 @@ constexpr Field expected_range_fields[] = {
     required(out("high", "ratio", "High end of published / expected for a new run, from held-out rows of that kind.")),
     required(out("rows", "rows", "Held-out rows of that kind.")),
     required(out("sources", "sources", "Sources they come from (each whole run its own).")),
+    out("lineages", "groups", "The groups held out whole: publishers for whole runs, software lineages for steps."),
+    out("assumed_low", "ratio", "With the step's own range: what the assumed framework moves, already in low."),
+    out("assumed_high", "ratio", "With the step's own range: what the assumed framework moves, already in high."),
 };
 const Record expected_likely{"report.time.expected.range",
                              "How far the expected run is likely to be off: the 80% range of its kind, from held-out rows.",
@@ -837,6 +843,31 @@ constexpr Field assumptions_fields[] = {
 };
 const Record assumptions{"report.memory.assumptions", "What the memory model assumed.", assumptions_fields};
 
+constexpr Field memory_range_fields[] = {
+    required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory).")),
+    required(out("low", "ratio", "Low end of measured / predicted peak for a framework lineage the validation never saw (80% of such runs lie between low and high), times assumed_low.")),
+    required(out("high", "ratio", "High end of measured / predicted peak for a new lineage, times assumed_high.")),
+    required(out("rows", "rows", "Held-out measured peaks.")),
+    required(out("sources", "sources", "Validation sources they come from.")),
+    out("lineages", "lineages", "Framework lineages of those sources, each held out whole and weighing the same."),
+    out("assumed_low", "ratio", "Where the framework was assumed: the smallest plausible framework's peak over the assumed one's (at most 1), already in low."),
+    out("assumed_high", "ratio", "Where the framework was assumed: the largest plausible framework's peak over the assumed one's (at least 1), already in high."),
+};
+const Record memory_likely{"report.memory.range",
+                           "How far the measured peak is likely to lie from the predicted one (per_gpu_bytes.total).",
+                           memory_range_fields};
+constexpr auto memory_bytes_range_fields = range_span("bytes");
+const Record memory_bytes_range{"report.memory.per_gpu_total_range", "The per-GPU peak: the likely range (80%).",
+                                memory_bytes_range_fields};
+constexpr Field framework_alternative_fields[] = {
+    required(pick("framework", framework_names, {}, "A framework the user may be running instead of the assumed one.")),
+    out("step_ratio", "ratio", "Its step time over the assumed framework's, at the same layout (with a predicted utilisation)."),
+    required(out("memory_ratio", "ratio", "Its per-GPU peak over the assumed framework's, at the same layout.")),
+    required(flag("fits", {}, "Whether it fits in the GPU's memory.")),
+};
+const Record framework_alternative{"report.framework_alternatives",
+                                   "The scenario under another plausible framework, at the same layout.",
+                                   framework_alternative_fields};
 constexpr Field report_memory_fields[] = {
     required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed.")),
     required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated).")),
@@ -867,6 +898,8 @@ constexpr Field report_memory_fields[] = {
     out("max_seq_len_micro_batch", "sequences", "The micro-batch max_seq_len is for."),
     out("min_gpus", "GPUs", "The fewest GPUs (same layout, more data parallelism) that fit."),
     required(holds("suggestions", Type::list, &suggestion, "Changes that would make it fit.")),
+    required(holds("range", Type::object, &memory_likely, "How far the measured peak is likely to be off: basis and multipliers.")),
+    required(holds("per_gpu_total_range", Type::object, &memory_bytes_range, "The per-GPU peak's likely range.")),
 };
 
 constexpr Field layout_fields[] = {
@@ -1068,6 +1101,8 @@ constexpr Field report_fields[] = {
     holds("cost", Type::object, &cost, "Money (with pricing or a budget)."),
     holds("energy", Type::object, &report_energy, "Energy and CO2."),
     holds("scaling_law", Type::object, &scaling_law, "Compute-optimal training."),
+    holds("framework_alternatives", Type::list, &framework_alternative,
+          "When strategy.framework is not given: each plausible other framework at the same layout."),
     required(holds("warnings", Type::list, &issue, "Assumptions and ignored fields.")),
     required(holds("errors", Type::list, &issue, "Why no estimate could be made; empty when it could.")),
 };

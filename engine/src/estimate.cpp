@@ -84,6 +84,80 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
   }
 }
 
+// The frameworks a user who did not name one may be running, besides the one assumed, at this
+// layout: with tensor, pipeline, context or expert parallelism the three that split a model that way
+// (Megatron-LM, DeepSpeed's Megatron fork, torchtitan's FSDP2); else to pre-train those and the
+// trainers that train data-parallel (Hugging Face Trainer, LitGPT); to fine-tune those and
+// torchtune, and Unsloth on one GPU (its open release trains on one).
+std::vector<Framework> plausible_frameworks(const Scenario& s, const ParallelismReport& p, double gpus) {
+  const Framework assumed = detail::resolve_memory_regime(s).framework;
+  std::vector<Framework> out;
+  const bool split = p.tp > 1 || p.pp > 1 || p.cp > 1 || p.ep > 1;
+  const bool finetune = s.training.type == TrainingType::finetune;
+  for (const Framework f : {Framework::megatron, Framework::deepspeed, Framework::fsdp2, Framework::hf,
+                            Framework::litgpt, Framework::torchtune, Framework::unsloth}) {
+    if (f == assumed) continue;
+    const bool splits = f == Framework::megatron || f == Framework::deepspeed || f == Framework::fsdp2;
+    if (split && !splits) continue;
+    if (f == Framework::torchtune && !finetune) continue;
+    if (f == Framework::unsloth && (!finetune || gpus > 1)) continue;
+    out.push_back(f);
+  }
+  return out;
+}
+
+// A likely range widened to cover what an assumption's alternatives would give: its ends times the
+// lowest and highest ratio of the alternatives to the assumed figure (the envelope of the plausible
+// choices, plus the held-out residuals of the range itself).
+void widen_for_assumption(LikelyRange& range, double low, double high) {
+  range.assumed_low = std::min(1.0, low);
+  range.assumed_high = std::max(1.0, high);
+  range.low *= range.assumed_low;
+  range.high *= range.assumed_high;
+}
+
+// A framework's name as its users know it.
+std::string framework_name(const std::string& id) {
+  static const std::pair<const char*, const char*> names[] = {
+      {"megatron", "Megatron-LM"},  {"deepspeed", "DeepSpeed"},          {"fsdp2", "FSDP2 (torchtitan)"},
+      {"hf", "Hugging Face Trainer"}, {"litgpt", "LitGPT"},           {"torchtune", "torchtune"},
+      {"unsloth", "Unsloth"}};
+  for (const auto& [key, name] : names)
+    if (id == key) return name;
+  return id;
+}
+
+std::string signed_percent(double ratio) {
+  const double pct = std::round((ratio - 1) * 100);
+  return (pct > 0 ? "+" : "") + detail::format_number(pct == 0 ? 0.0 : pct) + "%";
+}
+
+// The framework was assumed: what each plausible other one would change, and how to narrow it.
+void framework_assumed_warning(const Report& r, Framework assumed, Issues& warnings) {
+  if (r.framework_alternatives.empty()) return;
+  std::string step_list, memory_list, spoken;
+  for (const FrameworkAlternative& alt : r.framework_alternatives) {
+    const std::string name = framework_name(alt.framework);
+    std::string said = name + ":";
+    if (alt.step_ratio) {
+      step_list += (step_list.empty() ? "" : ",") + name + " " + signed_percent(*alt.step_ratio);
+      said += " step " + signed_percent(*alt.step_ratio) + ",";
+    }
+    memory_list += (memory_list.empty() ? "" : ",") + name + " " + signed_percent(alt.memory_ratio) +
+                   (alt.fits ? "" : " (does not fit)");
+    said += " memory " + signed_percent(alt.memory_ratio) + (alt.fits ? "" : " (does not fit)");
+    spoken += (spoken.empty() ? "" : "; ") + said;
+  }
+  const std::string assumed_name = framework_name(to_string(assumed));
+  std::map<std::string, std::string> params = {{"framework", assumed_name}, {"memory_list", memory_list}};
+  if (!step_list.empty()) params["step_list"] = step_list;
+  warnings.push_back({"strategy.framework", step_list.empty() ? "framework_assumed_memory" : "framework_assumed",
+                      "The framework is not given: " + assumed_name + " is assumed. At this layout the others " +
+                          "would change the estimate by: " + spoken +
+                          ". The likely ranges cover them; name your framework (strategy.framework) to narrow them.",
+                      params});
+}
+
 }  // namespace
 
 Report estimate(const Scenario& s, const Catalog* catalog) {
@@ -258,6 +332,40 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     return estimate_memory(v, r.model, layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
+  r.memory.range = memory_range();
+  // The framework assumed: each plausible other one at the same layout, and the ranges widened to
+  // cover them (what naming the framework would narrow).
+  if (!s.strategy.framework) {
+    const double peak = r.memory.per_gpu_bytes.total;
+    const double assumed_step = step ? step->step_seconds : 0;
+    double step_low = 1, step_high = 1, memory_low = 1, memory_high = 1;
+    for (const Framework framework : plausible_frameworks(s, r.parallelism, gpus)) {
+      Scenario v = batched;
+      v.strategy.framework = framework;
+      Issues ignored;
+      const MemoryReport memory = estimate_memory(v, r.model, r.parallelism, r.hardware, r.compute, ignored);
+      if (!(memory.per_gpu_bytes.total > 0) || !(peak > 0)) continue;
+      FrameworkAlternative alt;
+      alt.framework = to_string(framework);
+      alt.memory_ratio = memory.per_gpu_bytes.total / peak;
+      alt.fits = memory.fits;
+      if (predicted) {
+        const auto at = predict_step(v, r.compute, r.hardware, r.parallelism, memory.explain,
+                                     resolved_global_batch(v, r.compute, gpus));
+        if (at && at->step_seconds > 0 && assumed_step > 0) alt.step_ratio = at->step_seconds / assumed_step;
+      }
+      memory_low = std::min(memory_low, alt.memory_ratio);
+      memory_high = std::max(memory_high, alt.memory_ratio);
+      if (alt.step_ratio) {
+        step_low = std::min(step_low, *alt.step_ratio);
+        step_high = std::max(step_high, *alt.step_ratio);
+      }
+      r.framework_alternatives.push_back(alt);
+    }
+    widen_for_assumption(r.memory.range, memory_low, memory_high);
+    if (r.time.range) widen_for_assumption(*r.time.range, step_low, step_high);
+    framework_assumed_warning(r, resolve_memory_regime(s).framework, r.warnings);
+  }
   // The expected run: whenever the utilisation is the engine's, and on request (operations) beside a
   // given one, which stays exact.
   if (r.time.mfu_source != MfuSource::given || s.operations.given)
@@ -320,7 +428,13 @@ namespace {
 // A likely range as the report gives it: its basis and multipliers, and a figure's span under it
 // (the figure times its likely range's ends).
 json range_json(const LikelyRange& lr) {
-  return {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
+  json j = {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
+  if (lr.lineages > 0) j["lineages"] = lr.lineages;
+  if (lr.assumed_low != 1 || lr.assumed_high != 1) {
+    j["assumed_low"] = lr.assumed_low;
+    j["assumed_high"] = lr.assumed_high;
+  }
+  return j;
 }
 // A conversion: the rate, where it comes from, and the amounts as given.
 json exchange_json(const Exchange& x) {
@@ -585,6 +699,9 @@ json report_json_value(const Report& r) {
   }
   if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
   memory["suggestions"] = suggestions;
+  memory["range"] = range_json(r.memory.range);
+  memory["per_gpu_total_range"] = {{"low", r.memory.per_gpu_bytes.total * r.memory.range.low},
+                                   {"high", r.memory.per_gpu_bytes.total * r.memory.range.high}};
   const ParallelismReport& p = r.parallelism;
   json parallelism = detail::layout_to_json(p);
   parallelism["sequence_parallel"] = p.sequence_parallel;
@@ -616,6 +733,15 @@ json report_json_value(const Report& r) {
 
   json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
               {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};
+  if (!r.framework_alternatives.empty()) {
+    json alternatives = json::array();
+    for (const FrameworkAlternative& alt : r.framework_alternatives) {
+      json a = {{"framework", alt.framework}, {"memory_ratio", alt.memory_ratio}, {"fits", alt.fits}};
+      if (alt.step_ratio) a["step_ratio"] = *alt.step_ratio;
+      alternatives.push_back(std::move(a));
+    }
+    out["framework_alternatives"] = alternatives;
+  }
   if (r.cost) {
     out["cost"] = {{"currency", r.cost->currency},         {"total", r.cost->total},
                    {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},

@@ -204,6 +204,11 @@ std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport
 // layouts a second) the numbers only: the same totals, fit and explanation, without the phases'
 // compositions, the per-stage lists and the assumptions' names.
 enum class MemoryDetail { full, numbers };
+// The likely range of a predicted peak for a framework lineage the memory validation never saw:
+// measured / predicted over the 159 measured peaks of engine/data/memory-validation.json, each
+// predicted with the fragmentation fitted without its lineage (detail::ranges_for_new_group over 4
+// lineages; `traincalc validate --memory` prints it; test_validation.cpp keeps these equal to it).
+LikelyRange memory_range();
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings,
                              MemoryDetail detail = MemoryDetail::full);
@@ -353,9 +358,10 @@ inline constexpr double default_interruptions_per_1000_gpu_days = 419.0 / (16384
 // engine/data/whole-runs.json (`traincalc validate --runs`, which refits it without each run).
 inline constexpr double default_run_efficiency = 0.746;
 // The expected run's likely range for predicted pre-training: published / expected GPU-hours over the
-// whole runs the utilisation is predicted for, each held out, at the ranks a new run falls between 80%
-// of the time (detail::range_low_level_for_new_group: the 9.5th and 90.5th percentiles of 78 runs;
-// `traincalc validate --runs` prints them; test_goodput.cpp keeps these equal to it).
+// 78 whole runs the utilisation is predicted for, each held out with its publisher's runs, the 80%
+// range for a run of a new publisher (detail::ranges_for_new_group over 23 publishers; `traincalc
+// validate --runs` prints it; test_goodput.cpp keeps these equal to it). Its `lineages` counts the
+// publishers.
 LikelyRange whole_run_range();
 // Daly (2006): the checkpoint interval (hours of work) that minimises the expected wall-clock, for a
 // checkpoint taking delta hours and a mean time between interruptions of m hours.

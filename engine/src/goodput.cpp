@@ -109,7 +109,7 @@ double checkpoint_bytes(const Scenario& s, const ComputeReport& compute) {
   return compute.trainable_params * (bytes.weight + bytes.optimizer);
 }
 
-LikelyRange whole_run_range() { return {"whole_runs", 0.6506, 1.7173, 78, 78}; }
+LikelyRange whole_run_range() { return {"whole_runs", 0.6509, 1.7227, 78, 78, 23}; }
 
 ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const TimeReport& time, double gpus,
                          double gpus_per_node, Issues& warnings) {

@@ -374,6 +374,8 @@ struct PhaseParts {
 
 double usable_capacity_bytes(const HardwareReport& hardware) { return units::gib_to_bytes(hardware.usable_memory_gib); }
 
+LikelyRange memory_range() { return {"memory", 0.9589, 1.1122, 159, 10, 4}; }
+
 MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const ParallelismReport& layout,
                              const HardwareReport& hardware, const ComputeReport& compute, Issues& warnings,
                              MemoryDetail detail) {

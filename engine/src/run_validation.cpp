@@ -2,9 +2,10 @@
 // with run_efficiency 1; the expected wall-clock is proportional to the work (Daly's T_w is T_s times a
 // factor of the interruption terms alone, and the interval does not depend on T_s while it is shorter
 // than the run), so the run at efficiency e is that estimate divided by e. Each run is then predicted
-// with e fitted on the others.
+// with e fitted on the other publishers' runs: a publisher's runs share its cluster, software and habits.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,12 +31,13 @@ constexpr double rule_of_thumb_mfu = 0.4;  // the rule of thumb's utilisation (6
 constexpr const char* confidence_levels[] = {"high", "medium", "medium-low", "low-medium", "low"};
 
 // The run efficiency that makes the median run exact: the geometric median of expected (at efficiency
-// 1) over published GPU-hours, over the predicted rows but `skip`.
+// 1) over published GPU-hours, over the predicted rows of every publisher but `without`.
 double fit_run_efficiency(const std::vector<RunValidationRow>& rows, const std::vector<double>& at_one,
-                          std::size_t skip) {
+                          const std::string& without) {
   std::vector<double> logs;
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (i != skip && rows[i].mfu_source == "predicted") logs.push_back(std::log(at_one[i] / rows[i].published_gpu_hours));
+    if (rows[i].publisher != without && rows[i].mfu_source == "predicted")
+      logs.push_back(std::log(at_one[i] / rows[i].published_gpu_hours));
   return logs.empty() ? 1.0 : std::min(1.0, std::exp(detail::median(logs)));
 }
 
@@ -49,6 +51,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   for (const json& run : data.at("runs")) {
     RunValidationRow row;
     row.name = run.at("name").get<std::string>();
+    row.publisher = run.at("publisher").get<std::string>();
     row.confidence = run.at("confidence").get<std::string>();
     row.source = run.at("source").get<std::string>();
     row.note = run.value("note", std::string());
@@ -78,14 +81,14 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     table.rows.push_back(std::move(row));
   }
   std::vector<RunValidationRow>& rows = table.rows;
-  table.run_efficiency_in_sample = fit_run_efficiency(rows, at_one, rows.size());
+  table.run_efficiency_in_sample = fit_run_efficiency(rows, at_one, "");
   std::vector<double> held_out, in_sample, steady, rule, signed_held_out;
-  std::vector<std::pair<double, double>> ratios;  // log(published / expected), held out; predicted runs
+  std::map<std::string, std::vector<double>> by_publisher;  // log(published / expected), held out; predicted runs
   for (std::size_t i = 0; i < rows.size(); ++i) {
     RunValidationRow& row = rows[i];
     const bool predicted = row.mfu_source == "predicted";
     table.runs_predicted += predicted ? 1 : 0;
-    row.run_efficiency = predicted ? fit_run_efficiency(rows, at_one, i) : 1.0;
+    row.run_efficiency = predicted ? fit_run_efficiency(rows, at_one, row.publisher) : 1.0;
     row.expected_gpu_hours = at_one[i] / row.run_efficiency;
     row.expected_in_sample_gpu_hours = at_one[i] / (predicted ? table.run_efficiency_in_sample : 1.0);
     const double published = row.published_gpu_hours;
@@ -93,7 +96,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     row.error_in_sample_pct = 100 * (row.expected_in_sample_gpu_hours / published - 1);
     row.steady_error_pct = 100 * (row.steady_gpu_hours / published - 1);
     row.rule_of_thumb_error_pct = 100 * (row.rule_of_thumb_gpu_hours / published - 1);
-    if (predicted) ratios.emplace_back(std::log(published / row.expected_gpu_hours), 1.0);
+    if (predicted) by_publisher[row.publisher].push_back(std::log(published / row.expected_gpu_hours));
     held_out.push_back(std::abs(row.error_pct));
     signed_held_out.push_back(row.error_pct);
     in_sample.push_back(std::abs(row.error_in_sample_pct));
@@ -105,9 +108,34 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_abs_steady_error_pct = detail::median(steady);
   table.median_abs_rule_of_thumb_error_pct = detail::median(rule);
   table.median_error_pct = detail::median(signed_held_out);
-  // As the step's ranges: the ends a new run falls between 80% of the time, each run a draw of its own
-  // (range_low_level_for_new_group: 0.095 and 0.905 over 78 runs).
-  std::tie(table.range_low, table.range_high) = detail::range_ends_for_new_group(ratios, double(ratios.size()));
+  // As the step's ranges: the 80% range for a run of a new publisher, each publisher a group.
+  auto range_without = [&](const std::string& without) {
+    std::vector<detail::GroupLogs> cells;
+    for (const auto& [publisher, logs] : by_publisher)
+      if (publisher != without) cells.push_back({"whole_runs", publisher, logs});
+    const auto ranges = detail::ranges_for_new_group(cells);
+    return ranges.empty() ? detail::NewGroupRange{} : ranges.begin()->second;
+  };
+  const detail::NewGroupRange range = range_without("");
+  table.range_low = range.low;
+  table.range_high = range.high;
+  table.publishers = range.groups;
+  std::vector<double> coverages, widths, medians;
+  for (const auto& [publisher, logs] : by_publisher) {
+    const detail::NewGroupRange nested = range_without(publisher);
+    double inside = 0;
+    std::vector<double> abs_errors;
+    for (double x : logs) {
+      inside += std::exp(x) >= nested.low * (1 - 1e-12) && std::exp(x) <= nested.high * (1 + 1e-12);
+      abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
+    }
+    coverages.push_back(100 * inside / double(logs.size()));
+    widths.push_back(nested.high / nested.low);
+    medians.push_back(detail::median(abs_errors));
+  }
+  table.range_coverage_publishers_pct = detail::mean(coverages);
+  table.range_median_width = detail::median(widths);
+  table.median_of_publishers_abs_error_pct = detail::median(medians);
   for (const char* level : confidence_levels) {
     std::vector<double> abs_errors, errors;
     for (const RunValidationRow& row : rows)
@@ -128,6 +156,7 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
   json rows = json::array();
   for (const RunValidationRow& r : table.rows) {
     json row = {{"name", r.name},
+                {"publisher", r.publisher},
                 {"confidence", r.confidence},
                 {"source", r.source},
                 {"note", r.note},
@@ -171,6 +200,10 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent) 
                        {"rule_of_thumb_mfu", rule_of_thumb_mfu},
                        {"range_low", table.range_low},
                        {"range_high", table.range_high},
+                       {"publishers", table.publishers},
+                       {"range_coverage_publishers_pct", table.range_coverage_publishers_pct},
+                       {"range_median_width", table.range_median_width},
+                       {"median_of_publishers_abs_error_pct", table.median_of_publishers_abs_error_pct},
                        {"by_confidence", by_confidence}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }

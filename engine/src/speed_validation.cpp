@@ -238,6 +238,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   for (const json& source : data.at("sources")) {
     const std::string group = source.at("group").get<std::string>();
     const std::string framework = source.at("framework").get<std::string>();
+    const std::string lineage = source.at("lineage").get<std::string>();
     // A source marked "fit": false is predicted like every other but never fitted on (its notes say why).
     const bool fitted = source.value("fit", true);
     if (source.contains("calibration_ids")) {
@@ -252,6 +253,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
         out.id = id;
         out.label = row.at("label").get<std::string>();
         out.source_group = group;
+        out.lineage = lineage;
         out.framework = framework;
         out.fitted = fitted;
         out.metric = row.at("published").at("metric").get<std::string>();
@@ -268,6 +270,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
         out.id = row.at("id").get<std::string>();
         out.label = row.at("label").get<std::string>();
         out.source_group = group;
+        out.lineage = lineage;
         out.framework = framework;
         out.fitted = fitted;
         if (row.contains("published")) {
@@ -302,6 +305,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       SpeedValidationRow out;
       out.id = group + "#" + std::to_string(index++);
       out.source_group = group;
+      out.lineage = lineage;
       out.framework = framework;
       out.fitted = fitted;
       out.metric = "step_seconds";
@@ -320,20 +324,21 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   }
 
   std::vector<SpeedValidationRow>& rows = table.rows;
-  std::vector<std::string> groups;
-  for (const SpeedValidationRow& row : rows)
+  std::vector<std::string> groups, lineages;
+  for (const SpeedValidationRow& row : rows) {
     if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
-  // The rows a fit weighs: every row, a large source thinned to every k-th (at most 240 of it) so a
-  // fit stays fast; the objective weighs sources equally anyway.
+    if (std::find(lineages.begin(), lineages.end(), row.lineage) == lineages.end()) lineages.push_back(row.lineage);
+  }
+  // The rows a fit weighs: every row not left out, a large source thinned to every k-th (at most 240 of
+  // it) so a fit stays fast; the objective weighs sources equally anyway.
   std::map<std::string, std::size_t> group_size;
   for (const SpeedValidationRow& row : rows) ++group_size[row.source_group];
-  // Without a source, or (width > 0) without that source's models of one width.
-  auto fit_rows = [&](const std::string& without, double width = 0) {
+  auto fit_rows = [&](const std::function<bool(const SpeedValidationRow&)>& left_out) {
     std::vector<std::size_t> use;
     std::map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const std::string& g = rows[i].source_group;
-      if (!rows[i].fitted || (g == without && (width == 0 || rows[i].width == width))) continue;
+      if (!rows[i].fitted || left_out(rows[i])) continue;
       const std::size_t stride = std::max<std::size_t>(1, group_size[g] / 240);
       if (seen[g]++ % stride == 0) use.push_back(i);
     }
@@ -342,16 +347,32 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   const SpeedParams built_in;
   // Every fit starts from the same data-free point, each constant at the geometric middle of its
   // physical range: started from the engine's constants (the fit on every source) a left-out
-  // source's own information would carry into its held-out fit through where the search begins.
+  // lineage's own information would carry into its held-out fit through where the search begins.
   SpeedParams start;
   for (const Knob& k : knobs()) start.*k.field = std::sqrt(k.low * k.high);
-  const SpeedParams in_sample = fit_constants ? fit(prepared, rows, fit_rows(""), start, search_grid) : built_in;
+  const SpeedParams in_sample =
+      fit_constants ? fit(prepared, rows, fit_rows([](const SpeedValidationRow&) { return false; }), start, search_grid)
+                    : built_in;
   table.fits.push_back({"", values_of(in_sample)});
+  // Each lineage predicted with the constants fitted without every source of it: a new publisher's
+  // code shares nothing with the rows the constants saw.
+  for (const std::string& lineage : lineages) {
+    const SpeedParams without =
+        fit_constants
+            ? fit(prepared, rows, fit_rows([&](const SpeedValidationRow& r) { return r.lineage == lineage; }), start,
+                  search_grid)
+            : built_in;
+    table.fits.push_back({lineage, values_of(without)});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      SpeedValidationRow& row = rows[i];
+      if (row.lineage != lineage) continue;
+      const double held = step_ratio(prepared[i], row, without, &row.predicted);
+      row.error_pct = 100 * (held - 1);
+    }
+  }
   std::vector<double> held_out_all, in_sample_all, built_in_all;
   std::vector<double> source_medians, source_medians_in_sample;  // each source's held-out and in-sample median
   for (const std::string& group : groups) {
-    const SpeedParams without = fit_constants ? fit(prepared, rows, fit_rows(group), start, search_grid) : built_in;
-    table.fits.push_back({group, values_of(without)});
     SpeedValidationSource source;
     source.group = group;
     std::vector<double> errors, errors_in, signed_errors;
@@ -359,12 +380,11 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       SpeedValidationRow& row = rows[i];
       if (row.source_group != group) continue;
       source.framework = row.framework;
+      source.lineage = row.lineage;
       source.fitted = row.fitted;
       ++source.rows;
-      const double held = step_ratio(prepared[i], row, without, &row.predicted);
       const double in = step_ratio(prepared[i], row, in_sample, &row.predicted_in_sample);
       const double own = step_ratio(prepared[i], row, built_in, &row.predicted_built_in);
-      row.error_pct = 100 * (held - 1);
       row.error_in_sample_pct = 100 * (in - 1);
       errors.push_back(std::abs(row.error_pct));
       errors_in.push_back(std::abs(row.error_in_sample_pct));
@@ -394,79 +414,91 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.median_of_sources_abs_error_in_sample_pct = median(std::move(source_medians_in_sample));
 
   // Likely ranges: by basis, the 80% range of measured / predicted step time for a row from a new
-  // source, over the held-out rows, each source weighing the same (1 / its rows of that basis),
+  // lineage, over the held-out rows, each lineage weighing the same (1 / its rows of that basis),
   // widened to contain 1.
   const std::vector<std::string> bases = {"launch_bound", "launch_near", "compute_bound", "mixture_of_experts"};
   for (SpeedValidationRow& row : rows) row.range_ratio = 1 / (1 + row.error_pct / 100);
-  // A kind of step only one source measures (today the launch-bound one-node rows): held out by
-  // source, the constant it turns on (the launch cost) is never learnt and stays where the fit starts,
-  // so those residuals describe no fit at all. Within that source each model width is held out instead:
-  // the rows of one hidden size predicted with the constants fitted on everything else.
+  // A kind of step only one lineage measures: held out by lineage, the constant it turns on (the
+  // launch cost) is never learnt and stays where the fit starts, so those residuals describe no fit at
+  // all. Within that lineage each model width is held out instead: the rows of one hidden size
+  // predicted with the constants fitted on everything else.
   for (const std::string& basis : bases) {
-    std::set<std::string> sources;
+    std::set<std::string> measured_by;
     for (const SpeedValidationRow& row : rows)
-      if (row.range_basis == basis) sources.insert(row.source_group);
-    if (sources.size() != 1) continue;
-    const std::string& only = *sources.begin();
-    // A source never fitted on is held out of every fit already.
-    if (std::any_of(rows.begin(), rows.end(), [&](const SpeedValidationRow& r) { return r.source_group == only && !r.fitted; }))
+      if (row.range_basis == basis) measured_by.insert(row.lineage);
+    if (measured_by.size() != 1 || !fit_constants) continue;
+    const std::string& only = *measured_by.begin();
+    // A lineage never fitted on is held out of every fit already.
+    if (std::any_of(rows.begin(), rows.end(), [&](const SpeedValidationRow& r) { return r.lineage == only && !r.fitted; }))
       continue;
     std::set<double> widths;
     for (const SpeedValidationRow& row : rows)
-      if (row.source_group == only && row.width > 0) widths.insert(row.width);
-    if (widths.size() < 2 || !fit_constants) continue;
+      if (row.lineage == only && row.width > 0) widths.insert(row.width);
+    if (widths.size() < 2) continue;
     for (double width : widths) {
-      const SpeedParams without = fit(prepared, rows, fit_rows(only, width), start, search_grid);
+      const SpeedParams without = fit(
+          prepared, rows, fit_rows([&](const SpeedValidationRow& r) { return r.lineage == only && r.width == width; }),
+          start, search_grid);
       for (std::size_t i = 0; i < rows.size(); ++i)
-        if (rows[i].source_group == only && rows[i].width == width && rows[i].range_basis == basis)
+        if (rows[i].lineage == only && rows[i].width == width && rows[i].range_basis == basis)
           rows[i].range_ratio = 1 / step_ratio(prepared[i], rows[i], without, nullptr);
     }
   }
   auto ranges_without = [&](const std::string& without) {
+    std::map<std::pair<std::string, std::string>, detail::GroupLogs> cells;
+    std::map<std::string, std::set<std::string>> sources;
+    for (const SpeedValidationRow& row : rows) {
+      if (row.lineage == without || !std::isfinite(row.range_ratio)) continue;
+      detail::GroupLogs& cell = cells[{row.range_basis, row.lineage}];
+      cell.basis = row.range_basis;
+      cell.group = row.lineage;
+      cell.logs.push_back(std::log(row.range_ratio));
+      sources[row.range_basis].insert(row.source_group);
+    }
+    std::vector<detail::GroupLogs> list;
+    for (auto& [key, cell] : cells) list.push_back(std::move(cell));
+    const auto by_basis = detail::ranges_for_new_group(list);
     std::vector<LikelyRange> out;
     for (const std::string& basis : bases) {
-      std::map<std::string, double> count;
-      for (const SpeedValidationRow& row : rows)
-        if (row.range_basis == basis && row.source_group != without && std::isfinite(row.range_ratio))
-          ++count[row.source_group];
-      if (count.empty()) continue;
-      std::vector<std::pair<double, double>> residuals;
-      for (const SpeedValidationRow& row : rows)
-        if (row.range_basis == basis && row.source_group != without && std::isfinite(row.range_ratio))
-          residuals.emplace_back(std::log(row.range_ratio), 1.0 / count[row.source_group]);
+      const auto it = by_basis.find(basis);
+      if (it == by_basis.end()) continue;
       LikelyRange r;
       r.basis = basis;
-      // A range is for a run from a source not among these: its ends at the ranks that give a new
-      // source's row 80% (range_low_level_for_new_group over the sources; 0.069 and 0.931 over 13).
-      std::tie(r.low, r.high) = detail::range_ends_for_new_group(residuals, double(count.size()));
-      r.rows = double(residuals.size());
-      r.sources = double(count.size());
+      r.low = it->second.low;
+      r.high = it->second.high;
+      r.rows = it->second.rows;
+      r.sources = double(sources[basis].size());
+      r.lineages = it->second.groups;
       out.push_back(r);
     }
     return out;
   };
-  // Whether a row's held-out error lies in the range of its basis (a basis the ranges lack: the
-  // nearest one they have).
-  auto covered = [&](const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) {
+  // The range a row is checked against: its basis's (a basis the ranges lack: the nearest one they have).
+  auto range_for = [&](const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) -> const LikelyRange* {
     const auto index = [&](const std::string& b) { return std::find(bases.begin(), bases.end(), b) - bases.begin(); };
     const LikelyRange* best = nullptr;
     for (const LikelyRange& r : ranges)
       if (!best || std::abs(index(r.basis) - index(row.range_basis)) < std::abs(index(best->basis) - index(row.range_basis)))
         best = &r;
+    return best;
+  };
+  auto covered = [&](const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) {
+    const LikelyRange* range = range_for(row, ranges);
     const double ratio = row.range_ratio;  // measured / predicted step time
-    return best && std::isfinite(ratio) && ratio >= best->low * (1 - 1e-12) && ratio <= best->high * (1 + 1e-12);
+    return range && std::isfinite(ratio) && ratio >= range->low * (1 - 1e-12) && ratio <= range->high * (1 + 1e-12);
   };
   table.ranges = ranges_without("");
+  std::map<std::string, std::vector<LikelyRange>> nested;
+  for (const std::string& lineage : lineages) nested[lineage] = ranges_without(lineage);
   double inside_rows = 0;
   std::vector<double> inside_sources, inside_nested;
   for (SpeedValidationSource& source : table.sources) {
-    const std::vector<LikelyRange> nested = ranges_without(source.group);
     double inside = 0, inside_nest = 0;
     for (SpeedValidationRow& row : rows) {
       if (row.source_group != source.group) continue;
       row.in_range = covered(row, table.ranges);
       inside += row.in_range;
-      inside_nest += covered(row, nested);
+      inside_nest += covered(row, nested[row.lineage]);
     }
     inside_rows += inside;
     source.range_coverage_pct = 100 * inside / source.rows;
@@ -477,6 +509,36 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.range_coverage_rows_pct = rows.empty() ? 0 : 100 * inside_rows / rows.size();
   table.range_coverage_sources_pct = mean(inside_sources);
   table.range_coverage_nested_pct = mean(inside_nested);
+  // By lineage: what a publisher the constants and the ranges never saw meets.
+  std::vector<double> lineage_medians, lineage_coverages, lineage_widths;
+  for (const std::string& lineage : lineages) {
+    SpeedValidationLineage out;
+    out.name = lineage;
+    std::set<std::string> sources;
+    std::vector<double> abs_errors, errors, widths;
+    double inside = 0;
+    for (const SpeedValidationRow& row : rows) {
+      if (row.lineage != lineage) continue;
+      sources.insert(row.source_group);
+      abs_errors.push_back(std::abs(row.error_pct));
+      errors.push_back(row.error_pct);
+      inside += covered(row, nested[lineage]);
+      if (const LikelyRange* range = range_for(row, nested[lineage])) widths.push_back(range->high / range->low);
+    }
+    out.sources = double(sources.size());
+    out.rows = double(errors.size());
+    out.median_abs_error_pct = median(abs_errors);
+    out.median_error_pct = median(errors);
+    out.range_coverage_pct = 100 * inside / out.rows;
+    out.range_median_width = widths.empty() ? 1.0 : median(widths);
+    lineage_medians.push_back(out.median_abs_error_pct);
+    lineage_coverages.push_back(out.range_coverage_pct);
+    lineage_widths.push_back(out.range_median_width);
+    table.lineages.push_back(out);
+  }
+  table.median_of_lineages_abs_error_pct = median(lineage_medians);
+  table.range_coverage_lineages_pct = mean(lineage_coverages);
+  table.range_median_width = median(lineage_widths);
 
   // Within each rank group (one model on one GPU count, different layouts), how well the held-out
   // predictions order the layouts.
@@ -506,7 +568,11 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent) {
   json rows = json::array();
   for (const SpeedValidationRow& row : table.rows) {
-    json out = {{"id", row.id}, {"label", row.label}, {"source_group", row.source_group}, {"framework", row.framework}};
+    json out = {{"id", row.id},
+                {"label", row.label},
+                {"source_group", row.source_group},
+                {"lineage", row.lineage},
+                {"framework", row.framework}};
     out.update(detail::run_to_json(row));
     out.update(json{{"global_batch_sequences", row.global_batch_sequences},
                     {"metric", row.metric},
@@ -526,6 +592,7 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
   for (const SpeedValidationSource& s : table.sources)
     sources.push_back({{"group", s.group},
                        {"framework", s.framework},
+                       {"lineage", s.lineage},
                        {"rows", s.rows},
                        {"median_abs_error_pct", s.median_abs_error_pct},
                        {"mean_abs_error_pct", s.mean_abs_error_pct},
@@ -536,6 +603,15 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"range_coverage_pct", s.range_coverage_pct},
                        {"range_coverage_nested_pct", s.range_coverage_nested_pct},
                        {"fitted", s.fitted}});
+  json lineages = json::array();
+  for (const SpeedValidationLineage& l : table.lineages)
+    lineages.push_back({{"name", l.name},
+                        {"sources", l.sources},
+                        {"rows", l.rows},
+                        {"median_abs_error_pct", l.median_abs_error_pct},
+                        {"median_error_pct", l.median_error_pct},
+                        {"range_coverage_pct", l.range_coverage_pct},
+                        {"range_median_width", l.range_median_width}});
   json ranks = json::array();
   for (const SpeedRankGroup& g : table.rank_groups)
     ranks.push_back({{"key", g.key},
@@ -545,7 +621,12 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                      {"pick_slower_built_in_pct", g.pick_slower_built_in_pct}});
   json ranges = json::array();
   for (const LikelyRange& r : table.ranges)
-    ranges.push_back({{"basis", r.basis}, {"low", r.low}, {"high", r.high}, {"rows", r.rows}, {"sources", r.sources}});
+    ranges.push_back({{"basis", r.basis},
+                      {"low", r.low},
+                      {"high", r.high},
+                      {"rows", r.rows},
+                      {"sources", r.sources},
+                      {"lineages", r.lineages}});
   json fits = json::array();
   for (const SpeedFittedParams& f : table.fits) {
     json values = json::object();
@@ -555,6 +636,7 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
   json result = {{"description", table.description},
                  {"rows", rows},
                  {"sources", sources},
+                 {"lineages", lineages},
                  {"rank_groups", ranks},
                  {"fits", fits},
                  {"median_abs_error_pct", table.median_abs_error_pct},
@@ -568,7 +650,10 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                  {"ranges", ranges},
                  {"range_coverage_rows_pct", table.range_coverage_rows_pct},
                  {"range_coverage_sources_pct", table.range_coverage_sources_pct},
-                 {"range_coverage_nested_pct", table.range_coverage_nested_pct}};
+                 {"range_coverage_nested_pct", table.range_coverage_nested_pct},
+                 {"median_of_lineages_abs_error_pct", table.median_of_lineages_abs_error_pct},
+                 {"range_coverage_lineages_pct", table.range_coverage_lineages_pct},
+                 {"range_median_width", table.range_median_width}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

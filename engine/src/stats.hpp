@@ -2,7 +2,10 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -49,26 +52,84 @@ inline double weighted_quantile_interpolated(std::vector<std::pair<double, doubl
   return value_weight.back().first;
 }
 
-// The lower quantile level of an 80% range meant for a new group, from draws of `groups` exchangeable
-// groups: a new draw falls between the i-th and j-th smallest of k draws with probability (j - i) /
-// (k + 1) (order statistics; e.g. Wilks 1941, the rank rule behind split conformal prediction), so the
-// range's ends are the ranks 0.1 (k + 1) and 0.9 (k + 1), at Hazen's positions (rank - 1/2) / k; none
-// below 0 (with four groups or fewer, the extremes). 0.1 for ever more groups. Exact for one draw per
-// group; read on pooled rows, each group weighing the same, it is an approximation.
-inline double range_low_level_for_new_group(double groups) {
-  if (!(groups >= 1)) return 0;
-  // (0.1 (k + 1) - 1/2) / k, written so that four groups give exactly 0: (k - 4) / (10 k).
-  return std::max(0.0, (groups - 4) / (10 * groups));
+// Student's t distribution's 0.90 quantile for `df` degrees of freedom (any table of it, e.g. the
+// NIST/SEMATECH e-Handbook of Statistical Methods, sec. 1.3.6.7.2), linear in 1 / df between the
+// rows; the normal's 1.2816 for ever more. 3.078 (one degree) below one.
+inline double student_t_90(double df) {
+  static constexpr std::pair<double, double> table[] = {{1, 3.078}, {2, 1.886}, {3, 1.638}, {4, 1.533}, {5, 1.476},
+                                                        {6, 1.440}, {8, 1.397}, {10, 1.372}, {15, 1.341}, {20, 1.325},
+                                                        {30, 1.310}, {60, 1.296}, {120, 1.289}};
+  if (!(df > 1)) return table[0].second;
+  for (std::size_t i = 1; i < std::size(table); ++i)
+    if (df <= table[i].first) {
+      const auto [d0, t0] = table[i - 1];
+      const auto [d1, t1] = table[i];
+      return t0 + (t1 - t0) * (1 / df - 1 / d0) / (1 / d1 - 1 / d0);
+    }
+  const double last = 1 / table[std::size(table) - 1].first;
+  return 1.2816 + (table[std::size(table) - 1].second - 1.2816) * (1 / df) / last;
 }
 
-// A likely range's ends from weighted log ratios (measured / predicted) of `groups` groups: the 80%
-// range for a new group (range_low_level_for_new_group), as ratios, widened to contain 1. The speed
-// validation's ranges by kind of step and the whole runs' range are both this.
-inline std::pair<double, double> range_ends_for_new_group(const std::vector<std::pair<double, double>>& log_ratios,
-                                                          double groups) {
-  const double level = range_low_level_for_new_group(groups);
-  return {std::min(1.0, std::exp(weighted_quantile_interpolated(log_ratios, level))),
-          std::max(1.0, std::exp(weighted_quantile_interpolated(log_ratios, 1 - level)))};
+// One group's log ratios (measured / predicted, held out) of one kind of prediction (`basis`): a
+// group is what a new user's run shares nothing with, a software lineage or a publisher.
+struct GroupLogs {
+  std::string basis, group;
+  std::vector<double> logs;
+};
+
+// The 80% range of measured / predicted for a run from a new group, by basis: a random-effects
+// prediction interval (Higgins, Thompson & Spiegelhalter 2009, J. R. Stat. Soc. A 172:137, eq. 12).
+// A group's bias is the median of its log ratios; the centre is the mean of the groups' biases; the
+// groups' biases scatter with a between-group spread tau, pooled over every basis (how far one team's
+// code sits from another's is not a property of the kind of step), weighted by Student's t with the
+// pooled degrees of freedom and (1 + 1/k) for a centre estimated from k groups; within a group the
+// rows scatter as the pooled residuals about their group's bias do (each group of two or more rows
+// weighing the same, its 10th and 90th percentiles). The two add in quadrature on each side; the
+// range is widened to contain 1.
+struct NewGroupRange {
+  double low = 1, high = 1;
+  double rows = 0, groups = 0;
+  double between = 0;  // tau, the between-group spread of log ratios (pooled)
+};
+inline std::map<std::string, NewGroupRange> ranges_for_new_group(const std::vector<GroupLogs>& cells) {
+  std::map<std::string, std::vector<std::pair<double, double>>> biases;  // basis -> (bias, rows)
+  for (const GroupLogs& c : cells)
+    if (!c.logs.empty()) biases[c.basis].emplace_back(median(c.logs), double(c.logs.size()));
+  double squares = 0, df = 0;
+  std::map<std::string, double> centre;
+  for (const auto& [basis, list] : biases) {
+    double sum = 0;
+    for (const auto& b : list) sum += b.first;
+    centre[basis] = sum / list.size();
+    for (const auto& b : list) squares += (b.first - centre[basis]) * (b.first - centre[basis]);
+    df += double(list.size()) - 1;
+  }
+  const double tau = df > 0 ? std::sqrt(squares / df) : 0.0;
+  const double t = student_t_90(df);
+  std::map<std::string, NewGroupRange> out;
+  for (const auto& [basis, list] : biases) {
+    std::vector<std::pair<double, double>> within;
+    double rows = 0;
+    for (const GroupLogs& c : cells) {
+      if (c.basis != basis || c.logs.empty()) continue;
+      rows += double(c.logs.size());
+      if (c.logs.size() < 2) continue;
+      const double bias = median(c.logs);
+      for (double x : c.logs) within.emplace_back(x - bias, 1.0 / double(c.logs.size()));
+    }
+    const double k = double(list.size());
+    const double spread = t * tau * std::sqrt(1 + 1 / k);
+    const double below = std::min(0.0, weighted_quantile_interpolated(within, 0.1));
+    const double above = std::max(0.0, weighted_quantile_interpolated(within, 0.9));
+    NewGroupRange r;
+    r.low = std::min(1.0, std::exp(centre[basis] - std::hypot(below, spread)));
+    r.high = std::max(1.0, std::exp(centre[basis] + std::hypot(above, spread)));
+    r.rows = rows;
+    r.groups = k;
+    r.between = tau;
+    out[basis] = r;
+  }
+  return out;
 }
 
 }  // namespace traincalc::detail

@@ -1080,7 +1080,7 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                           {{"features", list}, {"feature_ids", join(ids, ",", ",")}}});
     }
   }
-  // A mixture of experts: no constant of its own; its steps are checked held out by source against
+  // A mixture of experts: no constant of its own; its steps are checked, held out by lineage, against
   // published ones (NVIDIA's 69 never fitted on, SimuMax's 12 DeepSeek rows in a fitted source), which
   // set its likely range (likely_ranges).
   if (s.model.architecture->experts > 1) {
@@ -1091,7 +1091,7 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                         "speed_moe_range",
                         "Mixture-of-experts steps are modelled from first principles, with no constant of their own. "
                         "Against " + format_number(moe.rows) + " published steps from " + format_number(moe.sources) +
-                            " sources, each predicted with the constants fitted without its source, they mostly ran "
+                            " sources, each predicted with the constants fitted without its software lineage, they mostly ran "
                             "slower than predicted, so the likely range leans slow: from " + faster + "% faster to " +
                             slower + "% slower than the predicted step.",
                         {{"rows", format_number(moe.rows)},
@@ -1110,40 +1110,19 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                          {"cpu_adam_params_per_second", format_number(cpu_adam_params_per_second)}}});
 }
 
-// Likely ranges of a predicted step, by basis: the 80% range for a run from a new source, from measured
-// / predicted step time over the validation rows of that basis, each row predicted with the constants
-// fitted without its source and each source weighing the same; the ends at the ranks a new source's row
-// falls between 80% of the time (detail::range_low_level_for_new_group: with 13 sources the 6.9th and
-// 93.1st percentiles, with 2 the extremes; the 10th and 90th before 2026-12-02's twenty-fifth
-// session), widened to contain 1. A mixture of experts has
-// its own (its rows were 12 of the compute-bound ones before NVIDIA's joined). The launch-bound rows
-// come from vTrain's one-node runs and, since 2026-12-01, our H200's small Hugging Face runs (a kind
-// of step only one source measures is held out by model width within it; speed_validation.cpp). `traincalc validate --speed`
-// recomputes them and test_speed_validation.cpp keeps these equal to it.
+// Likely ranges of a predicted step, by basis: the 80% range of measured / predicted step time for a
+// run of a software lineage none of the validation rows share, from the rows each predicted with the
+// constants fitted without its lineage (detail::ranges_for_new_group: the lineages' biases scatter
+// between lineages, the rows within one). A kind of step only one lineage measures is held out by
+// model width within it (speed_validation.cpp). `traincalc validate --speed` recomputes them and
+// test_speed_validation.cpp keeps these equal to it. A mixture of experts has its own: only Megatron
+// rows measure one (NVIDIA's and SimuMax's), and both run slower than predicted, so it leans slow.
 const std::vector<LikelyRange>& likely_ranges() {
   static const std::vector<LikelyRange> table = {
-      {"launch_bound", 0.6993, 1.4795, 720, 2},
-      {"launch_near", 0.8521, 1.5898, 588, 6},
-      // Compute-bound rows since 2026-12-01 (sixteenth session) also hold the 13 published iteration
-      // times at 256-12,288 GPUs (validation only, 12% too fast on average): 0.9088-1.1077 before; since
-      // 2026-12-02 Meta's three Llama 3.1 405B utilisations at 8,192-16,384 H100s (validation only, 11%
-      // too fast on average): 0.9146-1.1485 before; since 2026-12-02 (twenty-first session) MLPerf
-      // Training v3.1's eight GPT-3 175B steps in fp8 at 512-10,752 H100s (validation only, 8% too slow
-      // on average): 0.9184-1.1717 before; since 2026-12-02 (twenty-second session) torchtitan's 18
-      // Llama 3.1 steps on 8-512 Grand Teton H100s (validation only, 5% too fast at the median):
-      // 0.9120-1.1625 before; since 2026-12-02 (twenty-third session) Megatron's fused softmax falling
-      // back where its shapes are refused, and the constants refitted with it: 0.9113-1.1717 before;
-      // since 2026-12-02 (twenty-fourth session) tensor-parallel collectives priced by NCCL's own model
-      // (nccl_ring_seconds) and the refit with it, and MLPerf's and DGX Cloud's 70B pipeline sends
-      // overlapped as their configs set them (overlap_p2p_comm; MLPerf's eight rows from 8% too slow to
-      // 1%): 0.9062-1.1699 before; at the 10th and 90th percentiles, before the ranks for a new source
-      // (twenty-fifth session): 0.9228-1.1587, launch-bound 0.8287-1.2107, near 0.8827-1.4611.
-      {"compute_bound", 0.9059, 1.1961, 453, 13},
-      // Any step of a mixture of experts, since 2026-12-01 (eleventh session): NVIDIA's 69 published MoE
-      // steps (validation only) and SimuMax's 12 DeepSeek rows; both come out faster than measured
-      // (-15% and -9% on average), so the range leans slow. With two sources a new one's 80% range
-      // runs from the slowest to the fastest row (0.9040-1.4077 at the 10th and 90th percentiles).
-      {"mixture_of_experts", 0.7691, 2.7596, 81, 2},
+      {"launch_bound", 0.7600, 1.2926, 720, 2, 2},
+      {"launch_near", 0.7857, 1.3833, 588, 6, 3},
+      {"compute_bound", 0.8483, 1.2139, 453, 13, 5},
+      {"mixture_of_experts", 0.8076, 1.6883, 81, 2, 1},
   };
   return table;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -173,6 +174,7 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     out.id = row.at("id").get<std::string>();
     out.label = row.at("label").get<std::string>();
     out.source_group = row.at("source_group").get<std::string>();
+    out.lineage = row.at("lineage").get<std::string>();
     out.framework = row.at("framework").get<std::string>();
     out.source = row.at("source").get<std::string>();
     out.counter = row.at("counter").get<std::string>();
@@ -207,16 +209,24 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
   std::vector<std::string> groups;
   for (const MemoryValidationRow& row : rows)
     if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
+  // Each source predicted with the fragmentation fitted without its lineage: a framework's allocator
+  // habits are shared by every source that runs it.
+  std::map<std::string, double> fragmentation_without;
+  for (const MemoryValidationRow& row : rows)
+    if (!fragmentation_without.count(row.lineage))
+      fragmentation_without[row.lineage] =
+          fit_fragmentation(rows, parts, [&](const MemoryValidationRow& r) { return r.lineage != row.lineage; });
   std::vector<double> held_out, in_sample;
+  std::map<std::string, std::vector<double>> logs_by_lineage;  // log(measured / predicted), held out
   for (const std::string& group : groups) {
     MemoryValidationSource source;
     source.group = group;
-    source.fragmentation =
-        fit_fragmentation(rows, parts, [&](const MemoryValidationRow& row) { return row.source_group != group; });
     std::vector<double> errors;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       MemoryValidationRow& row = rows[i];
       if (row.source_group != group) continue;
+      source.lineage = row.lineage;
+      source.fragmentation = fragmentation_without[row.lineage];
       ++source.rows;
       row.predicted_bytes = predicted_for(row, parts[i], source.fragmentation);
       row.predicted_in_sample_bytes = predicted_for(row, parts[i], table.fragmentation_in_sample);
@@ -235,12 +245,39 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
         errors.push_back(std::abs(row.error_pct));
         held_out.push_back(std::abs(row.error_pct));
         in_sample.push_back(std::abs(row.error_in_sample_pct));
+        logs_by_lineage[row.lineage].push_back(std::log(row.measured_bytes / row.predicted_bytes));
       }
     }
     source.median_abs_error_pct = median(errors);
     source.max_abs_error_pct = largest(errors);
     table.sources.push_back(source);
   }
+  // The likely range for a new lineage, and each lineage's peaks against the range built without it.
+  auto range_without = [&](const std::string& without) {
+    std::vector<detail::GroupLogs> cells;
+    for (const auto& [lineage, logs] : logs_by_lineage)
+      if (lineage != without) cells.push_back({"memory", lineage, logs});
+    const auto ranges = detail::ranges_for_new_group(cells);
+    return ranges.empty() ? detail::NewGroupRange{} : ranges.begin()->second;
+  };
+  const detail::NewGroupRange range = range_without("");
+  table.range = {"memory", range.low, range.high, range.rows, double(groups.size()), range.groups};
+  std::vector<double> coverages, widths, medians;
+  for (const auto& [lineage, logs] : logs_by_lineage) {
+    const detail::NewGroupRange nested = range_without(lineage);
+    double inside = 0;
+    std::vector<double> abs_errors;
+    for (double x : logs) {
+      inside += std::exp(x) >= nested.low * (1 - 1e-12) && std::exp(x) <= nested.high * (1 + 1e-12);
+      abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
+    }
+    coverages.push_back(100 * inside / double(logs.size()));
+    widths.push_back(nested.high / nested.low);
+    medians.push_back(median(abs_errors));
+  }
+  table.range_coverage_lineages_pct = detail::mean(coverages);
+  table.range_median_width = median(widths);
+  table.median_of_lineages_abs_error_pct = median(medians);
   table.median_abs_error_pct = median(held_out);
   table.max_abs_error_pct = largest(held_out);
   table.median_abs_error_in_sample_pct = median(in_sample);
@@ -254,6 +291,7 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
     json out = {{"id", row.id},
                 {"label", row.label},
                 {"source_group", row.source_group},
+                {"lineage", row.lineage},
                 {"framework", row.framework},
                 {"source", row.source},
                 {"counter", row.counter}};
@@ -274,6 +312,7 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
   json sources = json::array();
   for (const MemoryValidationSource& s : table.sources)
     sources.push_back({{"group", s.group},
+                       {"lineage", s.lineage},
                        {"rows", s.rows},
                        {"fragmentation", s.fragmentation},
                        {"median_abs_error_pct", s.median_abs_error_pct},
@@ -289,7 +328,17 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
                  {"out_of_memory_rows", table.out_of_memory_rows},
                  {"out_of_memory_predicted", table.out_of_memory_predicted},
                  {"bound_rows", table.bound_rows},
-                 {"bound_respected", table.bound_respected}};
+                 {"bound_respected", table.bound_respected},
+                 {"range",
+                  {{"basis", table.range.basis},
+                   {"low", table.range.low},
+                   {"high", table.range.high},
+                   {"rows", table.range.rows},
+                   {"sources", table.range.sources},
+                   {"lineages", table.range.lineages}}},
+                 {"range_coverage_lineages_pct", table.range_coverage_lineages_pct},
+                 {"range_median_width", table.range_median_width},
+                 {"median_of_lineages_abs_error_pct", table.median_of_lineages_abs_error_pct}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

@@ -149,9 +149,12 @@ TEST_CASE("CLI: import-hf prints the model in the scenario's form", "[cli][hf_im
   CHECK(cli("import-hf - <<'EOF'\n{\"hidden_size\": 1}\nEOF").status == 2);
 }
 
-TEST_CASE("traincalc validate --speed prints each source held out and the fitted constants", "[cli][speed]") {
+TEST_CASE("traincalc validate --speed prints each lineage and source held out and the fitted constants", "[cli][speed]") {
   const Run text = cli("validate --speed");
   CHECK(text.status == 0);
+  // A new publisher first: each lineage held out of the fit and of the ranges.
+  CHECK(text.out.rfind("lineage (held out)", 0) == 0);
+  CHECK(text.out.find("80% ranges hold") != std::string::npos);
   CHECK(text.out.find("vtrain-multi-node") != std::string::npos);
   CHECK(text.out.find("median of the sources' medians: held out") != std::string::npos);
   CHECK(text.out.find("ampere_matmul_efficiency") != std::string::npos);
@@ -160,14 +163,16 @@ TEST_CASE("traincalc validate --speed prints each source held out and the fitted
   CHECK(text.out.find("* validation only: predicted, never fitted on") != std::string::npos);
   // The ranges' header says what the ends are, as written (a bare "%" before " f" once printed a
   // stray number there).
-  CHECK(text.out.find("likely range: measured / predicted step time, 80% for a run from a new source\n") !=
-        std::string::npos);
+  CHECK(text.out.find("likely range: measured / predicted step time, 80% for a new lineage\n") != std::string::npos);
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);
   const json j = json::parse(as_json.out);
   CHECK(j["rows"].size() == 109 + 1440 + 43 + 6 + 48 + 69 + 40 + 45 + 13 + 3 + 8 + 18);
   CHECK(j["sources"].size() == 14);
-  CHECK(j["fits"].size() == j["sources"].size() + 1);
+  CHECK(j["lineages"].size() == 5);
+  CHECK(j["fits"].size() == j["lineages"].size() + 1);
+  CHECK(j.at("range_coverage_lineages_pct").get<double>() > 0);
+  CHECK(j.at("range_median_width").get<double>() > 1);
   for (const json& s : j["sources"])
     CHECK(s.at("fitted") ==
           (s.at("group") != "nemo-moe" && s.at("group") != "megatron-at-scale" && s.at("group") != "llama3-405b" &&

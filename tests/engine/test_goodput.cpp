@@ -282,13 +282,13 @@ TEST_CASE("Whole published runs: at least 30, each cited, predicted held out bet
     CHECK(!row.confidence.empty());
     CHECK(std::isfinite(row.error_pct));
   }
-  // Held out (each run's efficiency fitted on the others): 23.5% median |error| over 81 runs, against
-  // 33.0% for 6NT at 40% and 30.2% for the steady state (`traincalc validate --runs`). The 25 runs whose
-  // authors publish each model's GPU-hours from the final run are 6.3% off (the next test); the rest
-  // are figures derived from round durations, assumed GPU counts or scopes that may include
-  // post-training (docs/validation.md says what stands between this and 12%). The guard holds the
-  // figure within half a point of 23.5%.
-  CHECK(table.median_abs_error_pct <= 24.0);
+  // Held out (each run's efficiency fitted without its publisher's runs): 24.3% median |error| over 81
+  // runs, against 33.0% for 6NT at 40% and 30.2% for the steady state (`traincalc validate --runs`).
+  // The 25 runs whose authors publish each model's GPU-hours from the final run are 7.0% off (the next
+  // test); the rest are figures derived from round durations, assumed GPU counts or scopes that may
+  // include post-training (docs/validation.md says what stands between this and 12%). The guard holds
+  // the figure within about half a point.
+  CHECK(table.median_abs_error_pct <= 25.0);
   CHECK(table.median_abs_error_pct < table.median_abs_rule_of_thumb_error_pct - 5);
   CHECK(table.median_abs_error_pct < table.median_abs_steady_error_pct - 5);
   // Physically: a real run is slower than a tuned benchmark, not faster, and not absurdly so.
@@ -308,17 +308,10 @@ TEST_CASE("Whole runs by the published figure's confidence: the surest figures a
   REQUIRE(high.confidence == "high");
   // The 25 runs whose GPU-hours their authors publish per model from the final run (LLaMA, Llama 2,
   // Pythia, BLOOM, StarCoderBase-15.5B, Llama 3.1 405B, DeepSeek-V3, Granite 3.0, Nemotron-4 15B):
-  // held out, 6.6% median |error| today (16 of 25 within 12%; 6.1% and 17 before Tucano's four
-  // running-time figures, none of them high, moved the run efficiency from 0.737 to 0.743, taking
-  // Pythia-70M from -11.9% to -13.0%; 6.2% and 16 before NCCL's model priced
-  // the tensor-parallel collectives; 6.2% and 15 of 24 before Nemotron-4
-  // 15B, +4.3%, came in; 5.5% and 12 of 18 before Pythia 70M/160M and Granite 3.0), inside the issue's
-  // 12%. The 56 others (figures derived from
-  // "about two weeks", GPU counts the sources do not give, scopes that may include post-training,
-  // "approximate" totals in a discussion thread) are 22-95% off by tier (23-43% before the eighteen
-  // found on 2026-12-02: the five MobileLLM figures, low-medium, imply 29-58% of the A100's peak under
-  // a Hugging Face Trainer): the published figure's own uncertainty, not a constant to fit
-  // (docs/validation.md, "Whole runs").
+  // held out with their publishers, 7.0% median |error| (16 of 25 within 12%), inside 12%. The 56
+  // others (figures derived from "about two weeks", GPU counts the sources do not give, scopes that
+  // may include post-training, "approximate" totals in a discussion thread) are 22-91% off by tier:
+  // the published figure's own uncertainty, not a constant to fit (docs/validation.md, "Whole runs").
   CHECK(high.runs == 25);
   CHECK(high.median_abs_error_pct <= 12.0);
   CHECK(high.within_12_pct >= 16);
@@ -332,18 +325,17 @@ TEST_CASE("Skywork-13B's steady state runs at the speed its authors measured at 
   // Skywork (arXiv:2310.19341, sec. 3.5): 512 A800-80G SXM GPUs, "the combination of DP256, PP2, and
   // ZeRO-1", no tensor parallelism, sequence parallelism or checkpointing, "a token throughput of 1873
   // per GPU per second and a model flops utilization (MFU) of 56.5%". Its whole run (39 days, 3.2T
-  // tokens) came in on 2026-12-02 after the step model's constants were fitted, so this is a held-out
-  // speed check at a published layout: the steady state's tokens per GPU-second are 1,938 (+3.5%),
-  // inside the step model's held-out median error by source (6.45%, docs/validation.md). Its expected
-  // run is +30.5%: the 39 days are within 3% of 3.2T tokens at the measured throughput, so the run
-  // lost almost nothing beyond its steady speed, where the run efficiency fitted on the others charges
-  // 26%.
+  // tokens) was never fitted on, so this is a held-out speed check at a published layout: the steady
+  // state's tokens per GPU-second are 1,938 (+3.5%), inside the step model's held-out median error by
+  // lineage (7.0%, docs/validation.md). Its expected run is +30%: the 39 days are within 3% of 3.2T
+  // tokens at the measured throughput, so the run lost almost nothing beyond its steady speed, where
+  // the run efficiency fitted on the others charges 25%.
   const traincalc::RunValidationTable table = traincalc::validate_runs(traincalc::builtin_catalog());
   const auto row = std::find_if(table.rows.begin(), table.rows.end(), [](const auto& r) { return r.name == "Skywork-13B"; });
   REQUIRE(row != table.rows.end());
   REQUIRE(row->mfu_source == "predicted");
   const double tokens_per_gpu_second = row->tokens / (row->steady_gpu_hours * 3600);
-  CHECK_THAT(tokens_per_gpu_second, WithinRel(1873.0, 0.0645));
+  CHECK_THAT(tokens_per_gpu_second, WithinRel(1873.0, 0.07));
   // And that steady state is the authors' layout, not one the planner preferred (the micro-batch,
   // which the paper does not give, is the planner's).
   const json data = json::parse(traincalc::builtin_whole_runs_json());
@@ -404,10 +396,10 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
   CHECK_THAT(whole.low, WithinAbs(table.range_low, 1e-4));
   CHECK_THAT(whole.high, WithinAbs(table.range_high, 1e-3));
   CHECK(whole.rows == table.runs_predicted);
-  // The ends are the ranks a new run falls between 80% of the time, so about 80% of the held-out runs
-  // lie within it: 64 of the 78 today (48 of the 60 before the eighteen runs found in 2026-12-02's
-  // twenty-seventh session; 49 at the 10th and 90th percentiles, before its twenty-fifth). Each run is
-  // a leave-one-out draw, so this tests the ranks' arithmetic.
+  CHECK(whole.lineages == table.publishers);
+  // The range is for a run of a publisher none of the 78 runs share: the publishers' biases scatter
+  // between publishers, the runs within one (detail::ranges_for_new_group over 23 publishers). 64 of
+  // the 78 held-out runs lie within it.
   int inside = 0, predicted = 0;
   for (const auto& row : table.rows) {
     if (row.mfu_source != "predicted") continue;
@@ -417,4 +409,13 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
   }
   CHECK(predicted == 78);
   CHECK(inside == 64);
+  // The coverage test: each publisher's runs, with the run efficiency fitted without it, judged
+  // against the range built without it, publishers weighing the same: 88% today, inside 70-90%.
+  CHECK(table.range_coverage_publishers_pct >= 70);
+  CHECK(table.range_coverage_publishers_pct <= 90);
+  // The width guard: 2.65x (high / low) at the median, today. The whole run holds what the steady
+  // state does not (failures, restarts, evaluation, the team's own ramp-up), and its published
+  // figures are often rounded, so it is wide, but not as wide as the sky.
+  CHECK(table.range_median_width <= 3.0);
+  CHECK(table.median_of_publishers_abs_error_pct <= 26.0);  // 24.5%
 }

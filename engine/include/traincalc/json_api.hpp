@@ -90,7 +90,7 @@ std::string validation_to_json(const ValidationTable& table, int indent = -1);
 // the one calibrated constant, the allocator's fragmentation allowance, is fitted on the other
 // sources' reserved peaks for each source's rows, and on all of them for the in-sample figures.
 struct MemoryValidationRow {
-  std::string id, label, source_group, framework, source;
+  std::string id, label, source_group, lineage, framework, source;
   std::string counter;  // what was measured: "allocated", "reserved" or "device" (nvidia-smi)
   std::string rank;     // which pipeline stage reported it: "last", or empty for the worst
   double measured_bytes = 0;  // 0 where the run only says it ran out of memory
@@ -110,9 +110,9 @@ struct MemoryValidationRow {
   ParallelismReport layout;
 };
 struct MemoryValidationSource {
-  std::string group;
+  std::string group, lineage;
   double rows = 0;
-  double fragmentation = 0;  // fitted without this source
+  double fragmentation = 0;  // fitted without this source's lineage
   double median_abs_error_pct = 0, max_abs_error_pct = 0;
 };
 struct MemoryValidationTable {
@@ -124,17 +124,25 @@ struct MemoryValidationTable {
   double median_abs_error_in_sample_pct = 0, max_abs_error_in_sample_pct = 0;
   double out_of_memory_rows = 0, out_of_memory_predicted = 0;
   double bound_rows = 0, bound_respected = 0;
+  // The likely range of a peak for a new lineage (measured / predicted, held out, each lineage a group:
+  // detail::ranges_for_new_group; memory.cpp keeps the same numbers), the lineages behind it, and,
+  // nested, the mean over lineages of the share of their measured peaks inside the range built
+  // without them and the median of that range's width (high / low).
+  LikelyRange range;
+  double range_coverage_lineages_pct = 0, range_median_width = 1;
+  double median_of_lineages_abs_error_pct = 0;
 };
 MemoryValidationTable validate_memory(const Catalog& catalog);
 std::string memory_validation_to_json(const MemoryValidationTable& table, int indent = -1);
 
 // The step-time model against measured step times and published utilisation (engine/data/
-// speed-validation.json, which also takes calibration.json's rows by ID), held out by source: the
-// step model's calibrated constants (SpeedParams) are fitted on every other source to predict each
-// source's rows, and on all of them for the in-sample figures. Errors are in step time:
+// speed-validation.json, which also takes calibration.json's rows by ID), held out by software lineage:
+// the step model's calibrated constants (SpeedParams) are fitted on every other lineage's sources to
+// predict each lineage's rows, and on all of them for the in-sample figures. Errors are in step time:
 // predicted / measured - 1 (for a published MFU, measured MFU / predicted MFU - 1).
 struct SpeedValidationRow {
   std::string id, label, source_group, framework, gpu;
+  std::string lineage;  // whose training code ran ("megatron", "pytorch", ...): the unit held out
   // What ran, from the engine's reading of the row's scenario: the model's name and parameters, the
   // GPU's catalog name, the precision, the sequence length and the sequences a step (with `layout`, a
   // description of the run in any language; `label` is the source's own name for it).
@@ -152,24 +160,34 @@ struct SpeedValidationRow {
   double layer_stream_seconds = 0;  // the engine's own prediction: GPU work per layer and micro-batch
   std::string range_basis;          // the kind of step (LikelyRange::basis), from the engine's own prediction
   double width = 0;                 // the model's hidden size, where the source varies it (else 0)
-  // Measured / predicted step time behind the likely ranges: held out by source, or, for a kind of
-  // step only its own source measures, by model width within that source.
+  // Measured / predicted step time behind the likely ranges: held out by lineage, or, for a kind of
+  // step only one lineage measures, by model width within that source.
   double range_ratio = 1;
   bool in_range = false;            // its held-out error lies inside the likely range of its basis
   bool fitted = true;               // its source enters the fits of the other sources (false: validation only)
 };
 struct SpeedValidationSource {
-  std::string group, framework;
+  std::string group, framework, lineage;
   double rows = 0;
   double median_abs_error_pct = 0, mean_abs_error_pct = 0, max_abs_error_pct = 0;  // held out
   double median_abs_error_in_sample_pct = 0, mean_abs_error_in_sample_pct = 0;
   double mean_error_pct = 0;  // held out, signed: the source's bias
   // Of its rows, the share whose held-out error lies in the likely range: with the ranges from every
-  // source's held-out rows, and (nested) from the other sources' only.
+  // lineage's held-out rows, and (nested) from the other lineages' only.
   double range_coverage_pct = 0, range_coverage_nested_pct = 0;
   // Whether its rows enter the fits of the other sources' constants; false for a source kept for
   // validation only (its held-out error means the same either way).
   bool fitted = true;
+};
+// One software lineage held out: its rows predicted with the constants fitted without it, and checked
+// against the likely ranges built from the other lineages' rows only (what a new publisher meets).
+struct SpeedValidationLineage {
+  std::string name;
+  double sources = 0, rows = 0;
+  double median_abs_error_pct = 0;  // held out, the median over its rows
+  double median_error_pct = 0;      // held out, signed: its bias
+  double range_coverage_pct = 0;    // its rows inside the ranges built without it
+  double range_median_width = 1;    // the median over its rows of that range's high / low
 };
 struct SpeedRankGroup {
   std::string key;
@@ -181,15 +199,16 @@ struct SpeedRankGroup {
   double pick_slower_pct = 0, pick_slower_built_in_pct = 0;
 };
 struct SpeedFittedParams {
-  std::string without;  // the source left out; empty for the in-sample fit
+  std::string without;  // the lineage left out; empty for the in-sample fit
   std::vector<std::pair<std::string, double>> values;
 };
 struct SpeedValidationTable {
   std::string description;
   std::vector<SpeedValidationRow> rows;
   std::vector<SpeedValidationSource> sources;
+  std::vector<SpeedValidationLineage> lineages;
   std::vector<SpeedRankGroup> rank_groups;
-  std::vector<SpeedFittedParams> fits;  // the in-sample fit first, then one per source left out
+  std::vector<SpeedFittedParams> fits;  // the in-sample fit first, then one per lineage left out
   double median_abs_error_pct = 0, mean_abs_error_pct = 0;  // held out, all rows
   // The median over sources of each source's held-out median (each source weighing the same, as in
   // the fit): the headline held-out error, which 1,440 rows of one source cannot swamp.
@@ -198,8 +217,12 @@ struct SpeedValidationTable {
   double median_abs_error_built_in_pct = 0;  // with the engine's own constants (no refit)
   std::vector<LikelyRange> ranges;  // the likely range of each basis, from the held-out rows
   // Shares of held-out rows inside their range: of all rows, the mean of the sources' shares, and
-  // the mean of the sources' nested shares (each source's ranges computed without it).
+  // the mean of the sources' nested shares (each source's ranges computed without its lineage).
   double range_coverage_rows_pct = 0, range_coverage_sources_pct = 0, range_coverage_nested_pct = 0;
+  // What a new publisher meets: the median over lineages of their held-out medians, the mean of their
+  // nested coverages (each lineage weighing the same), and the median over lineages of the median
+  // width (high / low) of the ranges their rows were checked against.
+  double median_of_lineages_abs_error_pct = 0, range_coverage_lineages_pct = 0, range_median_width = 1;
   // Steps of the fit's grid sweeps across each constant's range. The search ends in a local minimum
   // that moves with it, and the held-out figures with that (scripts/fit-noise.mjs, docs/validation.md).
   int search_grid = 12;
@@ -210,19 +233,19 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit = true, int
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent = -1);
 
 // Whole published pre-training runs (engine/data/whole-runs.json) against the expected run's GPU-hours,
-// each held out: the one fitted term, a real run's steady speed as a fraction of the step model's
+// each held out with every run of its publisher: the one fitted term, a real run's steady speed as a fraction of the step model's
 // (operations.run_efficiency), is fitted on every other run whose utilisation the engine predicts (the
 // geometric median of expected / published GPU-hours), and on all of them for the in-sample figures.
 // Errors: predicted / published GPU-hours - 1.
 struct RunValidationRow {
-  std::string name, confidence, source, note, gpu, mfu_source;
+  std::string name, publisher, confidence, source, note, gpu, mfu_source;
   std::string gpu_name;  // the GPU's catalog name (the page shows it)
   bool count_assumed = false;  // the source gives no GPU count; the row assumes one
   double gpus = 0, tokens = 0, mfu = 0, goodput = 1, interruptions = 0;
   double published_gpu_hours = 0;
   double steady_gpu_hours = 0;       // the steady state, as the report's time.gpu_hours
   double rule_of_thumb_gpu_hours = 0;  // 6 N T at 40% of the dense peak
-  double run_efficiency = 1;         // fitted without this run (1 where the utilisation is not predicted)
+  double run_efficiency = 1;  // fitted without its publisher's runs (1 where the utilisation is not predicted)
   double expected_gpu_hours = 0, expected_in_sample_gpu_hours = 0;
   double error_pct = 0, error_in_sample_pct = 0, steady_error_pct = 0, rule_of_thumb_error_pct = 0;
 };
@@ -236,10 +259,13 @@ struct RunValidationTable {
   double median_abs_error_pct = 0, median_abs_error_in_sample_pct = 0;
   double median_abs_steady_error_pct = 0, median_abs_rule_of_thumb_error_pct = 0;
   double median_error_pct = 0;  // signed, held out: the bias
-  // The likely range of the expected run: published / expected (held out) over the predicted runs, cut
-  // at the ranks a new run falls between 80% of the time, widened to contain 1 (goodput.cpp keeps the
-  // same numbers).
+  // The likely range of the expected run for a new publisher: published / expected (held out) over
+  // the predicted runs, each publisher a group (detail::ranges_for_new_group), widened to contain 1
+  // (goodput.cpp keeps the same numbers); and, nested, the share of each publisher's runs inside the
+  // range built without it (publishers weighing the same), and that range's median width (high / low).
   double range_low = 1, range_high = 1;
+  double publishers = 0, range_coverage_publishers_pct = 0, range_median_width = 1;
+  double median_of_publishers_abs_error_pct = 0;
   // The same held-out errors by how sure each published figure is (the run's `confidence`, as its
   // source and note in engine/data/whole-runs.json justify it), from the surest down: how much of the
   // error is the model's and how much the published figures' own.

@@ -99,6 +99,10 @@ struct LikelyRange {
   std::string basis;  // "launch_bound", "launch_near", "compute_bound" or "mixture_of_experts"
   double low = 1, high = 1;  // multipliers of the predicted step time (and days, GPU-hours, cost)
   double rows = 0, sources = 0;  // the held-out rows behind the range, and their sources
+  double lineages = 0;           // the software lineages of those sources, each held out whole
+  // How far what was assumed moves the range, already in low and high: the lowest and highest ratio
+  // of the figure under a plausible alternative to the assumed one (1 and 1 when nothing was assumed).
+  double assumed_low = 1, assumed_high = 1;
 };
 
 // The run as it is likely to go (goodput.cpp): the steady state slowed to a real run's speed, then
@@ -262,6 +266,10 @@ struct MemoryReport {
   double max_seq_len_micro_batch = 1;           // micro-batch 1, or the scenario's strategy.micro_batch
   std::optional<double> min_gpus;               // the fewest GPUs (same layout, more data parallelism) that fit
   std::vector<MemorySuggestion> suggestions;
+  // How far the measured peak (per_gpu_bytes.total) is likely to lie from the prediction: the 80%
+  // range for a framework lineage the memory validation never saw (memory_range in memory.cpp),
+  // widened by the plausible frameworks when the framework is assumed.
+  LikelyRange range;
 };
 
 // One layout the planner weighed.
@@ -357,6 +365,15 @@ struct PlanReport {
   std::optional<double> gpus_wanted;
 };
 
+// The scenario under another framework than the one assumed, at the same layout: what naming the
+// framework would change. Given only when strategy.framework is not.
+struct FrameworkAlternative {
+  std::string framework;
+  std::optional<double> step_ratio;  // its step time / the assumed framework's (a predicted utilisation only)
+  double memory_ratio = 1;           // its per-GPU peak / the assumed framework's
+  bool fits = true;
+};
+
 struct Report {
   ModelReport model;
   ComputeReport compute;
@@ -368,6 +385,7 @@ struct Report {
   std::optional<EnergyReport> energy;
   std::optional<ScalingLawReport> scaling_law;
   PlanReport plan;
+  std::vector<FrameworkAlternative> framework_alternatives;
   Issues warnings;
   Issues errors;
 

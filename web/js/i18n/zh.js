@@ -752,7 +752,7 @@ export const WARNINGS = {
   global_batch_assumed: '每步时间按 {batch} 条序列（{tokens_m}M 个 token）的全局批次估算：预训练的批次随集群增大，直到该算力的训练所能承受的批次；微调用常见批次。可填写你的全局批次。',
   mfu_extrapolated: '速度模型用 {gpu_list} 上实测的训练步长拟合；这款 GPU 的利用率是外推的（同系列按该系列的拟合效率，其他按其矩阵乘法效率），误差可能达 ±{points} 个百分点。',
   speed_uncalibrated: '速度模型验证所用的实测步长中没有以下情形：{feature_ids}。这部分按原理建模，未经验证。',
-  speed_moe_range: '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 {sources} 个来源的 {rows} 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 {faster_pct}% 到慢 {slower_pct}%。',
+  speed_moe_range: '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 {sources} 个来源的 {rows} 条公开实测相比（每条都用不含其软件谱系拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 {faster_pct}% 到慢 {slower_pct}%。',
   planner_truncated: '规划器评估了 {evaluated} 个方案后达到上限停止；可固定 tp、pp、cp、ep 或微批次中的几项以搜索其余方案。',
   softmax_fallback: 'Megatron 的融合 softmax 只在“微批次 × 每张 GPU 的注意力头数”为 {multiple} 的倍数时运行（序列 {seq_len} 个 token）；此处为 {micro_batch} × {heads_per_gpu}，因此改由 PyTorch 以 fp32 计算 softmax：前向每个注意力分数的显存读写约为融合内核的 9 倍，并为反向传播保留 fp32 分数。请选用使乘积为 {multiple} 的倍数的微批次，或在支持的 GPU 上使用 FlashAttention。',
   softmax_fallback_length: 'Megatron 的融合 softmax 只处理每张 GPU 上 17 到 4,096 个 token（且为 4 的倍数）的序列；此处为 {seq_len}，因此改由 PyTorch 以 fp32 计算 softmax：前向每个注意力分数的显存读写约为融合内核的 9 倍，并为反向传播保留 fp32 分数。请在支持的 GPU 上使用 FlashAttention，或用上下文并行切分序列。',
