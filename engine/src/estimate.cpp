@@ -135,7 +135,7 @@ std::string signed_percent(double ratio) {
 // The framework was assumed: what each plausible other one would change, and how to narrow it.
 void framework_assumed_warning(const Report& r, Framework assumed, Issues& warnings) {
   if (r.framework_alternatives.empty()) return;
-  std::string step_list, memory_list, spoken;
+  std::string step_list, memory_list, spoken, not_fitting;
   for (const FrameworkAlternative& alt : r.framework_alternatives) {
     const std::string name = framework_name(alt.framework);
     std::string said = name + ":";
@@ -143,9 +143,9 @@ void framework_assumed_warning(const Report& r, Framework assumed, Issues& warni
       step_list += (step_list.empty() ? "" : ",") + name + " " + signed_percent(*alt.step_ratio);
       said += " step " + signed_percent(*alt.step_ratio) + ",";
     }
-    memory_list += (memory_list.empty() ? "" : ",") + name + " " + signed_percent(alt.memory_ratio) +
-                   (alt.fits ? "" : " (does not fit)");
-    said += " memory " + signed_percent(alt.memory_ratio) + (alt.fits ? "" : " (does not fit)");
+    memory_list += (memory_list.empty() ? "" : ",") + name + " " + signed_percent(alt.memory_ratio);
+    said += " memory " + signed_percent(alt.memory_ratio);
+    if (!alt.fits) not_fitting += (not_fitting.empty() ? "" : ",") + name;
     spoken += (spoken.empty() ? "" : "; ") + said;
   }
   const std::string assumed_name = framework_name(to_string(assumed));
@@ -156,6 +156,12 @@ void framework_assumed_warning(const Report& r, Framework assumed, Issues& warni
                           "would change the estimate by: " + spoken +
                           ". The likely ranges cover them; name your framework (strategy.framework) to narrow them.",
                       params});
+  // Whether it fits may hang on the framework: said when the assumed one fits and another would not.
+  if (r.memory.fits && !not_fitting.empty())
+    warnings.push_back({"strategy.framework", "framework_fit_depends",
+                        "It fits under " + assumed_name + "; at this layout it would not under " + not_fitting +
+                            ". Name your framework (strategy.framework) to know which.",
+                        {{"framework", assumed_name}, {"framework_list", not_fitting}}});
 }
 
 }  // namespace

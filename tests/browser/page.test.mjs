@@ -1160,11 +1160,11 @@ describe('the served page', () => {
         await page.locator('#validation-view[data-state="ok"]').waitFor({ timeout: 60000 });
         await page.locator('.memory-validation').waitFor();
         const boxes = await page.locator('#validation-view .table-scroll').evaluateAll((nodes) => nodes.map((box) => ({ scroll: box.scrollWidth, client: box.clientWidth })));
-        assert.equal(boxes.length, 5);
+        assert.equal(boxes.length, 6);  // published runs, speed by lineage and by source, its rows, memory, whole runs
         for (const box of boxes) assert.ok(box.scroll <= box.client + 1, `a validation table scrolls sideways (${JSON.stringify(box)})`);
         const unlabelled = await page.locator('#validation-view table').evaluateAll((tables) => tables.flatMap((table) => {
           const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
-          return [...table.querySelectorAll('tbody tr')].flatMap((tr) => [...tr.children].map((cell, i) => (cell.tagName === 'TD' && cell.dataset.label !== heads[i] ? `${tr.dataset.row ?? tr.dataset.run ?? tr.dataset.source}:${i}` : null))).filter(Boolean);
+          return [...table.querySelectorAll('tbody tr')].flatMap((tr) => [...tr.children].map((cell, i) => (cell.tagName === 'TD' && cell.dataset.label !== heads[i] ? `${tr.dataset.row ?? tr.dataset.run ?? tr.dataset.source ?? tr.dataset.lineage}:${i}` : null))).filter(Boolean);
         }));
         assert.deepEqual(unlabelled, []);
         // Rows drawn again by a filter are labelled too.

@@ -327,7 +327,7 @@ describe('language', () => {
       '速度模型验证所用的实测步长中没有以下情形：QLoRA、CPU 卸载。这部分按原理建模，未经验证。');
     // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.7691-2.7596, 81 rows, 2 sources.
     assert.equal(warningText('zh', warning('speed_moe_range')),
-      '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其来源拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 23% 到慢 176%。');
+      '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其软件谱系拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 19% 到慢 69%。');
     // Megatron's fused softmax refused for vTrain's 18.4B at TP 16 (48 heads, 3 a GPU, micro-batch 2).
     const gpt = { layers: 40, hidden: 6144, heads: 48, ffn_hidden: 24576, vocab: 51200, bias: true, norm: 'layernorm', position_embeddings: 2048, tied_embeddings: true, dropout: true };
     const refused = engine({ model: gpt, training: { type: 'pretrain', tokens: 1e11, seq_len: 2048, global_batch_sequences: 1024 }, hardware: { gpu: 'a100-80gb-sxm', count: 256 },
@@ -673,6 +673,9 @@ const WARNING_PARAMS = {
   global_batch_assumed: ['batch', 'tokens_m'],
   batch_cannot_fill: ['batch', 'gpus', 'dp', 'per_rank', 'percent'],
   gpu_fields_filled: ['gpu', 'from', 'field_ids'],
+  framework_assumed: ['framework', 'step_list', 'memory_list'],
+  framework_assumed_memory: ['framework', 'memory_list'],
+  framework_fit_depends: ['framework', 'framework_list'],
   checkpoint_before_persisted: ['interval_s', 'persist_s'],
   planner_truncated: ['evaluated'],
   no_layout: ['gpus', 'batch'],

@@ -157,7 +157,13 @@ export class Results {
       ...row(lang, 'model.params_report', number(report, 'model.params', format.count(report.model.params, lang))),
       ...row(lang, report.compute.images ? 'compute.images' : 'compute.tokens', number(report, 'compute.tokens', format.count(report.compute.tokens, lang))),
       ...row(lang, 'time.tokens_per_second', number(report, 'time.tokens_per_second', format.count(report.time.tokens_per_second, lang))),
-      ...row(lang, 'memory.per_gpu_bytes.total', number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang))),
+      ...row(lang, 'memory.per_gpu_bytes.total', [
+        number(report, 'memory.per_gpu_bytes.total', format.bytes(memory.per_gpu_bytes.total, lang)),
+        // How far a measured peak is likely to lie from it (wider when the framework was assumed).
+        memory.per_gpu_total_range ? ' · ' : null,
+        memory.per_gpu_total_range
+          ? likely(lang, 'memory.per_gpu_total_range', memory.per_gpu_total_range, (x) => format.bytes(x, lang)) : null,
+      ]),
       ...(report.energy ? row(lang, 'energy_figure', [
         number(report, h.kwhPath, format.energy(h.kwh, lang)), ' · ',
         number(report, h.co2Path, `${format.mass(h.co2, lang)} CO₂`),

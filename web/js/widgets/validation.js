@@ -139,10 +139,22 @@ function calibrationWords(r, lang) {
   });
 }
 
-// Measured step times, held out by source: a summary by source, then every row, filterable by source,
-// GPU and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
+// Measured step times, held out by software lineage: what a new publisher meets (each lineage held
+// out of the fit and of the ranges), a summary by source, then every row, filterable by source, GPU
+// and framework (and to those outside their likely range), at most SHOWN_ROWS at a time.
 Validation.prototype.speedTable = function speedTable(measured, lang) {
   const pct = (x) => signedPercent(x, lang);
+  const lineageHead = ['val_lineage', 'val_sources', 'val_rows', 'val_held_out', 'val_bias_median', 'val_in_range_lineage', 'val_width']
+    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
+  const lineageRows = (measured.lineages ?? []).map((l) => el('tr', { 'data-lineage': l.name }, [
+    el('th', { scope: 'row', text: l.name }),
+    el('td', { text: format.plain(l.sources, lang, 0) }),
+    el('td', { text: format.plain(l.rows, lang, 0) }),
+    el('td', { 'data-value': l.median_abs_error_pct, text: `${format.plain(l.median_abs_error_pct, lang, 1)}%` }),
+    el('td', { text: pct(l.median_error_pct) }),
+    el('td', { 'data-value': l.range_coverage_pct, text: `${format.plain(l.range_coverage_pct, lang, 0)}%` }),
+    el('td', { text: format.factor(l.range_median_width, lang) }),
+  ]));
   const sourceHead = ['val_source', 'val_framework', 'val_rows', 'val_held_out', 'val_bias', 'val_in_sample', 'val_in_range']
     .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
   const sourceRows = measured.sources.map((s) => el('tr', { 'data-source': s.group }, [
@@ -207,6 +219,11 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
       cov: format.plain(measured.range_coverage_sources_pct, lang, 0), rows: format.plain(measured.range_coverage_rows_pct, lang, 0),
       nested: format.plain(measured.range_coverage_nested_pct, lang, 0),
     }) }),
+    el('p', { 'data-lineage-coverage': measured.range_coverage_lineages_pct, text: t(lang, 'val_lineage_summary', {
+      n: (measured.lineages ?? []).length, median: format.plain(measured.median_of_lineages_abs_error_pct, lang, 1),
+      cov: format.plain(measured.range_coverage_lineages_pct, lang, 0), width: format.factor(measured.range_median_width, lang),
+    }) }),
+    tableOf(lineageHead, el('tbody', {}, lineageRows)),
     tableOf(sourceHead, el('tbody', {}, sourceRows)),
     el('p', { class: 'muted val-ranges', text: t(lang, 'val_ranges', {
       list: measured.ranges.map((r) => t(lang, 'val_range_item', {
@@ -258,6 +275,8 @@ function memoryTable(memory, lang) {
       n: memory.rows.filter((r) => r.error_pct !== undefined).length, sources: memory.sources.length,
       median: format.plain(memory.median_abs_error_pct, lang, 1), insample: format.plain(memory.median_abs_error_in_sample_pct, lang, 1),
       oom: memory.out_of_memory_predicted, ooms: memory.out_of_memory_rows,
+      lo: format.factor(memory.range.low, lang), hi: format.factor(memory.range.high, lang),
+      lineages: memory.range.lineages, cov: format.plain(memory.range_coverage_lineages_pct, lang, 0),
     }) }),
     tableOf(head, el('tbody', {}, rows)),
   ]);
@@ -294,6 +313,7 @@ function runsTable(runs, lang) {
       rule_mfu: format.percent(runs.rule_of_thumb_mfu, lang),
       eff: format.percent(runs.run_efficiency_in_sample, lang),
       lo: format.factor(runs.range_low, lang), hi: format.factor(runs.range_high, lang),
+      pubs: runs.publishers, cov: format.plain(runs.range_coverage_publishers_pct, lang, 0),
     }) }),
     // The same errors by how sure each published figure is: how much of the error is the figures' own.
     runs.by_confidence?.length ? el('p', { class: 'val-by-confidence' }, [
