@@ -67,6 +67,11 @@ constexpr NumberRule interval_hours_range{1e-3, false, 1e5, false};
 constexpr NumberRule overhead_fraction_range{0, false, 0.9, false};
 constexpr NumberRule run_efficiency_range{0.05, false, 1, false};
 constexpr NumberRule compare_gpus_range{0, true, 1e7, true};
+constexpr NumberRule measured_seconds_range{1e-6, false, 1e6, false};
+constexpr NumberRule measured_rate_range{1e-3, false, 1e15, false};
+constexpr NumberRule measured_fraction_range{0, true, 1, false};
+constexpr NumberRule measured_tflops_range{1e-3, false, 1e5, false};
+constexpr NumberRule measured_bytes_range{1e3, false, 1e15, false};
 // What a report holds: finite and never negative.
 constexpr NumberRule amount{0, false, 1e300, false};
 
@@ -443,7 +448,34 @@ constexpr Field operations_fields[] = {
         "A real run's steady speed as a fraction of the step model's tuned prediction."),
 };
 
+// What a measured run measured, each key a report key (calibration.cpp says what each pins down).
+constexpr Field measured_fields[] = {
+    num("time.step_seconds", "s", measured_seconds_range, {}, "One optimizer step, wall-clock (Megatron's elapsed time per iteration)."),
+    num("time.tokens_per_second", "tokens/s", measured_rate_range, {},
+        "Tokens a second over the whole job (every GPU), in the steady state."),
+    num("time.mfu", "fraction", measured_fraction_range, {},
+        "Model FLOPs utilisation as this calculator counts it (report.time.mfu: the model's FLOPs, recomputation "
+        "not counted, of the dense peak)."),
+    num("time.tflops_per_gpu", "TFLOP/s", measured_tflops_range, {},
+        "The model's FLOPs a second per GPU as report.time.mfu counts them (Megatron's and torchtitan's "
+        "\"TFLOP/s/GPU\" and \"tflops\" count the same work; recomputation not counted)."),
+    num("memory.allocated_bytes", "bytes", measured_bytes_range, {}, "Peak allocated (torch.cuda.max_memory_allocated)."),
+    num("memory.reserved_bytes", "bytes", measured_bytes_range, {}, "Peak reserved (torch.cuda.max_memory_reserved)."),
+    num("memory.device_bytes", "bytes", measured_bytes_range, {},
+        "Peak in use on the device as nvidia-smi shows it (the CUDA context included)."),
+};
+constexpr Field measured_run_fields[] = {
+    holds("scenario", Type::object, nullptr,
+          "The run as measured, as changes to this scenario (a JSON merge patch, RFC 7396: a key set to null is "
+          "removed); absent: this scenario. It cannot hold a calibration of its own."),
+    required(holds("measured", Type::object, &measured, "What was measured, by report key.")),
+};
+
 }  // namespace
+
+const Record measured{"measured", "What a measured run measured, by report key.", measured_fields};
+const Record measured_run{"calibration", "A run the user measured, which the estimate is calibrated to.",
+                          measured_run_fields};
 
 const Record model{"model", "The model: a preset, a parameter count, or an architecture.", model_fields,
                    model_includes};
@@ -479,6 +511,9 @@ constexpr Field scenario_fields[] = {
          "when absent, else the price's. A price or budget in another currency is converted."),
     holds("exchange_rates", Type::object, &exchange_rates,
           "Exchange rates replacing the reference ones (units of a currency for one US dollar)."),
+    holds("calibration", Type::list, &measured_run,
+          "Runs you measured (at most 16): the speed and memory constants they pin down are fitted on them, and "
+          "the estimate uses those."),
 };
 
 // ---- Catalog ----
@@ -865,6 +900,42 @@ constexpr Field framework_alternative_fields[] = {
     required(out("memory_ratio", "ratio", "Its per-GPU peak over the assumed framework's, at the same layout.")),
     required(flag("fits", {}, "Whether it fits in the GPU's memory.")),
 };
+constexpr Field calibration_point_fields[] = {
+    required(out("run", "", "The measured run's index in scenario.calibration.")),
+    required(text("key", "What was measured, a report key.")),
+    required(out("value", "", "As given, in its key's unit.")),
+    required(out("measured", "s or bytes", "As a step time (speed keys) or a peak (memory keys).")),
+    required(out("predicted", "s or bytes", "The engine's own for that run, uncalibrated.")),
+    required(out("calibrated", "s or bytes", "With the fitted constants.")),
+};
+const Record calibration_point{"report.calibration.points", "Each measured figure beside the engine's.",
+                               calibration_point_fields};
+constexpr Field speed_calibration_fields[] = {
+    required(out("compute", "factor", "The GPU's compute (matmuls, attention, elementwise, recomputation, optimizer, bubble), as a multiple of the model's.")),
+    required(out("communication", "factor", "The exposed communication, as a multiple of the model's.")),
+    required(out("host", "factor", "The host's kernel launches and work between micro-batches, as a multiple of the model's.")),
+    required(out("runs", "measurements", "Speed measurements fitted on.")),
+};
+const Record speed_calibration{"report.calibration.speed",
+                               "Multipliers of the step model's parts, fitted on the measured steps (least squares in "
+                               "log space, a weak pull to 1: one measurement moves each part by its share).",
+                               speed_calibration_fields};
+constexpr Field memory_calibration_fields[] = {
+    required(out("allocated_factor", "factor", "The allocated peak, as a multiple of the model's (what the framework holds beyond or short of the model's parts, in proportion).")),
+    required(out("reserved_gap", "factor", "The allocator's reserved minus allocated, as a multiple of the model's.")),
+    required(out("runs", "measurements", "Memory measurements fitted on.")),
+};
+const Record memory_calibration{"report.calibration.memory", "The memory constants fitted on the measured peaks.",
+                                memory_calibration_fields};
+constexpr Field calibration_report_fields[] = {
+    required(holds("points", Type::list, &calibration_point, "Each measured figure beside the engine's.")),
+    holds("speed", Type::object, &speed_calibration, "With a measured speed: the step model's fitted multipliers."),
+    holds("memory", Type::object, &memory_calibration, "With a measured peak: the memory model's fitted constants."),
+    out("step_seconds_uncalibrated", "s", "This scenario's step before calibration."),
+    out("per_gpu_bytes_uncalibrated", "bytes", "This scenario's per-GPU peak before calibration."),
+};
+const Record calibration_report{"report.calibration", "What was calibrated to the user's measured runs, and by how much.",
+                                calibration_report_fields};
 const Record framework_alternative{"report.framework_alternatives",
                                    "The scenario under another plausible framework, at the same layout.",
                                    framework_alternative_fields};
@@ -1101,6 +1172,8 @@ constexpr Field report_fields[] = {
     holds("cost", Type::object, &cost, "Money (with pricing or a budget)."),
     holds("energy", Type::object, &report_energy, "Energy and CO2."),
     holds("scaling_law", Type::object, &scaling_law, "Compute-optimal training."),
+    holds("calibration", Type::object, &calibration_report,
+          "With scenario.calibration: the constants fitted on the measured runs, and each measurement beside the engine's."),
     holds("framework_alternatives", Type::list, &framework_alternative,
           "When strategy.framework is not given: each plausible other framework at the same layout."),
     required(holds("warnings", Type::list, &issue, "Assumptions and ignored fields.")),

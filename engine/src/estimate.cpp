@@ -173,6 +173,20 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.compute = estimate_compute(s, r.warnings, r.errors);
   if (!r.errors.empty()) return r;
   r.hardware = report_hardware(s);
+  // The user's measured runs: fitted first, so that a measurement that cannot be is refused before
+  // anything is estimated on it.
+  std::optional<CalibrationFit> calibration;
+  if (!s.calibration.empty()) {
+    calibration = fit_calibration(s, catalog);
+    if (!calibration->errors.empty()) {
+      r.errors = calibration->errors;
+      return r;
+    }
+    r.calibration.emplace();
+    r.calibration->speed = calibration->speed;
+    r.calibration->memory = calibration->memory;
+    r.calibration->points = calibration->points;
+  }
   const bool known = s.model.architecture.has_value();
   // The scenario with its global batch: the user's, or the default for this many GPUs, so that the
   // planner, the memory and the step see what typing the default would give.
@@ -308,6 +322,20 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     r.parallelism.middle_stage_layers = on.middle;
     r.parallelism.last_stage_layers = on.last;
   }
+  // The step as the user's measured runs calibrate it (the layout chosen before, on the model's own).
+  if (calibration && calibration->speed.runs > 0) {
+    if (predicted) {
+      r.calibration->step_seconds_uncalibrated = step->step_seconds;
+      calibrate_step(*step, calibration->speed);
+    } else {
+      r.warnings.push_back({"calibration", "calibration_speed_unused",
+                            s.strategy.mfu ? "strategy.mfu is given, so the measured speed is not used; remove "
+                                             "strategy.mfu to calibrate the step model to your run."
+                                           : "The step model needs the model's architecture; the measured speed is "
+                                             "not used.",
+                            {{"reason", s.strategy.mfu ? "mfu_given" : "no_architecture"}}});
+    }
+  }
   if (predicted) mfu = step->mfu;
   const double gpus = r.plan.gpus;
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
@@ -339,6 +367,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   };
   r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
   r.memory.range = memory_range();
+  if (calibration && calibration->memory.runs > 0) {
+    r.calibration->per_gpu_bytes_uncalibrated = r.memory.per_gpu_bytes.total;
+    calibrate_memory(r.memory, calibration->memory);
+  }
   // The framework assumed: each plausible other one at the same layout, and the ranges widened to
   // cover them (what naming the framework would narrow).
   if (!s.strategy.framework) {
@@ -739,6 +771,30 @@ json report_json_value(const Report& r) {
 
   json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
               {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};
+  if (r.calibration) {
+    const CalibrationReport& c = *r.calibration;
+    json points = json::array();
+    for (const CalibrationPoint& p : c.points)
+      points.push_back({{"run", p.run},
+                        {"key", p.key},
+                        {"value", p.value},
+                        {"measured", p.measured},
+                        {"predicted", p.predicted},
+                        {"calibrated", p.calibrated}});
+    json calibration = {{"points", points}};
+    if (c.speed.runs > 0)
+      calibration["speed"] = {{"compute", c.speed.compute},
+                              {"communication", c.speed.communication},
+                              {"host", c.speed.host},
+                              {"runs", c.speed.runs}};
+    if (c.memory.runs > 0)
+      calibration["memory"] = {{"allocated_factor", c.memory.allocated_factor},
+                               {"reserved_gap", c.memory.reserved_gap},
+                               {"runs", c.memory.runs}};
+    if (c.step_seconds_uncalibrated) calibration["step_seconds_uncalibrated"] = *c.step_seconds_uncalibrated;
+    if (c.memory.runs > 0) calibration["per_gpu_bytes_uncalibrated"] = c.per_gpu_bytes_uncalibrated;
+    out["calibration"] = calibration;
+  }
   if (!r.framework_alternatives.empty()) {
     json alternatives = json::array();
     for (const FrameworkAlternative& alt : r.framework_alternatives) {

@@ -204,6 +204,18 @@ std::optional<double> max_seq_len_that_fits(const Scenario& s, const ModelReport
 // layouts a second) the numbers only: the same totals, fit and explanation, without the phases'
 // compositions, the per-stage lists and the assumptions' names.
 enum class MemoryDetail { full, numbers };
+// Calibration to the user's measured runs (calibration.cpp): each run estimated, each measurement
+// checked against what it can physically be (errors at its field), the constants fitted.
+struct CalibrationFit {
+  SpeedCalibration speed;
+  MemoryCalibration memory;
+  std::vector<CalibrationPoint> points;
+  Issues errors;
+};
+CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog);
+void calibrate_step(StepPrediction& step, const SpeedCalibration& k);
+void calibrate_memory(MemoryReport& m, const MemoryCalibration& c);
+
 // The likely range of a predicted peak for a framework lineage the memory validation never saw:
 // measured / predicted over the 159 measured peaks of engine/data/memory-validation.json, each
 // predicted with the fragmentation fitted without its lineage (detail::ranges_for_new_group over 4

@@ -675,6 +675,81 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
 
 namespace detail {
 
+namespace {
+
+// The measured runs: each its scenario (this one, or this one changed by a merge patch) and what was
+// measured. What a measurement cannot physically be is refused when the run is estimated
+// (calibration.cpp); here the shape, the keys and the ranges.
+constexpr std::size_t max_measured_runs = 16;
+void read_calibration(const json& root, Fields& top, const Catalog& catalog, Scenario& s, Issues& errors) {
+  const json* list = top.raw("calibration");
+  if (!list) return;
+  if (!list->is_array()) {
+    top.error("calibration", "wrong_type",
+              "calibration must be a list of measured runs, each {\"measured\": {\"time.step_seconds\": 1.9}}, not " +
+                  describe(*list) + ".",
+              {{"expected", "list"}});
+    return;
+  }
+  if (list->size() > max_measured_runs) {
+    top.error("calibration", "too_many",
+              "calibration holds " + std::to_string(list->size()) + " measured runs; at most " +
+                  std::to_string(max_measured_runs) + " are used. Keep the ones nearest the run you plan.",
+              {{"reason", "calibration_runs"}, {"max", std::to_string(max_measured_runs)}});
+    return;
+  }
+  json base = root;
+  base.erase("calibration");
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string path = "calibration[" + std::to_string(i) + "]";
+    const json& entry = (*list)[i];
+    if (!entry.is_object()) {
+      errors.push_back({path, "wrong_type", path + " must be an object with \"measured\", not " + describe(entry) + ".",
+                        {{"expected", "object"}}});
+      continue;
+    }
+    Fields f(entry, path, errors, &contract::measured_run);
+    MeasuredRun run;
+    json scenario = base;
+    bool usable = true;
+    if (const json* patch = f.object("scenario")) {
+      if (patch->contains("calibration")) {
+        f.error("scenario", "conflict",
+                "A measured run cannot hold a calibration of its own; remove " + path + ".scenario.calibration.",
+                {{"reason", "calibration_nested"}});
+        usable = false;
+      } else if (!patch->empty()) {
+        scenario.merge_patch(*patch);
+        run.same_as_estimated = false;
+      }
+    }
+    f.require("measured", "what was measured, by report key", "measured");
+    if (const json* m = f.object("measured")) {
+      Fields mf(*m, path + ".measured", errors, &contract::measured);
+      for (const contract::Field& field : contract::measured.fields)
+        if (auto v = mf.number(field.name)) run.measured[std::string(field.name)] = *v;
+      mf.reject_unknown();
+      if (m->empty())
+        f.error("measured", "required",
+                path + ".measured is empty; give at least one figure, e.g. {\"time.step_seconds\": 1.9}.",
+                {{"reason", "measured_empty"}});
+    }
+    f.reject_unknown();
+    if (usable && !run.same_as_estimated) {
+      ScenarioParse parsed = parse_scenario_value(scenario, catalog);
+      for (Issue e : parsed.errors) {
+        e.field = path + ".scenario" + (e.field.empty() ? "" : "." + e.field);
+        e.message = "In the measured run " + path + ": " + e.message;
+        errors.push_back(std::move(e));
+      }
+      if (parsed.scenario) run.scenario = std::make_shared<const Scenario>(std::move(*parsed.scenario));
+    }
+    s.calibration.push_back(std::move(run));
+  }
+}
+
+}  // namespace
+
 ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   ScenarioParse out;
   Issues& errors = out.errors;
@@ -740,9 +815,18 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
                 "currency must be one the calculator converts (" + detail::currency_list() + "), not \"" + *v + "\".",
                 {{"reason", "currency_known"}, {"known", detail::currency_list()}, {"got", *v}});
   }
+  read_calibration(root, top, base, s, errors);
   top.reject_unknown();
 
   check_combinations(root, s, errors, out.warnings);
+  // A measured run without changes is the scenario itself, its own calibration apart.
+  if (errors.empty() && !s.calibration.empty()) {
+    Scenario plain = s;
+    plain.calibration.clear();
+    const auto shared = std::make_shared<const Scenario>(std::move(plain));
+    for (MeasuredRun& run : s.calibration)
+      if (run.same_as_estimated) run.scenario = shared;
+  }
   if (errors.empty()) out.scenario = std::move(s);
   return out;
 }

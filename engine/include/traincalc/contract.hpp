@@ -195,7 +195,7 @@ inline constexpr Named<CompareKind> compare_kinds[] = {{"offers", CompareKind::o
 
 // Scenario: the top level and its sections.
 extern const Record scenario, model, architecture, training, hardware, gpu, strategy, pricing, budget, energy,
-    memory_options, operations, exchange_rates;
+    memory_options, operations, exchange_rates, measured_run, measured;
 // Catalog: the file (or a scenario's inline "catalog") and its rows.
 extern const Record catalog, offer, model_preset;
 // The comparison request (`traincalc compare`, the module's compare()).

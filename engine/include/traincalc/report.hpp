@@ -365,6 +365,33 @@ struct PlanReport {
   std::optional<double> gpus_wanted;
 };
 
+// Calibration to the user's measured runs (calibration.cpp): the constants fitted and each measured
+// figure beside what the engine predicted for it before and after.
+struct CalibrationPoint {
+  double run = 0;         // the index in scenario.calibration
+  std::string key;        // what was measured, a report key ("time.step_seconds", "memory.reserved_bytes")
+  double value = 0;       // as given
+  double measured = 0;    // as a step time (s) or a peak (bytes)
+  double predicted = 0;   // the engine's for that run, uncalibrated
+  double calibrated = 0;  // with the fitted constants
+};
+struct SpeedCalibration {
+  double compute = 1, communication = 1, host = 1;  // multipliers of the step model's parts
+  double runs = 0;                                  // speed measurements fitted on
+};
+struct MemoryCalibration {
+  double allocated_factor = 1;  // the allocated peak, as a multiple of the model's
+  double reserved_gap = 1;     // the allocator's reserved - allocated, as a factor of the predicted
+  double runs = 0;             // memory measurements fitted on
+};
+struct CalibrationReport {
+  SpeedCalibration speed;
+  MemoryCalibration memory;
+  std::vector<CalibrationPoint> points;
+  std::optional<double> step_seconds_uncalibrated;  // this scenario's step before calibration
+  double per_gpu_bytes_uncalibrated = 0;
+};
+
 // The scenario under another framework than the one assumed, at the same layout: what naming the
 // framework would change. Given only when strategy.framework is not.
 struct FrameworkAlternative {
@@ -386,6 +413,7 @@ struct Report {
   std::optional<ScalingLawReport> scaling_law;
   PlanReport plan;
   std::vector<FrameworkAlternative> framework_alternatives;
+  std::optional<CalibrationReport> calibration;
   Issues warnings;
   Issues errors;
 

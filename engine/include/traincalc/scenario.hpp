@@ -3,8 +3,10 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "traincalc/hardware.hpp"
 #include "traincalc/model.hpp"
@@ -147,6 +149,17 @@ struct Operations {
   bool given = false;                                   // the scenario has an operations object
 };
 
+struct Scenario;
+
+// A run the user measured: its scenario (this one, or this one with changes) and what was measured,
+// by report key (calibration.cpp reads each: time.step_seconds, time.tokens_per_second, time.mfu,
+// time.tflops_per_gpu, memory.allocated_bytes, memory.reserved_bytes, memory.device_bytes).
+struct MeasuredRun {
+  std::shared_ptr<const Scenario> scenario;  // the run as measured, its own calibration empty
+  bool same_as_estimated = true;              // no changes: the scenario being estimated
+  std::map<std::string, double, std::less<>> measured;
+};
+
 struct Scenario {
   ModelSpec model;
   Training training;
@@ -161,6 +174,9 @@ struct Scenario {
   std::string currency;
   // Units of a currency for one US dollar, replacing the reference rates (currencies.hpp).
   std::map<std::string, double, std::less<>> exchange_rates;
+  // Runs the user measured: the step and memory constants they pin down are fitted on them, and the
+  // estimate uses those (calibration.cpp).
+  std::vector<MeasuredRun> calibration;
 };
 
 // The precision the run computes in: the one given, else the GPU's default (bf16 where it has it).

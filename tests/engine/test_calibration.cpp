@@ -1,0 +1,146 @@
+// Calibration to the user's own measured runs (scenario.calibration, calibration.cpp): what a
+// measurement pins down is fitted, the estimate uses it, and what cannot be is refused at its field.
+#include <cmath>
+
+#include "helpers.hpp"
+
+using test::json;
+
+namespace {
+
+// Llama 3 8B pre-training on 64 H100s with Megatron-LM: a compute-bound step (no exposed
+// communication, a little host work between micro-batches).
+json llama8b() {
+  return json::parse(R"({"model":{"preset":"llama-3-8b"},"training":{"type":"pretrain","tokens":1e12},
+      "hardware":{"gpu":"h100-sxm","count":64},"strategy":{"framework":"megatron"}})");
+}
+
+}  // namespace
+
+TEST_CASE("A measured step of this very run sets the predicted step to within the host's share", "[calibration]") {
+  json s = llama8b();
+  const json plain = test::report_json(s);
+  const double predicted = plain.at("time").at("step_seconds");
+  // Measured 20% slower than predicted.
+  s["calibration"] = json::array({{{"measured", {{"time.step_seconds", predicted * 1.2}}}}});
+  const json r = test::report_json(s);
+  REQUIRE(r.at("errors").empty());
+  const json& c = r.at("calibration");
+  // One measurement moves each part by its share of the step: the compute, nearly all of it, takes
+  // nearly all the correction, and the calibrated step is the measured one within 0.2%.
+  CHECK(c.at("speed").at("compute").get<double>() == Approx(1.2).margin(0.01));
+  CHECK(c.at("speed").at("runs") == 1);
+  CHECK(r.at("time").at("step_seconds").get<double>() == Approx(predicted * 1.2).epsilon(0.002));
+  CHECK(c.at("step_seconds_uncalibrated").get<double>() == Approx(predicted));
+  // The same FLOPs in more time: the utilisation falls by the same factor.
+  CHECK(r.at("time").at("mfu").get<double>() == Approx(plain.at("time").at("mfu").get<double>() / 1.2).epsilon(0.002));
+  const json& point = c.at("points").at(0);
+  CHECK(point.at("key") == "time.step_seconds");
+  CHECK(point.at("predicted").get<double>() == Approx(predicted));
+  CHECK(point.at("calibrated").get<double>() == Approx(predicted * 1.2).epsilon(0.002));
+}
+
+TEST_CASE("Throughput, MFU and TFLOP/s per GPU are read as the step time they imply", "[calibration]") {
+  json s = llama8b();
+  const json plain = test::report_json(s);
+  const double step = plain.at("time").at("step_seconds");
+  const double mfu = plain.at("time").at("mfu");
+  const double tokens = plain.at("time").at("global_batch_sequences").get<double>() * 8192;  // Llama 3's 8,192 tokens
+  const double peak = plain.at("hardware").at("peak_tflops");
+  for (const auto& [key, value] : std::vector<std::pair<std::string, double>>{
+           {"time.tokens_per_second", tokens / (step * 1.1)},
+           {"time.mfu", mfu / 1.1},
+           {"time.tflops_per_gpu", mfu / 1.1 * peak}}) {
+    INFO(key);
+    s["calibration"] = json::array({{{"measured", {{key, value}}}}});
+    const json r = test::report_json(s);
+    REQUIRE(r.at("errors").empty());
+    CHECK(r.at("calibration").at("points").at(0).at("measured").get<double>() == Approx(step * 1.1).epsilon(1e-6));
+    CHECK(r.at("time").at("step_seconds").get<double>() == Approx(step * 1.1).epsilon(0.002));
+  }
+}
+
+TEST_CASE("A run measured at another size calibrates this one through the parts they share", "[calibration]") {
+  // Measured on 8 GPUs (a merge patch over this scenario), estimated on 64: both compute-bound, so the
+  // compute factor carries over and the 64-GPU step moves by about the same 15%.
+  json s = llama8b();
+  json eight = s;
+  eight["hardware"]["count"] = 8;
+  const double step8 = test::report_json(eight).at("time").at("step_seconds");
+  const double step64 = test::report_json(s).at("time").at("step_seconds");
+  s["calibration"] = json::array({{{"scenario", {{"hardware", {{"count", 8}}}}}, {"measured", {{"time.step_seconds", step8 * 1.15}}}}});
+  const json r = test::report_json(s);
+  REQUIRE(r.at("errors").empty());
+  CHECK(r.at("time").at("step_seconds").get<double>() == Approx(step64 * 1.15).epsilon(0.02));
+  CHECK(r.at("calibration").at("points").at(0).at("predicted").get<double>() == Approx(step8));
+}
+
+TEST_CASE("A measured peak calibrates the memory: allocated, then the allocator's gap", "[calibration][memory]") {
+  json s = llama8b();
+  const json plain = test::report_json(s);
+  const double allocated = plain.at("memory").at("allocated_bytes");
+  const double reserved = plain.at("memory").at("reserved_bytes");
+  s["calibration"] = json::array({{{"measured", {{"memory.allocated_bytes", allocated * 1.02}, {"memory.reserved_bytes", reserved * 1.05}}}}});
+  const json r = test::report_json(s);
+  REQUIRE(r.at("errors").empty());
+  // Both measured figures come out as measured: the allocated by its factor, the reserved by the gap's.
+  CHECK(r.at("calibration").at("memory").at("allocated_factor").get<double>() == Approx(1.02));
+  CHECK(r.at("memory").at("allocated_bytes").get<double>() == Approx(allocated * 1.02));
+  CHECK(r.at("memory").at("reserved_bytes").get<double>() == Approx(reserved * 1.05));
+  CHECK(r.at("memory").at("per_gpu_bytes").at("total").get<double>() ==
+        Approx(plain.at("memory").at("per_gpu_bytes").at("total").get<double>() + reserved * 0.05));
+  CHECK(r.at("calibration").at("per_gpu_bytes_uncalibrated").get<double>() ==
+        Approx(plain.at("memory").at("per_gpu_bytes").at("total").get<double>()));
+}
+
+TEST_CASE("What a measurement cannot be is refused at its field, with what to check", "[calibration][validation]") {
+  json s = llama8b();
+  const json plain = test::report_json(s);
+  // A step faster than the GPU's peak allows.
+  s["calibration"] = json::array({{{"measured", {{"time.step_seconds", 0.01}}}}});
+  json r = test::report_json(s);
+  REQUIRE_FALSE(r.at("errors").empty());
+  CHECK(r.at("errors").at(0).at("field") == "calibration[0].measured.time.step_seconds");
+  CHECK(r.at("errors").at(0).at("params").at("reason") == "calibration_above_peak");
+  // A peak below the weights alone, and one above the GPU's memory.
+  s["calibration"] = json::array({{{"measured", {{"memory.allocated_bytes", 1e6}}}}});
+  r = test::report_json(s);
+  REQUIRE_FALSE(r.at("errors").empty());
+  CHECK(r.at("errors").at(0).at("params").at("reason") == "calibration_below_weights");
+  s["calibration"] = json::array({{{"measured", {{"memory.device_bytes", 200e9}}}}});
+  r = test::report_json(s);
+  REQUIRE_FALSE(r.at("errors").empty());
+  CHECK(r.at("errors").at(0).at("params").at("reason") == "calibration_above_capacity");
+  // An unknown key names the nearest known one.
+  s["calibration"] = json::array({{{"measured", {{"time.step_second", 8}}}}});
+  r = test::report_json(s);
+  REQUIRE_FALSE(r.at("errors").empty());
+  CHECK(r.at("errors").at(0).at("code") == "unknown_key");
+  CHECK(r.at("errors").at(0).at("field") == "calibration[0].measured.time.step_second");
+  // A calibration inside a measured run.
+  s["calibration"] = json::array({{{"scenario", {{"calibration", json::array()}}}, {"measured", {{"time.step_seconds", 8}}}}});
+  r = test::report_json(s);
+  REQUIRE_FALSE(r.at("errors").empty());
+  CHECK(r.at("errors").at(0).at("params").at("reason") == "calibration_nested");
+  // A measured run that is itself wrong says so at its own path.
+  s["calibration"] = json::array({{{"scenario", {{"hardware", {{"count", -1}}}}}, {"measured", {{"time.step_seconds", 8}}}}});
+  r = test::report_json(s);
+  REQUIRE_FALSE(r.at("errors").empty());
+  CHECK(r.at("errors").at(0).at("field") == "calibration[0].scenario.hardware.count");
+  // Nothing measured, and not a list.
+  s["calibration"] = json::array({{{"measured", json::object()}}});
+  CHECK_FALSE(test::report_json(s).at("errors").empty());
+  s["calibration"] = {{"measured", {{"time.step_seconds", 8}}}};
+  CHECK(test::report_json(s).at("errors").at(0).at("code") == "wrong_type");
+}
+
+TEST_CASE("A given utilisation stays the user's: a measured speed is then not used, and said so", "[calibration]") {
+  json s = llama8b();
+  s["strategy"]["mfu"] = 0.4;
+  const double step = test::report_json(s).at("time").at("step_seconds");
+  s["calibration"] = json::array({{{"measured", {{"time.step_seconds", step * 2}}}}});
+  const json r = test::report_json(s);
+  REQUIRE(r.at("errors").empty());
+  CHECK(r.at("time").at("step_seconds").get<double>() == Approx(step));
+  CHECK(test::warning_of(r, "calibration_speed_unused") != nullptr);
+}
