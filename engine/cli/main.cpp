@@ -3,6 +3,7 @@
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
 //   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs] [--json] [--pretty]
+//   traincalc parse-log [FILE|-] [--pretty]
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
@@ -29,6 +30,7 @@ constexpr const char* usage =
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
+    "       traincalc parse-log [FILE|-] [--pretty]\n"
     "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs] [--json] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
@@ -38,6 +40,10 @@ constexpr const char* usage =
     "          scenario's GPU count) and ranks them: days, GPUs, cost, utilisation, fit. With a fixed\n"
     "          strategy.mfu each offer is also estimated at the engine's utilisation (--json: as JSON).\n"
     "catalog   prints the merged catalog of GPUs, cloud offers and model presets.\n"
+    "parse-log reads a training log (Megatron-LM, NeMo, torchtitan, DeepSpeed, Hugging Face Trainer,\n"
+    "          LitGPT, nanoGPT, or torch.cuda.max_memory_allocated()'s bytes) and prints each step time,\n"
+    "          throughput, TFLOP/s and peak memory it finds, and their medians as the measured figures\n"
+    "          of a scenario's calibration. Exit 0 when something was found, 2 otherwise.\n"
     "import-hf reads a Hugging Face config.json and prints the model in the scenario's architecture\n"
     "          form, with its parameter count and a warning for every default it assumed.\n"
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
@@ -277,7 +283,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate" &&
-      command != "compare") {
+      command != "compare" && command != "parse-log") {
     std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;
     return 2;
   }
@@ -329,6 +335,13 @@ int run(int argc, char** argv) {
     }
   }
 
+  if (command == "parse-log") {
+    auto text = read_all(input.value_or("-"));
+    if (!text) return fail({{"", "unreadable", "Cannot read the log file " + *input + "."}});
+    const traincalc::LogReading reading = traincalc::parse_log(*text);
+    std::cout << traincalc::log_reading_to_json(reading, indent) << '\n';
+    return reading.readings.empty() ? 2 : 0;
+  }
   if (command == "import-hf") {
     auto text = read_all(input.value_or("-"));
     if (!text) return fail({{"", "unreadable", "Cannot read the config file " + *input + "."}});

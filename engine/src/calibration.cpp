@@ -103,6 +103,10 @@ CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
         double seconds = value;
         if (key == "time.tokens_per_second")
           seconds = step.global_batch_sequences * r.compute.seq_len / value;
+        else if (key == "time.tokens_per_second_per_gpu")
+          seconds = step.global_batch_sequences * r.compute.seq_len / (value * r.plan.gpus);
+        else if (key == "time.samples_per_second")
+          seconds = step.global_batch_sequences / value;
         else if (key == "time.mfu")
           seconds = step.step_seconds * step.mfu / value;
         else if (key == "time.tflops_per_gpu")

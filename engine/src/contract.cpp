@@ -453,6 +453,10 @@ constexpr Field measured_fields[] = {
     num("time.step_seconds", "s", measured_seconds_range, {}, "One optimizer step, wall-clock (Megatron's elapsed time per iteration)."),
     num("time.tokens_per_second", "tokens/s", measured_rate_range, {},
         "Tokens a second over the whole job (every GPU), in the steady state."),
+    num("time.tokens_per_second_per_gpu", "tokens/s", measured_rate_range, {},
+        "Tokens a second per GPU, in the steady state (torchtitan's tps)."),
+    num("time.samples_per_second", "sequences/s", measured_rate_range, {},
+        "Sequences (samples of the global batch) a second over the whole job (DeepSpeed's RunningAvgSamplesPerSec)."),
     num("time.mfu", "fraction", measured_fraction_range, {},
         "Model FLOPs utilisation as this calculator counts it (report.time.mfu: the model's FLOPs, recomputation "
         "not counted, of the dense peak)."),

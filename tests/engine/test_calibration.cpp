@@ -144,3 +144,24 @@ TEST_CASE("A given utilisation stays the user's: a measured speed is then not us
   CHECK(r.at("time").at("step_seconds").get<double>() == Approx(step));
   CHECK(test::warning_of(r, "calibration_speed_unused") != nullptr);
 }
+
+TEST_CASE("What parse-log reads is a calibration's measured figures as they stand", "[calibration][parse-log]") {
+  // A torchtitan step line (github.com/pytorch/torchtitan/pull/1287, 2025-06): every key it gives is
+  // one scenario.calibration takes, so the page and the CLI pass the medians on unchanged. Here on
+  // Llama 3 8B at torchtitan's own 8-GPU FSDP layout.
+  const traincalc::LogReading log = traincalc::parse_log(
+      "[rank0]:[titan] 2025-06-16 22:30:50,322 - root - INFO - step: 200  loss:  6.1384  memory: 49.66GiB(52.28%)  "
+      "tps: 5,856  tflops: 339.16  mfu: 34.29%");
+  json s = json::parse(R"({"model":{"preset":"llama-3-8b"},"training":{"type":"pretrain","tokens":1e12},
+      "hardware":{"gpu":"h100-sxm","count":8},"strategy":{"framework":"fsdp2","tp":1,"pp":1,"zero":3}})");
+  json measured = json::object();
+  for (const auto& [key, value] : log.measured) measured[key] = value;
+  CHECK(measured.size() == 3);
+  s["calibration"] = json::array({{{"measured", measured}}});
+  const json r = test::report_json(s);
+  INFO(r.at("errors").dump());
+  REQUIRE(r.at("errors").empty());
+  CHECK(r.at("calibration").at("points").size() == 3);
+  CHECK(r.at("calibration").at("speed").at("runs") == 2);
+  CHECK(r.at("calibration").at("memory").at("runs") == 1);
+}

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -231,6 +232,26 @@ struct SpeedValidationTable {
 // clamped) sets the steps of the fit's grid sweeps.
 SpeedValidationTable validate_speed(const Catalog& catalog, bool fit = true, int search_grid = 12);
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent = -1);
+
+// A training log read for what calibration can use (log_parse.cpp): every reading with the line it
+// came from, and per measured key the median of its readings (the first left out of three or more).
+struct LogReading {
+  struct Reading {
+    std::string framework;  // whose format matched: "megatron", "nemo", "torchtitan", "deepspeed", "hf", "litgpt", "nanogpt", "pytorch"
+    std::string key;        // the measured report key (scenario.calibration's)
+    double printed = 0;     // the number as printed
+    double value = 0;       // in the key's unit (s, bytes, TFLOP/s, tokens or sequences a second)
+    double line = 0;        // 1-based
+    std::string text;       // the part of the line read
+    std::string note;       // what the number means in that framework
+  };
+  std::vector<std::string> frameworks;
+  std::vector<Reading> readings;
+  std::map<std::string, double> measured;
+  std::vector<std::string> notes;
+};
+LogReading parse_log(std::string_view text);
+std::string log_reading_to_json(const LogReading& reading, int indent = -1);
 
 // Whole published pre-training runs (engine/data/whole-runs.json) against the expected run's GPU-hours,
 // each held out with every run of its publisher: the one fitted term, a real run's steady speed as a fraction of the step model's

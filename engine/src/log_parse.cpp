@@ -1,0 +1,172 @@
+// Reading a training log: the step time, throughput, TFLOP/s, utilisation and peak memory as the
+// common frameworks print them, each as a measured report key (scenario.calibration). Every pattern
+// follows the framework's own format string, cited at the line; units are what the code divides by,
+// not what the label says (Megatron's "MB" and DeepSpeed's "GB" are binary, LitGPT's "GB" decimal).
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "json_fields.hpp"
+#include "stats.hpp"
+#include "traincalc/json_api.hpp"
+
+namespace traincalc {
+
+namespace {
+
+using detail::json;
+
+constexpr double mib = 1024.0 * 1024.0, gib = 1024.0 * 1024.0 * 1024.0;
+
+struct Pattern {
+  const char* framework;
+  const char* key;  // the measured report key
+  std::regex re;
+  double scale;     // the captured number times this is the key's unit
+  const char* note;
+};
+
+const std::vector<Pattern>& patterns() {
+  static const std::vector<Pattern> all = {
+      // Megatron-LM, megatron/training/training.py training_log (@d98e8a64, lines 3567-3653):
+      // " elapsed time per iteration (ms): {:.1f} |" and, with --log-throughput, " throughput per GPU
+      // (TFLOP/s/GPU): {:.1f} |"; the time is averaged over the log interval.
+      {"megatron", "time.step_seconds", std::regex(R"(elapsed time per iteration \(ms\):\s*([0-9.]+))"), 1e-3,
+       "averaged over Megatron's log interval"},
+      {"megatron", "time.tflops_per_gpu", std::regex(R"(throughput per GPU \(TFLOP/s/GPU\):\s*([0-9.]+))"), 1,
+       "Megatron's own FLOP count (num_floating_point_operations), recomputation not counted"},
+      // megatron/training/utils/common_utils.py report_memory (@d98e8a64, lines 313-334): "memory (MB)"
+      // divides by 1024 * 1024.
+      {"megatron", "memory.allocated_bytes", std::regex(R"(memory \(MB\).*?\|\s*max allocated:\s*([0-9.]+))"), mib,
+       "MiB, though labelled MB (divided by 1024 x 1024)"},
+      {"megatron", "memory.reserved_bytes", std::regex(R"(memory \(MB\).*?\|\s*max reserved:\s*([0-9.]+))"), mib,
+       "MiB, though labelled MB (divided by 1024 x 1024)"},
+      // NeMo, nemo/utils/exp_manager.py TimingCallback (@8cfedd72, lines 331-347): "train_step_timing in s",
+      // in the progress bar ("=11.20", three significant digits) or NeMo 2's printer (": 10.31").
+      {"nemo", "time.step_seconds", std::regex(R"(train_step_timing in s\s*[=:]\s*([0-9.]+(?:e[+-]?[0-9]+)?))"), 1,
+       "NeMo's progress bar keeps three significant digits"},
+      // torchtitan, torchtitan/components/metrics.py MetricsProcessor.log (@b5bcd76c, lines 525-536):
+      // "memory: {:5.2f}GiB({:.2f}%)  tps: {:,}  tflops: {:,.2f}  mfu: {:.2f}%"; memory is the peak
+      // reserved (divided by 1024^3), tps and tflops per GPU.
+      {"torchtitan", "memory.reserved_bytes", std::regex(R"(memory:\s*([0-9.]+)GiB\()"), gib,
+       "torchtitan's peak reserved over the log window"},
+      {"torchtitan", "time.tokens_per_second_per_gpu", std::regex(R"(tps:\s*([0-9,]+))"), 1, "per GPU"},
+      {"torchtitan", "time.tflops_per_gpu", std::regex(R"(tflops:\s*([0-9,.]+))"), 1,
+       "torchtitan's FLOPs per token (6N plus attention), recomputation not counted"},
+      // DeepSpeed, deepspeed/utils/timer.py ThroughputTimer.stop (@38327e07, lines 246-285):
+      // "RunningAvgSamplesPerSec={}, ... MaxMemAllocated={}GB", samples of the global batch a second;
+      // memory divided by 1024**3.
+      {"deepspeed", "time.samples_per_second", std::regex(R"(RunningAvgSamplesPerSec=([0-9.]+(?:e[+-]?[0-9]+)?))"), 1,
+       "the whole job's sequences a second, DeepSpeed's running average"},
+      {"deepspeed", "memory.allocated_bytes", std::regex(R"(MaxMemAllocated=([0-9.]+)GB)"), gib,
+       "GiB, though labelled GB (divided by 1024**3), rank 0"},
+      // Hugging Face Trainer, trainer_utils.py speed_metrics (@c599e989): the closing metrics
+      // {'train_runtime': ..., 'train_samples_per_second': ..., 'train_steps_per_second': ...}, as numbers
+      // or (newer) as quoted strings; over the whole loop, evaluation and checkpoints included.
+      {"hf", "time.step_seconds", std::regex(R"('train_steps_per_second':\s*'?([0-9.]+(?:e[+-]?[0-9]+)?))"), -1,
+       "Trainer's steps a second over the whole loop, evaluation and checkpoints included"},
+      // LitGPT, litgpt/finetune/lora.py (@78227011, line 240) and utils.py (@26857050, lines 845-866):
+      // "Memory used: {:.02f} GB" / "| - Memory Used : ... GB", max_memory_allocated() / 1e9.
+      {"litgpt", "memory.allocated_bytes", std::regex(R"(Memory [Uu]sed\s*:?\s*([0-9.]+)\s*GB)"), 1e9,
+       "decimal GB (divided by 1e9)"},
+      // nanoGPT, train.py (@3adf61e1, lines 317-327): "iter {}: loss {:.4f}, time {:.2f}ms, mfu {:.2f}%";
+      // the time is one iteration with its gradient accumulation (its MFU assumes an A100's peak).
+      {"nanogpt", "time.step_seconds", std::regex(R"(iter \d+: loss [0-9.]+, time ([0-9.]+)ms)"), 1e-3,
+       "one iteration with its gradient accumulation"},
+  };
+  return all;
+}
+
+double number_in(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), ','), text.end());
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  return end && *end == '\0' ? x : std::nan("");
+}
+
+// ANSI colour codes (torchtitan colours each field): removed before reading.
+std::string without_colours(const std::string& line) {
+  static const std::regex colour(R"(\x1b\[[0-9;]*m)");
+  return std::regex_replace(line, colour, "");
+}
+
+}  // namespace
+
+LogReading parse_log(std::string_view text) {
+  LogReading out;
+  if (text.size() > (1u << 20)) {
+    out.notes.push_back("Only the first 1 MB of the log is read.");
+    text = text.substr(0, 1u << 20);
+  }
+  std::size_t line_number = 0, start = 0;
+  // A log that is a single whole number: what torch.cuda.max_memory_allocated() printed (bytes).
+  {
+    std::string trimmed(text);
+    trimmed.erase(0, trimmed.find_first_not_of(" \t\r\n"));
+    trimmed.erase(trimmed.find_last_not_of(" \t\r\n") + 1);
+    if (!trimmed.empty() && trimmed.size() <= 16 && std::all_of(trimmed.begin(), trimmed.end(), ::isdigit)) {
+      const double bytes = number_in(trimmed);
+      if (bytes >= 1e6) {
+        out.readings.push_back({"pytorch", "memory.allocated_bytes", bytes, bytes, 1, trimmed,
+                                "bytes, as torch.cuda.max_memory_allocated() returns them"});
+        out.measured["memory.allocated_bytes"] = bytes;
+        out.frameworks.push_back("pytorch");
+        return out;
+      }
+    }
+  }
+  while (start <= text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = without_colours(std::string(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
+    ++line_number;
+    for (const Pattern& p : patterns()) {
+      std::smatch m;
+      if (!std::regex_search(line, m, p.re)) continue;
+      const double raw = number_in(m[1].str());
+      if (!(raw > 0) || !std::isfinite(raw)) continue;
+      const double value = p.scale < 0 ? 1 / raw : raw * p.scale;
+      out.readings.push_back({p.framework, p.key, raw, value, double(line_number), m[0].str(), p.note});
+    }
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  // Each key: the median of its readings, the first left out when there are three or more (the first
+  // logged steps carry warm-up and compilation).
+  std::map<std::string, std::vector<double>> by_key;
+  for (const LogReading::Reading& r : out.readings) {
+    by_key[r.key].push_back(r.value);
+    if (std::find(out.frameworks.begin(), out.frameworks.end(), r.framework) == out.frameworks.end())
+      out.frameworks.push_back(r.framework);
+  }
+  for (auto& [key, values] : by_key) {
+    if (values.size() >= 3) values.erase(values.begin());
+    out.measured[key] = detail::median(values);
+  }
+  if (out.readings.empty())
+    out.notes.push_back(
+        "No step time, throughput or peak memory was found. Lines read: Megatron-LM's iteration and memory lines, "
+        "NeMo's train_step_timing, torchtitan's step lines, DeepSpeed's ThroughputTimer, Hugging Face Trainer's "
+        "closing metrics, LitGPT's memory used, nanoGPT's iteration lines, or a number of bytes from "
+        "torch.cuda.max_memory_allocated().");
+  return out;
+}
+
+std::string log_reading_to_json(const LogReading& reading, int indent) {
+  json readings = json::array();
+  for (const LogReading::Reading& r : reading.readings)
+    readings.push_back({{"framework", r.framework},
+                        {"key", r.key},
+                        {"printed", r.printed},
+                        {"value", r.value},
+                        {"line", r.line},
+                        {"text", r.text},
+                        {"note", r.note}});
+  json measured = json::object();
+  for (const auto& [key, value] : reading.measured) measured[key] = value;
+  return json{{"frameworks", reading.frameworks}, {"readings", readings}, {"measured", measured}, {"notes", reading.notes}}
+      .dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace traincalc
