@@ -49,6 +49,11 @@ std::string import_hf(const std::string& config_json) {
   return traincalc::hf_import_to_json(traincalc::import_hf_config(config_json));
 }
 
+// A pasted training log: what it measured, for the measured run (see traincalc parse-log).
+std::string parse_log(const std::string& text) {
+  return traincalc::log_reading_to_json(traincalc::parse_log(text));
+}
+
 // The engine against the published runs it was calibrated on (see traincalc validate).
 std::string validation(bool with_planner) {
   return traincalc::validation_json(traincalc::builtin_catalog(), with_planner);
@@ -86,6 +91,7 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("compare", &compare);
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
+  emscripten::function("parse_log", &parse_log);
   emscripten::function("validation", &validation);
   emscripten::function("memory_validation", &memory_validation);
   emscripten::function("speed_validation", &speed_validation);

@@ -171,6 +171,11 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
     std::printf("%-18s %9.3f %9.3f %6.0f %8.0f %9.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources, r.lineages);
   std::printf("rows inside their range: %.1f%% (mean of sources %.1f%%; each source's ranges without its lineage: %.1f%%)\n",
               table.range_coverage_rows_pct, table.range_coverage_sources_pct, table.range_coverage_nested_pct);
+  std::printf("\n%-12s %7s %8s %9s %9s %9s %9s   calibrated on one measured row of a source, its other rows predicted\n",
+              "distance", "pairs", "sources", "median", "uncalib.", "low", "high");
+  for (const auto& d : table.calibration)
+    std::printf("%-12s %7.0f %8.0f %8.1f%% %8.1f%% %9.3f %9.3f\n", d.distance.c_str(), d.pairs, d.sources,
+                d.median_abs_error_pct, d.median_abs_error_uncalibrated_pct, d.low, d.high);
   if (!table.rank_groups.empty()) {
     // pick: how much slower (measured) the layout predicted fastest is than the fastest measured one.
     std::printf("\n%-44s %5s %9s %10s %10s\n", "layouts of one model on one GPU count", "rows", "Spearman",

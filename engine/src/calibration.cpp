@@ -47,6 +47,68 @@ std::string fixed(double x, int digits) {
 
 }  // namespace
 
+SpeedCalibration fit_speed(const std::vector<std::pair<StepBreakdown, double>>& measured) {
+  struct SpeedPoint {
+    StepParts parts;
+    double measured = 0;
+  };
+  std::vector<SpeedPoint> speed;
+  for (const auto& [breakdown, seconds] : measured) speed.push_back({parts_of(breakdown), seconds});
+  // Gauss-Newton on the log factors, each row's residual log(measured / predicted), its Jacobian the
+  // parts' shares of the predicted step.
+  double log_k[3] = {0, 0, 0};
+    for (int iteration = 0; iteration < 30; ++iteration) {
+      const SpeedCalibration k{std::exp(log_k[0]), std::exp(log_k[1]), std::exp(log_k[2]), 0};
+      double a[3][3] = {{ridge, 0, 0}, {0, ridge, 0}, {0, 0, ridge}};
+      double g[3] = {-ridge * log_k[0], -ridge * log_k[1], -ridge * log_k[2]};
+      for (const SpeedPoint& p : speed) {
+        const double predicted = step_of(p.parts, k);
+        if (!(predicted > 0)) continue;
+        const double share[3] = {k.compute * p.parts.compute / predicted, k.communication * p.parts.communication / predicted,
+                                 k.host * p.parts.host / predicted};
+        const double residual = std::log(p.measured / predicted);
+        for (int x = 0; x < 3; ++x) {
+          g[x] += share[x] * residual;
+          for (int y = 0; y < 3; ++y) a[x][y] += share[x] * share[y];
+        }
+      }
+      // Solve the 3 x 3 system by Gaussian elimination with partial pivoting.
+      double m[3][4];
+      for (int x = 0; x < 3; ++x) {
+        for (int y = 0; y < 3; ++y) m[x][y] = a[x][y];
+        m[x][3] = g[x];
+      }
+      for (int c = 0; c < 3; ++c) {
+        int pivot = c;
+        for (int x = c + 1; x < 3; ++x)
+          if (std::abs(m[x][c]) > std::abs(m[pivot][c])) pivot = x;
+        std::swap(m[c], m[pivot]);
+        for (int x = c + 1; x < 3; ++x) {
+          const double f = m[x][c] / m[c][c];
+          for (int y = c; y < 4; ++y) m[x][y] -= f * m[c][y];
+        }
+      }
+      double step[3];
+      for (int c = 2; c >= 0; --c) {
+        double sum = m[c][3];
+        for (int y = c + 1; y < 3; ++y) sum -= m[c][y] * step[y];
+        step[c] = sum / m[c][c];
+      }
+      double moved = 0;
+      for (int x = 0; x < 3; ++x) {
+        const double next = std::clamp(log_k[x] + step[x], std::log(lowest_factor), std::log(highest_factor));
+        moved = std::max(moved, std::abs(next - log_k[x]));
+        log_k[x] = next;
+      }
+      if (moved < 1e-10) break;
+    }
+  return {std::exp(log_k[0]), std::exp(log_k[1]), std::exp(log_k[2]), double(speed.size())};
+}
+
+double calibrated_seconds(const StepBreakdown& breakdown, const SpeedCalibration& k) {
+  return step_of(parts_of(breakdown), k);
+}
+
 void calibrate_step(StepPrediction& step, const SpeedCalibration& k) {
   const double before = step.step_seconds;
   StepBreakdown& b = step.seconds;
@@ -67,6 +129,7 @@ CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
   CalibrationFit fit;
   struct SpeedPoint {
     StepParts parts;
+    StepBreakdown breakdown;
     double measured = 0;
   };
   std::vector<SpeedPoint> speed;
@@ -121,7 +184,7 @@ CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
                                 {{"reason", "calibration_above_peak"}, {"got", format_number(value)}}});
           continue;
         }
-        speed.push_back({parts_of(step.seconds), seconds});
+        speed.push_back({parts_of(step.seconds), step.seconds, seconds});
         fit.points.push_back({double(i), key, value, seconds, step.step_seconds, step.step_seconds});
       } else {
         const double weights = r.memory.per_gpu_bytes.weights;
@@ -154,56 +217,10 @@ CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
   }
   if (!fit.errors.empty()) return fit;
 
-  // Speed: Gauss-Newton on the log factors, each row's residual log(measured / predicted), its
-  // Jacobian the parts' shares of the predicted step.
   if (!speed.empty()) {
-    double log_k[3] = {0, 0, 0};
-    for (int iteration = 0; iteration < 30; ++iteration) {
-      const SpeedCalibration k{std::exp(log_k[0]), std::exp(log_k[1]), std::exp(log_k[2]), 0};
-      double a[3][3] = {{ridge, 0, 0}, {0, ridge, 0}, {0, 0, ridge}};
-      double g[3] = {-ridge * log_k[0], -ridge * log_k[1], -ridge * log_k[2]};
-      for (const SpeedPoint& p : speed) {
-        const double predicted = step_of(p.parts, k);
-        if (!(predicted > 0)) continue;
-        const double share[3] = {k.compute * p.parts.compute / predicted, k.communication * p.parts.communication / predicted,
-                                 k.host * p.parts.host / predicted};
-        const double residual = std::log(p.measured / predicted);
-        for (int x = 0; x < 3; ++x) {
-          g[x] += share[x] * residual;
-          for (int y = 0; y < 3; ++y) a[x][y] += share[x] * share[y];
-        }
-      }
-      // Solve the 3 x 3 system by Gaussian elimination with partial pivoting.
-      double m[3][4];
-      for (int x = 0; x < 3; ++x) {
-        for (int y = 0; y < 3; ++y) m[x][y] = a[x][y];
-        m[x][3] = g[x];
-      }
-      for (int c = 0; c < 3; ++c) {
-        int pivot = c;
-        for (int x = c + 1; x < 3; ++x)
-          if (std::abs(m[x][c]) > std::abs(m[pivot][c])) pivot = x;
-        std::swap(m[c], m[pivot]);
-        for (int x = c + 1; x < 3; ++x) {
-          const double f = m[x][c] / m[c][c];
-          for (int y = c; y < 4; ++y) m[x][y] -= f * m[c][y];
-        }
-      }
-      double step[3];
-      for (int c = 2; c >= 0; --c) {
-        double sum = m[c][3];
-        for (int y = c + 1; y < 3; ++y) sum -= m[c][y] * step[y];
-        step[c] = sum / m[c][c];
-      }
-      double moved = 0;
-      for (int x = 0; x < 3; ++x) {
-        const double next = std::clamp(log_k[x] + step[x], std::log(lowest_factor), std::log(highest_factor));
-        moved = std::max(moved, std::abs(next - log_k[x]));
-        log_k[x] = next;
-      }
-      if (moved < 1e-10) break;
-    }
-    fit.speed = {std::exp(log_k[0]), std::exp(log_k[1]), std::exp(log_k[2]), double(speed.size())};
+    std::vector<std::pair<StepBreakdown, double>> points;
+    for (const SpeedPoint& p : speed) points.push_back({p.breakdown, p.measured});
+    fit.speed = fit_speed(points);
   }
 
   // Memory: the allocated peak's factor from the allocated peaks (their geometric mean), else from

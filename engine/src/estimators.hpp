@@ -214,6 +214,10 @@ struct CalibrationFit {
 };
 CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog);
 void calibrate_step(StepPrediction& step, const SpeedCalibration& k);
+// The speed multipliers fitted on measured steps (each the model's breakdown and the measured seconds),
+// and a breakdown's step under them.
+SpeedCalibration fit_speed(const std::vector<std::pair<StepBreakdown, double>>& measured);
+double calibrated_seconds(const StepBreakdown& breakdown, const SpeedCalibration& k);
 void calibrate_memory(MemoryReport& m, const MemoryCalibration& c);
 
 // The likely range of a predicted peak for a framework lineage the memory validation never saw:

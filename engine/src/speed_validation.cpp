@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -356,6 +357,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.fits.push_back({"", values_of(in_sample)});
   // Each lineage predicted with the constants fitted without every source of it: a new publisher's
   // code shares nothing with the rows the constants saw.
+  std::map<std::string, SpeedParams> without_lineage;
   for (const std::string& lineage : lineages) {
     const SpeedParams without =
         fit_constants
@@ -363,6 +365,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
                   search_grid)
             : built_in;
     table.fits.push_back({lineage, values_of(without)});
+    without_lineage[lineage] = without;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       SpeedValidationRow& row = rows[i];
       if (row.lineage != lineage) continue;
@@ -540,6 +543,78 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.range_coverage_lineages_pct = mean(lineage_coverages);
   table.range_median_width = median(lineage_widths);
 
+  // Calibration within each source: one measured row (up to 12 of each source, evenly spaced) fits the
+  // speed multipliers (calibration.cpp), and the source's other rows (up to 240, evenly spaced) are
+  // predicted with them, as a user of a lineage the constants never saw who measured that one row
+  // would: from the constants fitted without the row's lineage, and beside that prediction uncalibrated.
+  {
+    std::vector<std::optional<StepPrediction>> held(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const Prepared& p = prepared[i];
+      const detail::StepHardware machine = detail::step_hardware(p.scenario, p.report.hardware, without_lineage[rows[i].lineage]);
+      held[i] = detail::predict_step(p.scenario, p.report.compute, machine, p.report.parallelism, p.report.memory.explain, p.batch);
+    }
+    std::map<std::string, std::vector<std::size_t>> by_source;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (held[i] && held[i]->step_seconds > 0) by_source[rows[i].source_group].push_back(i);
+    const std::vector<std::string> distances = {"layout", "gpus", "model"};
+    std::map<std::string, std::map<std::string, std::vector<double>>> logs;  // distance -> source -> log ratios
+    std::map<std::string, std::map<std::string, std::vector<double>>> plain;  // the same, uncalibrated
+    auto measured_seconds = [&](std::size_t i) {
+      const StepPrediction& step = *held[i];
+      // A published utilisation as the step it implies (the same FLOPs).
+      return rows[i].metric == "step_seconds" ? rows[i].measured
+                                              : step.step_seconds * (rows[i].metric == "hfu" ? step.hfu : step.mfu) / rows[i].measured;
+    };
+    auto spaced = [](const std::vector<std::size_t>& all, std::size_t at_most) {
+      std::vector<std::size_t> out;
+      const std::size_t stride = std::max<std::size_t>(1, (all.size() + at_most - 1) / at_most);
+      for (std::size_t k = 0; k < all.size(); k += stride) out.push_back(all[k]);
+      return out;
+    };
+    for (const auto& [source, members] : by_source) {
+      if (members.size() < 2) continue;
+      const std::vector<std::size_t> targets = spaced(members, 240);
+      for (std::size_t c : spaced(members, 12)) {
+        const SpeedCalibration k = detail::fit_speed({{held[c]->seconds, measured_seconds(c)}});
+        for (std::size_t q : targets) {
+          if (q == c) continue;
+          const double calibrated = detail::calibrated_seconds(held[q]->seconds, k);
+          if (!(calibrated > 0)) continue;
+          const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
+          const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
+          logs[distance][source].push_back(std::log(measured_seconds(q) / calibrated));
+          plain[distance][source].push_back(
+              100 * std::abs(held[q]->step_seconds / measured_seconds(q) - 1));
+        }
+      }
+    }
+    for (const std::string& distance : distances) {
+      CalibrationDistance d;
+      d.distance = distance;
+      std::vector<double> medians;
+      std::vector<std::pair<double, double>> weighted;
+      for (const auto& [source, values] : logs[distance]) {
+        std::vector<double> abs_errors;
+        for (double x : values) {
+          abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
+          weighted.emplace_back(x, 1.0 / double(values.size()));
+        }
+        medians.push_back(median(abs_errors));
+        d.pairs += double(values.size());
+        ++d.sources;
+      }
+      if (medians.empty()) continue;
+      d.median_abs_error_pct = median(medians);
+      std::vector<double> plain_medians;
+      for (const auto& [source, values] : plain[distance]) plain_medians.push_back(median(values));
+      d.median_abs_error_uncalibrated_pct = median(plain_medians);
+      d.low = std::min(1.0, std::exp(detail::weighted_quantile_interpolated(weighted, 0.1)));
+      d.high = std::max(1.0, std::exp(detail::weighted_quantile_interpolated(weighted, 0.9)));
+      table.calibration.push_back(d);
+    }
+  }
+
   // Within each rank group (one model on one GPU count, different layouts), how well the held-out
   // predictions order the layouts.
   // And how much slower than the group's fastest measured layout is the one predicted fastest.
@@ -603,6 +678,15 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"range_coverage_pct", s.range_coverage_pct},
                        {"range_coverage_nested_pct", s.range_coverage_nested_pct},
                        {"fitted", s.fitted}});
+  json calibration = json::array();
+  for (const CalibrationDistance& d : table.calibration)
+    calibration.push_back({{"distance", d.distance},
+                           {"pairs", d.pairs},
+                           {"sources", d.sources},
+                           {"median_abs_error_pct", d.median_abs_error_pct},
+                           {"median_abs_error_uncalibrated_pct", d.median_abs_error_uncalibrated_pct},
+                           {"low", d.low},
+                           {"high", d.high}});
   json lineages = json::array();
   for (const SpeedValidationLineage& l : table.lineages)
     lineages.push_back({{"name", l.name},
@@ -637,6 +721,7 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                  {"rows", rows},
                  {"sources", sources},
                  {"lineages", lineages},
+                 {"calibration", calibration},
                  {"rank_groups", ranks},
                  {"fits", fits},
                  {"median_abs_error_pct", table.median_abs_error_pct},

@@ -674,6 +674,7 @@ const WARNING_PARAMS = {
   batch_cannot_fill: ['batch', 'gpus', 'dp', 'per_rank', 'percent'],
   gpu_fields_filled: ['gpu', 'from', 'field_ids'],
   framework_assumed: ['framework', 'step_list', 'memory_list'],
+  calibration_speed_unused: ['reason'],
   framework_assumed_memory: ['framework', 'memory_list'],
   framework_fit_depends: ['framework', 'framework_list'],
   checkpoint_before_persisted: ['interval_s', 'persist_s'],

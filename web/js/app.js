@@ -5,7 +5,7 @@ import { LinkProblems, linkProblems } from './widgets/link-problems.js';
 import { el } from './dom.js';
 import { Catalogs } from './catalogs.js';
 import { applyEmbed, EmbedProtocol, reportEmbedProblems } from './embed.js';
-import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
+import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, parseLog, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { CURRENCIES } from './contract.js';
 import { count, money } from './format.js';
@@ -14,6 +14,7 @@ import { hashFromState, pinBudgetCurrency, scenarioWithExtras, stateFromHash, st
 import { Compare } from './widgets/compare.js';
 import { Form } from './widgets/form.js';
 import { HfImport } from './widgets/hf-import.js';
+import { LogPaste } from './widgets/log-paste.js';
 import { OfferPicker } from './widgets/offer-picker.js';
 import { Results } from './widgets/results.js';
 import { Scaling, scalingCounts } from './widgets/scaling.js';
@@ -124,6 +125,19 @@ const hfImport = new HfImport(document.querySelector('#inputs fieldset[data-sect
     const result = await importHfConfig(text);
     if (!result.errors.length) applyImportedModel(result);
     hfImport.show(result, count(result.params, state.lang));
+  },
+});
+
+// A pasted log's figures into the measured-run fields (a throughput per GPU made the job's with the
+// measured run's GPU count, else this run's).
+const logPaste = new LogPaste(document.querySelector('#inputs fieldset[data-section="section_measured"]'), {
+  async onRead(text) {
+    const result = await parseLog(text);
+    const gpus = Number(state.values.get('calibration.hardware.count') || state.values.get('hardware.count') || 0);
+    const { used, unused } = LogPaste.usable(result, gpus);
+    for (const [key, value] of Object.entries(used)) state.values.set(`calibration.${key}`, String(value));
+    logPaste.show(result, used, unused);
+    if (Object.keys(used).length) changed();
   },
 });
 
@@ -444,7 +458,7 @@ async function recompute() {
 
 // The widgets share one interface: label(lang) words a widget in the page's language, and update(state)
 // shows what the state says, where a widget has state to show.
-const worded = [ways, hfImport, compare, scalingView, validationView, examplesView, share, embedSnippet];
+const worded = [ways, hfImport, logPaste, compare, scalingView, validationView, examplesView, share, embedSnippet];
 function labelWidgets() {
   form.update(state);
   for (const widget of worded) widget.label(state.lang);

@@ -13,6 +13,7 @@ export const METHODS = {
   estimate: (module, { scenario, catalog }) => parse(module.estimate(JSON.stringify(scenario), catalog ?? '')),
   catalog: (module, { catalog }) => parse(module.catalog(catalog ?? '')),
   importHf: (module, { text }) => parse(module.import_hf_config(text)),
+  parseLog: (module, { text }) => parse(module.parse_log(text)),
   validation: (module, { planner }) => parse(module.validation(Boolean(planner))),
   memoryValidation: (module) => parse(module.memory_validation()),
   speedValidation: (module) => parse(module.speed_validation()),

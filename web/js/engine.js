@@ -100,6 +100,11 @@ export async function catalog(catalogJson = '') {
   return (await loadEngine()).call('catalog', { catalog: catalogJson });
 }
 
+// A pasted training log: each figure read, with its line, and the medians as measured figures.
+export async function parseLog(text) {
+  return (await loadEngine()).call('parseLog', { text });
+}
+
 export async function importHfConfig(configText) {
   return (await loadEngine()).call('importHf', { text: configText });
 }

@@ -190,6 +190,19 @@ export const SECTIONS = [
       { path: 'operations.checkpoint_interval_hours', kind: 'number', default: '', hint: 'hint_checkpoint_interval', active: always },
     ],
   },
+  // A run the user measured (scenario.calibration's first): what was measured, and on how many GPUs
+  // if not this run's. The engine fits what these pin down and calibrates the estimate to them.
+  {
+    key: 'section_measured',
+    fields: [
+      { path: 'calibration.time.step_seconds', kind: 'number', default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.time.tokens_per_second', kind: 'number', default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.time.tflops_per_gpu', kind: 'number', default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.memory.allocated_bytes', kind: 'number', scale: 1e-9, default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.memory.reserved_bytes', kind: 'number', scale: 1e-9, default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.hardware.count', kind: 'number', default: '', hint: 'hint_measured_gpus', active: always },
+    ],
+  },
 ];
 
 export const FIELDS = SECTIONS.flatMap((section) => section.fields);

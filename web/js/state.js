@@ -186,6 +186,23 @@ export function scenarioFromState(state) {
     setPath(scenario, field.path, scenarioValue(field, text));
   }
   if (state.modes.data === 'chinchilla') setPath(scenario, 'training.tokens', 'chinchilla');
+  return withMeasuredRun(scenario);
+}
+
+// The form's measured run (calibration.time.*, calibration.memory.*, calibration.hardware.count) as
+// the scenario's calibration list: what was measured, and the run as measured where its GPU count
+// differs. A GPU count with nothing measured asks for nothing.
+function withMeasuredRun(scenario) {
+  const form = scenario.calibration;
+  if (!form) return scenario;
+  delete scenario.calibration;
+  const measured = {};
+  for (const group of ['time', 'memory'])
+    for (const [key, value] of Object.entries(form[group] ?? {})) measured[`${group}.${key}`] = value;
+  if (!Object.keys(measured).length) return scenario;
+  const run = { measured };
+  if (form.hardware) run.scenario = { hardware: form.hardware };
+  scenario.calibration = [run];
   return scenario;
 }
 

@@ -203,8 +203,19 @@ struct SpeedFittedParams {
   std::string without;  // the lineage left out; empty for the in-sample fit
   std::vector<std::pair<std::string, double>> values;
 };
+// Calibrated on one measured row, the other rows of its source predicted: the error by how far the
+// predicted run is from the measured one ("layout": the same model on as many GPUs; "gpus": the same
+// model on another GPU count; "model": another model), each source weighing the same.
+struct CalibrationDistance {
+  std::string distance;
+  double pairs = 0, sources = 0;
+  double median_abs_error_pct = 0;  // the median over sources of each one's median
+  double median_abs_error_uncalibrated_pct = 0;  // the same pairs with the engine's own constants
+  double low = 1, high = 1;         // measured / calibrated: the 10th and 90th percentiles
+};
 struct SpeedValidationTable {
   std::string description;
+  std::vector<CalibrationDistance> calibration;
   std::vector<SpeedValidationRow> rows;
   std::vector<SpeedValidationSource> sources;
   std::vector<SpeedValidationLineage> lineages;

@@ -279,6 +279,9 @@ export class Form {
   // The engine names one field where the page may show another: "no price" is reported on
   // per_gpu_hour, but the user may be looking at the monthly price input.
   visiblePathFor(field) {
+    // The measured run's fields: the engine names them inside scenario.calibration's first run.
+    const measured = /^calibration\[0\]\.(?:measured|scenario)\.(.+)$/.exec(field ?? '');
+    if (measured && this.wrappers.has(`calibration.${measured[1]}`)) field = `calibration.${measured[1]}`;
     // "A count is required" means, when a budget or deadline decides the count, that it is missing.
     const alternatives = {
       'pricing.per_gpu_hour': ['pricing.per_gpu_month'],

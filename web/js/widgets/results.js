@@ -194,7 +194,17 @@ export class Results {
       }),
     ]);
     const memorySummary = memorySection(report, lang, { catalog, onApply: this.onApply });
-    this.body.replaceChildren(cards, headlineNote ?? '', figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
+    // Calibrated to the user's measured run: said under the headline, with what moved and by how much.
+    const c = report.calibration;
+    const calibratedParts = c ? [
+      c.step_seconds_uncalibrated ? t(lang, 'calibrated_speed', { factor: format.plain(report.time.step_seconds / c.step_seconds_uncalibrated, lang, 2) }) : null,
+      c.memory ? t(lang, 'calibrated_memory', { factor: format.plain(c.memory.allocated_factor, lang, 2) }) : null,
+    ].filter(Boolean) : [];
+    const calibratedNote = calibratedParts.length
+      ? el('div', { class: 'headline-note', role: 'note', 'data-calibrated': '' }, [
+        el('p', { text: t(lang, 'calibrated_note', { what: calibratedParts.join(t(lang, 'list_separator')) }) })])
+      : null;
+    this.body.replaceChildren(cards, headlineNote ?? '', calibratedNote ?? '', figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {
