@@ -133,7 +133,7 @@ std::string signed_percent(double ratio) {
 }
 
 // The framework was assumed: what each plausible other one would change, and how to narrow it.
-void framework_assumed_warning(const Report& r, Framework assumed, Issues& warnings) {
+void framework_assumed_warning(const Report& r, Framework assumed, bool with_memory, Issues& warnings) {
   if (r.framework_alternatives.empty()) return;
   std::string step_list, memory_list, spoken, not_fitting;
   for (const FrameworkAlternative& alt : r.framework_alternatives) {
@@ -143,15 +143,24 @@ void framework_assumed_warning(const Report& r, Framework assumed, Issues& warni
       step_list += (step_list.empty() ? "" : ",") + name + " " + signed_percent(*alt.step_ratio);
       said += " step " + signed_percent(*alt.step_ratio) + ",";
     }
+    if (!with_memory) {
+      if (alt.step_ratio) spoken += (spoken.empty() ? "" : "; ") + said.substr(0, said.size() - 1);
+      continue;
+    }
     memory_list += (memory_list.empty() ? "" : ",") + name + " " + signed_percent(alt.memory_ratio);
     said += " memory " + signed_percent(alt.memory_ratio);
     if (!alt.fits) not_fitting += (not_fitting.empty() ? "" : ",") + name;
     spoken += (spoken.empty() ? "" : "; ") + said;
   }
   const std::string assumed_name = framework_name(to_string(assumed));
-  std::map<std::string, std::string> params = {{"framework", assumed_name}, {"memory_list", memory_list}};
+  if (step_list.empty() && memory_list.empty()) return;
+  std::map<std::string, std::string> params = {{"framework", assumed_name}};
+  if (!memory_list.empty()) params["memory_list"] = memory_list;
   if (!step_list.empty()) params["step_list"] = step_list;
-  warnings.push_back({"strategy.framework", step_list.empty() ? "framework_assumed_memory" : "framework_assumed",
+  const char* code = memory_list.empty() ? "framework_assumed_step"
+                     : step_list.empty() ? "framework_assumed_memory"
+                                         : "framework_assumed";
+  warnings.push_back({"strategy.framework", code,
                       "The framework is not given: " + assumed_name + " is assumed. At this layout the others " +
                           "would change the estimate by: " + spoken +
                           ". The likely ranges cover them; name your framework (strategy.framework) to narrow them.",
@@ -372,9 +381,12 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
     calibrate_memory(r.memory, calibration->memory);
   }
   // The framework assumed: each plausible other one at the same layout, and the ranges widened to
-  // cover them (what naming the framework would narrow).
-  if (!s.strategy.framework) {
-    const double peak = r.memory.per_gpu_bytes.total;
+  // cover them (what naming the framework would narrow). What the user measured is their framework's:
+  // a calibrated step or peak is not widened.
+  const bool widen_step = !(r.calibration && r.calibration->step_seconds_uncalibrated);
+  const bool widen_memory = !(r.calibration && r.calibration->memory.runs > 0);
+  if (!s.strategy.framework && (widen_step || widen_memory)) {
+    const double peak = widen_memory ? r.memory.per_gpu_bytes.total : r.calibration->per_gpu_bytes_uncalibrated;
     const double assumed_step = step ? step->step_seconds : 0;
     double step_low = 1, step_high = 1, memory_low = 1, memory_high = 1;
     for (const Framework framework : plausible_frameworks(s, r.parallelism, gpus)) {
@@ -387,7 +399,7 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
       alt.framework = to_string(framework);
       alt.memory_ratio = memory.per_gpu_bytes.total / peak;
       alt.fits = memory.fits;
-      if (predicted) {
+      if (predicted && widen_step) {
         const auto at = predict_step(v, r.compute, r.hardware, r.parallelism, memory.explain,
                                      resolved_global_batch(v, r.compute, gpus));
         if (at && at->step_seconds > 0 && assumed_step > 0) alt.step_ratio = at->step_seconds / assumed_step;
@@ -400,14 +412,21 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
       }
       r.framework_alternatives.push_back(alt);
     }
-    widen_for_assumption(r.memory.range, memory_low, memory_high);
-    if (r.time.range) widen_for_assumption(*r.time.range, step_low, step_high);
-    framework_assumed_warning(r, resolve_memory_regime(s).framework, r.warnings);
+    if (widen_memory) widen_for_assumption(r.memory.range, memory_low, memory_high);
+    if (r.time.range && widen_step) widen_for_assumption(*r.time.range, step_low, step_high);
+    framework_assumed_warning(r, resolve_memory_regime(s).framework, widen_memory, r.warnings);
   }
   // The expected run: whenever the utilisation is the engine's, and on request (operations) beside a
   // given one, which stays exact.
   if (r.time.mfu_source != MfuSource::given || s.operations.given)
-    r.time.expected = expected_run(s, r.compute, r.time, gpus, r.hardware.gpus_per_node, r.warnings);
+  {
+    // A step calibrated to the user's measured one is already a real run's steady speed: its run
+    // efficiency is 1 unless given.
+    Scenario run = s;
+    if (r.calibration && r.calibration->step_seconds_uncalibrated && !run.operations.run_efficiency)
+      run.operations.run_efficiency = 1.0;
+    r.time.expected = expected_run(run, r.compute, r.time, gpus, r.hardware.gpus_per_node, r.warnings);
+  }
   r.cost = estimate_cost(s, r.time, gpus);
   r.energy = estimate_energy(s, r.time, gpus, r.warnings);
   r.scaling_law = estimate_scaling_law(s, r.compute, r.hardware, r.time);

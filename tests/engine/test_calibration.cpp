@@ -165,3 +165,25 @@ TEST_CASE("What parse-log reads is a calibration's measured figures as they stan
   CHECK(r.at("calibration").at("speed").at("runs") == 2);
   CHECK(r.at("calibration").at("memory").at("runs") == 1);
 }
+
+TEST_CASE("A calibrated step is a real run's speed: no run efficiency on top, and no framework widening", "[calibration][goodput]") {
+  // Without a framework named, a measured step still says how fast the user's own framework runs: the
+  // step's range is not widened by the others, and the expected run does not slow the measured speed
+  // again by the published runs' efficiency.
+  json s = json::parse(R"({"model":{"preset":"llama-3-8b"},"training":{"type":"pretrain","tokens":1e12},
+      "hardware":{"gpu":"h100-sxm","count":64}})");
+  const json plain = test::report_json(s);
+  REQUIRE(plain.at("time").at("range").contains("assumed_high"));
+  const double step = plain.at("time").at("step_seconds");
+  s["calibration"] = json::array({{{"measured", {{"time.step_seconds", step * 1.1}}}}});
+  const json r = test::report_json(s);
+  REQUIRE(r.at("errors").empty());
+  CHECK_FALSE(r.at("time").at("range").contains("assumed_high"));
+  CHECK(r.at("time").at("expected").at("run_efficiency") == 1.0);
+  CHECK(r.at("time").at("expected").at("lost_hours").at("slower_steps") == 0.0);
+  // The memory, not measured, is still widened, and the warning names only what is still assumed.
+  CHECK(r.at("memory").at("range").contains("assumed_high"));
+  const json* w = test::warning_of(r, "framework_assumed_memory");
+  REQUIRE(w != nullptr);
+  CHECK_FALSE(w->at("params").contains("step_list"));
+}

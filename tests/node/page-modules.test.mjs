@@ -676,6 +676,7 @@ const WARNING_PARAMS = {
   framework_assumed: ['framework', 'step_list', 'memory_list'],
   calibration_speed_unused: ['reason'],
   framework_assumed_memory: ['framework', 'memory_list'],
+  framework_assumed_step: ['framework', 'step_list'],
   framework_fit_depends: ['framework', 'framework_list'],
   checkpoint_before_persisted: ['interval_s', 'persist_s'],
   planner_truncated: ['evaluated'],

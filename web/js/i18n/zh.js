@@ -807,6 +807,7 @@ export const WARNINGS = {
   checkpoint_before_persisted: '每 {interval_s} 秒一个检查点，早于上一个检查点写入存储所需的 {persist_s} 秒：保存会排队。请降低检查点频率；如果你的存储更快，请填写 operations.storage_write_gb_per_s。',
   calibration_speed_unused: '实测速度未被使用：给定了 MFU（strategy.mfu）时按给定值计算，或模型只给了参数量。删除 MFU 并给出模型结构即可按您的实测校准。',
   framework_assumed: '未给出训练框架：假定为 {framework}。在当前并行布局下，换用其他框架时步长变化：{step_list}；每张 GPU 的显存峰值变化：{memory_list}。可能范围已涵盖这些框架；填写您的框架（strategy.framework）即可收窄范围。',
+  framework_assumed_step: '未给出训练框架：假定为 {framework}。在当前并行布局下，换用其他框架时步长变化：{step_list}。可能范围已涵盖这些框架；填写您的框架（strategy.framework）即可收窄范围。',
   framework_assumed_memory: '未给出训练框架：假定为 {framework}。在当前并行布局下，换用其他框架时每张 GPU 的显存峰值变化：{memory_list}。可能范围已涵盖这些框架；填写您的框架（strategy.framework）即可收窄范围。',
   framework_fit_depends: '在假定的 {framework} 下放得下；在当前布局下换用 {framework_list} 则放不下。填写您的框架（strategy.framework）即可确定。',
   gpu_fields_filled: '目录中的 {gpu} 没有给出{field_ids}；这些取自同架构最接近的内置 GPU：{from}。如有不同，请在目录中给出。',
