@@ -219,7 +219,7 @@ LogReading parse_log(std::string_view text) {
     std::string trimmed(text);
     trimmed.erase(0, trimmed.find_first_not_of(" \t\r\n"));
     trimmed.erase(trimmed.find_last_not_of(" \t\r\n") + 1);
-    if (!trimmed.empty() && trimmed.size() <= 16 && std::all_of(trimmed.begin(), trimmed.end(), ::isdigit)) {
+    if (!trimmed.empty() && trimmed.size() <= 16 && std::all_of(trimmed.begin(), trimmed.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       const double bytes = number_in(trimmed);
       if (bytes >= 1e6) {
         out.readings.push_back({"pytorch", "memory.allocated_bytes", bytes, bytes, 1, trimmed,

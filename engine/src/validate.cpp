@@ -720,6 +720,10 @@ void read_calibration(const json& root, Fields& top, const Catalog& catalog, Sce
         usable = false;
       } else if (!patch->empty()) {
         scenario.merge_patch(*patch);
+        // A run measured on a GPU count of its own was measured at that count: this scenario's budget
+        // or deadline (which would choose a count) is not part of it.
+        if (patch->contains("hardware") && (*patch)["hardware"].is_object() && (*patch)["hardware"].contains("count"))
+          scenario.erase("budget");
         run.same_as_estimated = false;
       }
     }
@@ -735,7 +739,8 @@ void read_calibration(const json& root, Fields& top, const Catalog& catalog, Sce
                 {{"reason", "measured_empty"}});
     }
     f.reject_unknown();
-    if (usable && !run.same_as_estimated) {
+    // The measured run is read only when this scenario reads cleanly: its errors would be this one's again.
+    if (usable && !run.same_as_estimated && errors.empty()) {
       ScenarioParse parsed = parse_scenario_value(scenario, catalog);
       for (Issue e : parsed.errors) {
         e.field = path + ".scenario" + (e.field.empty() ? "" : "." + e.field);

@@ -187,3 +187,23 @@ TEST_CASE("A calibrated step is a real run's speed: no run efficiency on top, an
   REQUIRE(w != nullptr);
   CHECK_FALSE(w->at("params").contains("step_list"));
 }
+
+TEST_CASE("A run measured on its own GPU count leaves this scenario's deadline out of it", "[calibration]") {
+  // The deadline chooses this run's GPUs; the measured run was measured on 8, with no deadline of its own.
+  json s = llama8b();
+  s["hardware"].erase("count");
+  s["budget"] = {{"deadline_days", 30}};
+  json eight = llama8b();
+  eight["hardware"]["count"] = 8;
+  const double step8 = test::report_json(eight).at("time").at("step_seconds");
+  s["calibration"] = json::array({{{"scenario", {{"hardware", {{"count", 8}}}}}, {"measured", {{"time.step_seconds", step8}}}}});
+  const json r = test::report_json(s);
+  INFO(r.at("errors").dump());
+  REQUIRE(r.at("errors").empty());
+  CHECK(r.at("calibration").at("points").at(0).at("predicted").get<double>() == Approx(step8));
+  // And an error in this scenario is said once, at its own path, not again inside the measured run.
+  s["training"]["tokens"] = -1;
+  const json bad = test::report_json(s);
+  REQUIRE(bad.at("errors").size() == 1);
+  CHECK(bad.at("errors").at(0).at("field") == "training.tokens");
+}

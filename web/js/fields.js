@@ -192,14 +192,16 @@ export const SECTIONS = [
   },
   // A run the user measured (scenario.calibration's first): what was measured, and on how many GPUs
   // if not this run's. The engine fits what these pin down and calibrates the estimate to them.
+  // Memory is typed in GB as the page shows it: 2^30 bytes (format.bytes, the memory units note), as
+  // Megatron, DeepSpeed and torchtitan print it.
   {
     key: 'section_measured',
     fields: [
       { path: 'calibration.time.step_seconds', kind: 'number', default: '', hint: 'hint_measured', active: always },
       { path: 'calibration.time.tokens_per_second', kind: 'number', default: '', hint: 'hint_measured', active: always },
       { path: 'calibration.time.tflops_per_gpu', kind: 'number', default: '', hint: 'hint_measured', active: always },
-      { path: 'calibration.memory.allocated_bytes', kind: 'number', scale: 1e-9, default: '', hint: 'hint_measured', active: always },
-      { path: 'calibration.memory.reserved_bytes', kind: 'number', scale: 1e-9, default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.memory.allocated_bytes', kind: 'number', scale: 2 ** -30, default: '', hint: 'hint_measured', active: always },
+      { path: 'calibration.memory.reserved_bytes', kind: 'number', scale: 2 ** -30, default: '', hint: 'hint_measured', active: always },
       { path: 'calibration.hardware.count', kind: 'number', default: '', hint: 'hint_measured_gpus', active: always },
     ],
   },

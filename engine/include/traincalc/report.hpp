@@ -91,12 +91,13 @@ struct StepPrediction {
   bool mixture_of_experts = false;  // routed experts: its likely range is the mixture-of-experts rows'
 };
 
-// How far the true step time is likely to lie from the predicted one: the 80% range of measured /
-// predicted step time for a run from a new source, from held-out validation rows of the same kind
-// (`basis`), each validation source weighing the same (step_time.cpp, likely_ranges). The range
-// always contains the prediction.
+// How far the true figure is likely to lie from the predicted one: the 80% range of measured /
+// predicted for a run of a group none of the validation rows share (a software lineage for steps and
+// memory, a publisher for whole runs), from held-out rows of the same kind (`basis`), the groups
+// scattering between them and the rows within one (detail::ranges_for_new_group; step_time.cpp,
+// likely_ranges). The range always contains the prediction.
 struct LikelyRange {
-  std::string basis;  // "launch_bound", "launch_near", "compute_bound" or "mixture_of_experts"
+  std::string basis;  // "launch_bound", "launch_near", "compute_bound", "mixture_of_experts", "memory" or "whole_runs"
   double low = 1, high = 1;  // multipliers of the predicted step time (and days, GPU-hours, cost)
   double rows = 0, sources = 0;  // the held-out rows behind the range, and their sources
   double lineages = 0;           // the software lineages of those sources, each held out whole

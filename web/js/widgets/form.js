@@ -328,13 +328,14 @@ export class Form {
   }
 }
 
-// An issue about a field the page shows scaled (percent): its limits and value as the input shows them.
+// An issue about a field the page shows scaled (a percent, or bytes as GB): its limits and value as the
+// input shows them.
 export function scaledIssue(issue, scale) {
   const params = { ...(issue.params ?? {}) };
   for (const name of ['max', 'min', 'got']) {
     const value = Number(params[name]);
     if (params[name] !== undefined && params[name] !== '' && Number.isFinite(value)) {
-      params[name] = `${Number((value * scale).toPrecision(12))}%`;
+      params[name] = `${Number((value * scale).toPrecision(12))}${scale === 100 ? '%' : ''}`;
     }
   }
   return { ...issue, params };
