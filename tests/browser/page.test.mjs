@@ -754,7 +754,7 @@ describe('the served page', () => {
       assert.ok(Math.abs(Number(await cells.nth(0).getAttribute('data-value')) - s.median_abs_error_pct) < 1e-6, s.group);
       assert.ok(Math.abs(Number(await cells.nth(1).getAttribute('data-value')) - s.range_coverage_pct) < 1e-6, s.group);
     }
-    assert.match(await table.innerText(), /每步时间：实测运行，逐个来源留出[\s\S]*可能范围/);
+    assert.match(await table.innerText(), /每步时间：实测运行，逐个软件谱系留出[\s\S]*可能范围/);
     // A source kept for validation only says so in its row (NVIDIA's mixture-of-experts steps), and a
     // mixture of experts has its own likely range.
     for (const s of speed.sources)

@@ -211,6 +211,11 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
   draw();
   return el('div', { class: 'speed-validation' }, [
     el('h4', { text: t(lang, 'val_speed_title') }),
+    el('p', { 'data-lineage-coverage': measured.range_coverage_lineages_pct, text: t(lang, 'val_lineage_summary', {
+      n: (measured.lineages ?? []).length, median: format.plain(measured.median_of_lineages_abs_error_pct, lang, 1),
+      cov: format.plain(measured.range_coverage_lineages_pct, lang, 0), width: format.factor(measured.range_median_width, lang),
+    }) }),
+    tableOf(lineageHead, el('tbody', {}, lineageRows)),
     el('p', { 'data-median': measured.median_abs_error_pct, 'data-median-by-source': measured.median_of_sources_abs_error_pct, text: t(lang, 'val_speed_summary', {
       n: format.plain(measured.rows.length, lang, 0), sources: measured.sources.length,
       median: format.plain(measured.median_abs_error_pct, lang, 1), insample: format.plain(measured.median_abs_error_in_sample_pct, lang, 1),
@@ -219,11 +224,6 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
       cov: format.plain(measured.range_coverage_sources_pct, lang, 0), rows: format.plain(measured.range_coverage_rows_pct, lang, 0),
       nested: format.plain(measured.range_coverage_nested_pct, lang, 0),
     }) }),
-    el('p', { 'data-lineage-coverage': measured.range_coverage_lineages_pct, text: t(lang, 'val_lineage_summary', {
-      n: (measured.lineages ?? []).length, median: format.plain(measured.median_of_lineages_abs_error_pct, lang, 1),
-      cov: format.plain(measured.range_coverage_lineages_pct, lang, 0), width: format.factor(measured.range_median_width, lang),
-    }) }),
-    tableOf(lineageHead, el('tbody', {}, lineageRows)),
     tableOf(sourceHead, el('tbody', {}, sourceRows)),
     el('p', { class: 'muted val-ranges', text: t(lang, 'val_ranges', {
       list: measured.ranges.map((r) => t(lang, 'val_range_item', {
