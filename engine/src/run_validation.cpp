@@ -109,33 +109,13 @@ RunValidationTable validate_runs(const Catalog& catalog) {
   table.median_abs_rule_of_thumb_error_pct = detail::median(rule);
   table.median_error_pct = detail::median(signed_held_out);
   // As the step's ranges: the 80% range for a run of a new publisher, each publisher a group.
-  auto range_without = [&](const std::string& without) {
-    std::vector<detail::GroupLogs> cells;
-    for (const auto& [publisher, logs] : by_publisher)
-      if (publisher != without) cells.push_back({"whole_runs", publisher, logs});
-    const auto ranges = detail::ranges_for_new_group(cells);
-    return ranges.empty() ? detail::NewGroupRange{} : ranges.begin()->second;
-  };
-  const detail::NewGroupRange range = range_without("");
-  table.range_low = range.low;
-  table.range_high = range.high;
-  table.publishers = range.groups;
-  std::vector<double> coverages, widths, medians;
-  for (const auto& [publisher, logs] : by_publisher) {
-    const detail::NewGroupRange nested = range_without(publisher);
-    double inside = 0;
-    std::vector<double> abs_errors;
-    for (double x : logs) {
-      inside += std::exp(x) >= nested.low * (1 - 1e-12) && std::exp(x) <= nested.high * (1 + 1e-12);
-      abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
-    }
-    coverages.push_back(100 * inside / double(logs.size()));
-    widths.push_back(nested.high / nested.low);
-    medians.push_back(detail::median(abs_errors));
-  }
-  table.range_coverage_publishers_pct = detail::mean(coverages);
-  table.range_median_width = detail::median(widths);
-  table.median_of_publishers_abs_error_pct = detail::median(medians);
+  const detail::HeldOutGroups held = detail::held_out_groups(by_publisher, "whole_runs");
+  table.range_low = held.range.low;
+  table.range_high = held.range.high;
+  table.publishers = held.range.groups;
+  table.range_coverage_publishers_pct = held.coverage_pct;
+  table.range_median_width = held.median_width;
+  table.median_of_publishers_abs_error_pct = held.median_abs_error_pct;
   for (const char* level : confidence_levels) {
     std::vector<double> abs_errors, errors;
     for (const RunValidationRow& row : rows)

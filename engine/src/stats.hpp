@@ -132,4 +132,42 @@ inline std::map<std::string, NewGroupRange> ranges_for_new_group(const std::vect
   return out;
 }
 
+// One kind of prediction held out by group (log(measured / predicted) of each group's rows): the
+// range for a new group, and each group's rows against the range built without it.
+struct HeldOutGroups {
+  NewGroupRange range;           // from every group
+  double coverage_pct = 0;       // the mean over groups of the share of their rows inside the range without them
+  double median_width = 1;       // the median over groups of that range's high / low
+  double median_abs_error_pct = 0;  // the median over groups of their median |predicted / measured - 1|
+};
+inline HeldOutGroups held_out_groups(const std::map<std::string, std::vector<double>>& logs_by_group,
+                                     const std::string& basis) {
+  auto range_without = [&](const std::string& without) {
+    std::vector<GroupLogs> cells;
+    for (const auto& [group, logs] : logs_by_group)
+      if (group != without) cells.push_back({basis, group, logs});
+    const auto ranges = ranges_for_new_group(cells);
+    return ranges.empty() ? NewGroupRange{} : ranges.begin()->second;
+  };
+  HeldOutGroups out;
+  out.range = range_without("");
+  std::vector<double> coverages, widths, medians;
+  for (const auto& [group, logs] : logs_by_group) {
+    const NewGroupRange nested = range_without(group);
+    double inside = 0;
+    std::vector<double> abs_errors;
+    for (double x : logs) {
+      inside += std::exp(x) >= nested.low * (1 - 1e-12) && std::exp(x) <= nested.high * (1 + 1e-12);
+      abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
+    }
+    coverages.push_back(100 * inside / double(logs.size()));
+    widths.push_back(nested.high / nested.low);
+    medians.push_back(median(abs_errors));
+  }
+  out.coverage_pct = mean(coverages);
+  out.median_width = widths.empty() ? 1.0 : median(widths);
+  out.median_abs_error_pct = median(medians);
+  return out;
+}
+
 }  // namespace traincalc::detail

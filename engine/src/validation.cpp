@@ -253,31 +253,11 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     table.sources.push_back(source);
   }
   // The likely range for a new lineage, and each lineage's peaks against the range built without it.
-  auto range_without = [&](const std::string& without) {
-    std::vector<detail::GroupLogs> cells;
-    for (const auto& [lineage, logs] : logs_by_lineage)
-      if (lineage != without) cells.push_back({"memory", lineage, logs});
-    const auto ranges = detail::ranges_for_new_group(cells);
-    return ranges.empty() ? detail::NewGroupRange{} : ranges.begin()->second;
-  };
-  const detail::NewGroupRange range = range_without("");
-  table.range = {"memory", range.low, range.high, range.rows, double(groups.size()), range.groups};
-  std::vector<double> coverages, widths, medians;
-  for (const auto& [lineage, logs] : logs_by_lineage) {
-    const detail::NewGroupRange nested = range_without(lineage);
-    double inside = 0;
-    std::vector<double> abs_errors;
-    for (double x : logs) {
-      inside += std::exp(x) >= nested.low * (1 - 1e-12) && std::exp(x) <= nested.high * (1 + 1e-12);
-      abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
-    }
-    coverages.push_back(100 * inside / double(logs.size()));
-    widths.push_back(nested.high / nested.low);
-    medians.push_back(median(abs_errors));
-  }
-  table.range_coverage_lineages_pct = detail::mean(coverages);
-  table.range_median_width = median(widths);
-  table.median_of_lineages_abs_error_pct = median(medians);
+  const detail::HeldOutGroups held = detail::held_out_groups(logs_by_lineage, "memory");
+  table.range = {"memory", held.range.low, held.range.high, held.range.rows, double(groups.size()), held.range.groups};
+  table.range_coverage_lineages_pct = held.coverage_pct;
+  table.range_median_width = held.median_width;
+  table.median_of_lineages_abs_error_pct = held.median_abs_error_pct;
   table.median_abs_error_pct = median(held_out);
   table.max_abs_error_pct = largest(held_out);
   table.median_abs_error_in_sample_pct = median(in_sample);
