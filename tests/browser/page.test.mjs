@@ -317,6 +317,9 @@ describe('the served page', () => {
     // An edited price is the user's own for the same instances.
     await page.fill('#f-pricing-per_gpu_hour', '5');
     await page.waitForFunction(() => document.querySelector('.offer-note').textContent.startsWith('Your own price for AWS p5.48xlarge'));
+    // The note follows the field at once; the estimate follows a moment later.
+    await page.waitForFunction((total) => Number(document.querySelector('[data-report="cost.total"]')?.getAttribute('data-value')) === total,
+      cliReport.time.gpu_hours * 5);
     assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 5);
     // Another GPU: the offer no longer applies.
     await page.selectOption('#f-hardware-gpu', 'a100-80gb-sxm');
