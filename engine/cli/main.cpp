@@ -102,6 +102,19 @@ void print_validation(const traincalc::ValidationTable& table, bool planner) {
 }
 
 // The memory validation: one measured run per line, then each source held out.
+// Calibrated within each source on one measured `what` ("row", "peak"), its other ones predicted.
+void print_calibration(const std::vector<traincalc::CalibrationDistance>& distances, const char* what,
+                       double between_sd, double within_sd, double weight) {
+  std::printf("\n%-12s %7s %8s %9s %9s %9s %9s %9s   calibrated on one measured %s of a source, its other %ss predicted\n",
+              "distance", "pairs", "sources", "median", "in full", "uncalib.", "low", "high", what, what);
+  for (const auto& d : distances)
+    std::printf("%-12s %7.0f %8.0f %8.1f%% %8.1f%% %8.1f%% %9.3f %9.3f\n", d.distance.c_str(), d.pairs, d.sources,
+                d.median_abs_error_pct, d.median_abs_error_full_pct, d.median_abs_error_uncalibrated_pct, d.low, d.high);
+  std::printf("a source's bias spreads by %.4f (log), a %s about its source's by %.4f: one measured %s carries "
+              "%.1f%% of its departure to another run (\"median\"; \"in full\": all of it)\n",
+              between_sd, what, within_sd, what, 100 * weight);
+}
+
 void print_memory_validation(const traincalc::MemoryValidationTable& table) {
   constexpr double gib = 1073741824.0;
   std::printf("%-64s %-9s %9s %9s %8s\n", "measured run", "counter", "measured", "predicted", "error");
@@ -131,6 +144,8 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
               table.median_abs_error_in_sample_pct, table.max_abs_error_in_sample_pct);
   std::printf("out of memory: %.0f of %.0f predicted not to fit; capacity bounds: %.0f of %.0f respected\n",
               table.out_of_memory_predicted, table.out_of_memory_rows, table.bound_respected, table.bound_rows);
+  print_calibration(table.calibration, "peak", table.calibration_between_sd, table.calibration_within_sd,
+                    table.calibration_weight);
 }
 
 // The speed validation: each software lineage held out (its rows predicted with the constants fitted
@@ -171,11 +186,17 @@ void print_speed_validation(const traincalc::SpeedValidationTable& table) {
     std::printf("%-18s %9.3f %9.3f %6.0f %8.0f %9.0f\n", r.basis.c_str(), r.low, r.high, r.rows, r.sources, r.lineages);
   std::printf("rows inside their range: %.1f%% (mean of sources %.1f%%; each source's ranges without its lineage: %.1f%%)\n",
               table.range_coverage_rows_pct, table.range_coverage_sources_pct, table.range_coverage_nested_pct);
-  std::printf("\n%-12s %7s %8s %9s %9s %9s %9s   calibrated on one measured row of a source, its other rows predicted\n",
-              "distance", "pairs", "sources", "median", "uncalib.", "low", "high");
-  for (const auto& d : table.calibration)
-    std::printf("%-12s %7.0f %8.0f %8.1f%% %8.1f%% %9.3f %9.3f\n", d.distance.c_str(), d.pairs, d.sources,
-                d.median_abs_error_pct, d.median_abs_error_uncalibrated_pct, d.low, d.high);
+  print_calibration(table.calibration, "row", table.calibration_between_sd, table.calibration_within_sd,
+                    table.calibration_weight);
+  if (!table.envelope.empty()) {
+    std::printf("\n%-10s %12s %12s %12s %6s %8s %9s   the validated envelope (the measured rows' span), and past an edge\n",
+                "dimension", "low", "high", "edge", "rows", "sources", "/doubling");
+    for (const auto& d : table.envelope)
+      std::printf("%-10s %12.4g %12.4g %s%11.4g %6.0f %8.0f %9.4f\n", d.dimension.c_str(), d.low, d.high,
+                  d.above ? ">" : "<", d.edge, d.rows, d.sources, d.per_doubling);
+    std::printf("rows past an edge, fitted without: their log(predicted) moved by %.4f per doubling past it (pooled)\n",
+                table.extrapolation_per_doubling);
+  }
   if (!table.rank_groups.empty()) {
     // pick: how much slower (measured) the layout predicted fastest is than the fastest measured one.
     std::printf("\n%-44s %5s %9s %10s %10s\n", "layouts of one model on one GPU count", "rows", "Spearman",

@@ -699,14 +699,19 @@ const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: t
 constexpr Field range_fields[] = {
     required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
                            "take longer than a layer's GPU work), \"launch_near\" (over a third of it), "
-                           "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts).")),
+                           "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts); calibrated "
+                           "on a measured run, \"calibrated_layout\", \"calibrated_gpus\" or \"calibrated_model\" "
+                           "(measured / calibrated over the validation sources' other rows at that distance; the run "
+                           "measured itself has no range).")),
     required(out("low", "ratio", "Low end of measured / predicted step time for a run of a software lineage none of the validation rows share, from held-out rows of that kind (80% of such runs lie between low and high), times assumed_low.")),
     required(out("high", "ratio", "High end of measured / predicted step time for a run of a new lineage, from held-out rows of that kind, times assumed_high.")),
-    required(out("rows", "rows", "Held-out validation rows of that kind.")),
+    required(out("rows", "rows", "Held-out validation rows of that kind (calibrated: pairs of a measured row and another).")),
     required(out("sources", "sources", "Validation sources they come from.")),
     out("lineages", "lineages", "Software lineages of those sources, each held out whole and weighing the same."),
     out("assumed_low", "ratio", "Where the framework was assumed: the fastest plausible framework's step over the assumed one's (at most 1), already in low."),
     out("assumed_high", "ratio", "Where the framework was assumed: the slowest plausible framework's step over the assumed one's (at least 1), already in high."),
+    out("outside_low", "ratio", "Outside the validated envelope (model size, GPU count, pipeline depth, data-parallel width, or a GPU family no source measured): the factor on the low end (at most 1), already in low."),
+    out("outside_high", "ratio", "Outside the validated envelope: the factor on the high end (at least 1), already in high."),
 };
 const Record likely{"report.time.range",
                     "With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
@@ -731,6 +736,8 @@ constexpr Field expected_range_fields[] = {
     out("lineages", "groups", "The groups held out whole: publishers for whole runs, software lineages for steps."),
     out("assumed_low", "ratio", "With the step's own range: what the assumed framework moves, already in low."),
     out("assumed_high", "ratio", "With the step's own range: what the assumed framework moves, already in high."),
+    out("outside_low", "ratio", "With the step's own range: what being outside the validated envelope moves, already in low."),
+    out("outside_high", "ratio", "With the step's own range: what being outside the validated envelope moves, already in high."),
 };
 const Record expected_likely{"report.time.expected.range",
                              "How far the expected run is likely to be off: the 80% range of its kind, from held-out rows.",
@@ -904,6 +911,7 @@ constexpr Field framework_alternative_fields[] = {
     required(out("memory_ratio", "ratio", "Its per-GPU peak over the assumed framework's, at the same layout.")),
     required(flag("fits", {}, "Whether it fits in the GPU's memory.")),
 };
+constexpr std::string_view calibration_distances[] = {"same_run", "layout", "gpus", "model"};
 constexpr Field calibration_point_fields[] = {
     required(out("run", "", "The measured run's index in scenario.calibration.")),
     required(text("key", "What was measured, a report key.")),
@@ -919,15 +927,26 @@ constexpr Field speed_calibration_fields[] = {
     required(out("communication", "factor", "The exposed communication, as a multiple of the model's.")),
     required(out("host", "factor", "The host's kernel launches and work between micro-batches, as a multiple of the model's.")),
     required(out("runs", "measurements", "Speed measurements fitted on.")),
+    pick("distance", calibration_distances, {},
+         "The nearest measured run's distance from this one: the run itself, another layout of the same model on "
+         "as many GPUs, another GPU count, or another model or GPU type."),
+    out("carried", "fraction",
+        "The share of the fitted departure from 1 (in log space) applied to this run: 1 for the run measured "
+        "itself, else tau^2 / (tau^2 + sigma^2 / n) for n measured runs, what they say about another run of the same code."),
 };
 const Record speed_calibration{"report.calibration.speed",
                                "Multipliers of the step model's parts, fitted on the measured steps (least squares in "
-                               "log space, a weak pull to 1: one measurement moves each part by its share).",
+                               "log space, a weak pull to 1: one measurement moves each part by its share), and "
+                               "how much of them this run carries.",
                                speed_calibration_fields};
 constexpr Field memory_calibration_fields[] = {
     required(out("allocated_factor", "factor", "The allocated peak, as a multiple of the model's (what the framework holds beyond or short of the model's parts, in proportion).")),
     required(out("reserved_gap", "factor", "The allocator's reserved minus allocated, as a multiple of the model's.")),
     required(out("runs", "measurements", "Memory measurements fitted on.")),
+    required(pick("distance", calibration_distances, {}, "The nearest measured peak's run's distance from this one.")),
+    required(out("carried", "fraction",
+                 "The share of the fitted departure from 1 (in log space) applied to this run: 1 for the run measured "
+                 "itself, else tau^2 / (tau^2 + sigma^2 / n) for n measured runs, over the measured peaks' sources.")),
 };
 const Record memory_calibration{"report.calibration.memory", "The memory constants fitted on the measured peaks.",
                                 memory_calibration_fields};

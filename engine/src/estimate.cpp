@@ -335,7 +335,11 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   if (calibration && calibration->speed.runs > 0) {
     if (predicted) {
       r.calibration->step_seconds_uncalibrated = step->step_seconds;
-      calibrate_step(*step, calibration->speed);
+      // The run measured itself carries in full; another run, the share its source's bias explains.
+      r.calibration->speed_distance = calibration->speed_distance;
+      r.calibration->speed_carried =
+          calibration->speed_distance == "same_run" ? 1.0 : calibration_weight(calibration->speed_runs);
+      calibrate_step(*step, carried_calibration(calibration->speed, r.calibration->speed_carried));
     } else {
       r.warnings.push_back({"calibration", "calibration_speed_unused",
                             s.strategy.mfu ? "strategy.mfu is given, so the measured speed is not used; remove "
@@ -350,7 +354,21 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
   r.time.mfu_source = s.strategy.mfu ? MfuSource::given : predicted ? MfuSource::predicted : MfuSource::assumed;
   attach_step(r.time, step, r.compute.seq_len);
+  // A calibrated step's range is the calibrated rows' at the measured run's distance; the run measured
+  // itself is its measurement.
   if (predicted) r.time.range = likely_range(*step);
+  if (predicted && r.calibration && r.calibration->step_seconds_uncalibrated) {
+    if (r.calibration->speed_distance == "same_run")
+      r.time.range.reset();
+    else
+      r.time.range = calibration_range(r.calibration->speed_distance);
+  }
+  // A step measured on this GPU type (any distance but another model or GPU) has its GPU's speed known.
+  if (predicted && r.time.range) {
+    const bool measured_here = r.calibration && r.calibration->step_seconds_uncalibrated &&
+                               r.calibration->speed_distance != "model";
+    widen_outside_envelope(*r.time.range, s, r.model, r.plan.gpus, r.parallelism, step->mfu, measured_here, r.warnings);
+  }
   const Scenario batched = with_batch(s, gpus);
   if (step) speed_warnings(s, r.hardware, r.parallelism, *step, resolved_global_batch(batched, r.compute, gpus),
                            r.compute.seq_len, r.warnings);
@@ -378,7 +396,10 @@ Report estimate(const Scenario& s, const Catalog* catalog) {
   r.memory.range = memory_range();
   if (calibration && calibration->memory.runs > 0) {
     r.calibration->per_gpu_bytes_uncalibrated = r.memory.per_gpu_bytes.total;
-    calibrate_memory(r.memory, calibration->memory);
+    r.calibration->memory_distance = calibration->memory_distance;
+    r.calibration->memory_carried =
+        calibration->memory_distance == "same_run" ? 1.0 : memory_calibration_weight(calibration->memory_runs);
+    calibrate_memory(r.memory, carried_calibration(calibration->memory, r.calibration->memory_carried));
   }
   // The framework assumed: each plausible other one at the same layout, and the ranges widened to
   // cover them (what naming the framework would narrow). What the user measured is their framework's:
@@ -490,6 +511,10 @@ json range_json(const LikelyRange& lr) {
   if (lr.assumed_low != 1 || lr.assumed_high != 1) {
     j["assumed_low"] = lr.assumed_low;
     j["assumed_high"] = lr.assumed_high;
+  }
+  if (lr.outside_low != 1 || lr.outside_high != 1) {
+    j["outside_low"] = lr.outside_low;
+    j["outside_high"] = lr.outside_high;
   }
   return j;
 }
@@ -806,10 +831,16 @@ json report_json_value(const Report& r) {
                               {"communication", c.speed.communication},
                               {"host", c.speed.host},
                               {"runs", c.speed.runs}};
+    if (c.step_seconds_uncalibrated) {
+      calibration["speed"]["distance"] = c.speed_distance;
+      calibration["speed"]["carried"] = c.speed_carried;
+    }
     if (c.memory.runs > 0)
       calibration["memory"] = {{"allocated_factor", c.memory.allocated_factor},
                                {"reserved_gap", c.memory.reserved_gap},
-                               {"runs", c.memory.runs}};
+                               {"runs", c.memory.runs},
+                               {"distance", c.memory_distance},
+                               {"carried", c.memory_carried}};
     if (c.step_seconds_uncalibrated) calibration["step_seconds_uncalibrated"] = *c.step_seconds_uncalibrated;
     if (c.memory.runs > 0) calibration["per_gpu_bytes_uncalibrated"] = c.per_gpu_bytes_uncalibrated;
     out["calibration"] = calibration;

@@ -208,6 +208,9 @@ enum class MemoryDetail { full, numbers };
 // checked against what it can physically be (errors at its field), the constants fitted.
 struct CalibrationFit {
   SpeedCalibration speed;
+  std::string speed_distance;   // the nearest run with a measured speed ("same_run" ... "model")
+  std::string memory_distance;  // the nearest run with a measured peak
+  double speed_runs = 0, memory_runs = 0;  // measured runs (not figures) behind each fit
   MemoryCalibration memory;
   std::vector<CalibrationPoint> points;
   Issues errors;
@@ -218,6 +221,22 @@ void calibrate_step(StepPrediction& step, const SpeedCalibration& k);
 // and a breakdown's step under them.
 SpeedCalibration fit_speed(const std::vector<std::pair<StepBreakdown, double>>& measured);
 double calibrated_seconds(const StepBreakdown& breakdown, const SpeedCalibration& k);
+// How much of a measured run's departure from the step model carries to another run of the same
+// code: tau^2 / (tau^2 + sigma^2 / runs), tau the spread of sources' biases, sigma a row's scatter
+// about its source's (both over the held-out rows; `traincalc validate --speed` prints them, a test
+// keeps these equal to it). The run measured itself carries in full.
+extern const double calibration_between_sd, calibration_within_sd;
+double calibration_weight(double runs);
+// The same for a measured peak (`traincalc validate --memory`): the memory's allocated factor and gap.
+extern const double memory_calibration_between_sd, memory_calibration_within_sd;
+double memory_calibration_weight(double runs);
+MemoryCalibration carried_calibration(const MemoryCalibration& k, double weight);
+// The multipliers with only `weight` of their departure from 1 (in log space): k^weight.
+SpeedCalibration carried_calibration(const SpeedCalibration& k, double weight);
+// The likely range of a step calibrated on a measured run at a distance ("layout", "gpus", "model"),
+// basis "calibrated_" + distance: measured / calibrated over the sources' other rows, each source
+// weighing the same (`traincalc validate --speed`).
+const LikelyRange& calibration_range(std::string_view distance);
 void calibrate_memory(MemoryReport& m, const MemoryCalibration& c);
 
 // The likely range of a predicted peak for a framework lineage the memory validation never saw:
@@ -307,6 +326,22 @@ std::string speed_range_basis(const StepPrediction& step);
 LikelyRange likely_range(const StepPrediction& step);
 const LikelyRange& likely_range(std::string_view basis);  // the row of that basis (the last if none)
 const std::vector<LikelyRange>& likely_ranges();
+// The step model's validated envelope along one dimension of a run ("params", "gpus", "pp", "dp"):
+// the span of the validation's measured rows, and the change of log(predicted step) per
+// doubling past the envelope below and above (what refitting without the rows past an edge moved
+// their predictions by; 0 where no experiment measures it). `traincalc validate --speed` prints them.
+struct EnvelopeBound {
+  std::string_view dimension;
+  double low = 0, high = 0;
+  double below_per_doubling = 0, above_per_doubling = 0;
+};
+const std::vector<EnvelopeBound>& speed_envelope();
+// Widens a predicted step's range for a run outside the envelope (and for a GPU of a family no
+// validation source measured, by extrapolation_points of utilisation, unless the user measured a step
+// on this GPU), recording the factors in outside_low and outside_high, and says so in a warning per
+// dimension.
+void widen_outside_envelope(LikelyRange& range, const Scenario& s, const ModelReport& model, double gpus,
+                            const ParallelismReport& layout, double mfu, bool measured_on_this_gpu, Issues& warnings);
 // What the user should know about a predicted step: an assumed batch, a GPU the step model was not
 // calibrated on, features no validation row exercises, a mixture of experts' likely range, assumed
 // offload rates.

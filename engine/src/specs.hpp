@@ -108,4 +108,19 @@ json run_to_json(const Row& row) {
           {"layout", layout_to_json(row.layout)}};
 }
 
+// A calibration-within-sources table (speed's or memory's) as JSON.
+inline json calibration_to_json(const std::vector<CalibrationDistance>& distances) {
+  json out = json::array();
+  for (const CalibrationDistance& d : distances)
+    out.push_back({{"distance", d.distance},
+                   {"pairs", d.pairs},
+                   {"sources", d.sources},
+                   {"median_abs_error_pct", d.median_abs_error_pct},
+                   {"median_abs_error_uncalibrated_pct", d.median_abs_error_uncalibrated_pct},
+                   {"median_abs_error_full_pct", d.median_abs_error_full_pct},
+                   {"low", d.low},
+                   {"high", d.high}});
+  return out;
+}
+
 }  // namespace traincalc::detail

@@ -543,6 +543,70 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.range_coverage_lineages_pct = mean(lineage_coverages);
   table.range_median_width = median(lineage_widths);
 
+  // The validated envelope, and what stepping beyond it costs. Along each dimension the lowest and
+  // highest values a measured row has bound the envelope. Then the rows past an edge (the source-weighted 80th percentile, or
+  // the 20th for the smallest models) are fitted without, as rows beyond the envelope would be, and
+  // each one's prediction compared with the fit on every row: the change of log(predicted), over
+  // doublings past the edge, is what the constants could not know about going that far (RMS per
+  // doubling, each source weighing the same). Pooled, it widens the range of a run outside.
+  if (fit_constants) {
+    struct Dimension {
+      const char* name;
+      double (*of)(const SpeedValidationRow&);
+      bool above;
+    };
+    const Dimension dimensions[] = {
+        {"params", [](const SpeedValidationRow& r) { return r.params; }, true},
+        {"params", [](const SpeedValidationRow& r) { return r.params; }, false},
+        {"gpus", [](const SpeedValidationRow& r) { return r.gpus; }, true},
+        {"pp", [](const SpeedValidationRow& r) { return r.layout.pp; }, true},
+        {"dp", [](const SpeedValidationRow& r) { return r.layout.dp; }, true},
+    };
+    double pooled_moved = 0, pooled_doublings = 0;
+    for (const Dimension& d : dimensions) {
+      SpeedEnvelopeDimension out;
+      out.dimension = d.name;
+      out.above = d.above;
+      std::map<std::string, double> count;
+      out.low = std::numeric_limits<double>::infinity();
+      out.high = 0;
+      for (const SpeedValidationRow& row : rows) {
+        out.low = std::min(out.low, d.of(row));
+        out.high = std::max(out.high, d.of(row));
+        ++count[row.source_group];
+      }
+      std::vector<std::pair<double, double>> weighted;
+      for (const SpeedValidationRow& row : rows) weighted.emplace_back(std::log(d.of(row)), 1.0 / count[row.source_group]);
+      out.edge = std::exp(detail::weighted_quantile_interpolated(weighted, d.above ? 0.8 : 0.2));
+      auto past = [&](const SpeedValidationRow& r) { return d.above ? d.of(r) > out.edge : d.of(r) < out.edge; };
+      const SpeedParams without = fit(prepared, rows, fit_rows(past), start, search_grid);
+      std::map<std::string, std::pair<double, double>> by_source;  // moved^2, doublings^2
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!past(rows[i])) continue;
+        double edge_predicted = 0, all_predicted = 0;
+        const double a = step_ratio(prepared[i], rows[i], without, &edge_predicted);
+        const double b = step_ratio(prepared[i], rows[i], in_sample, &all_predicted);
+        if (!std::isfinite(a) || !std::isfinite(b)) continue;
+        const double doublings = std::abs(std::log2(d.of(rows[i]) / out.edge));
+        auto& [moved, far] = by_source[rows[i].source_group];
+        moved += std::log(a / b) * std::log(a / b);
+        far += doublings * doublings;
+        ++out.rows;
+      }
+      double moved = 0, far = 0;
+      for (const auto& [source, m] : by_source) {
+        moved += m.first / count[source];
+        far += m.second / count[source];
+      }
+      out.sources = double(by_source.size());
+      out.per_doubling = far > 0 ? std::sqrt(moved / far) : 0.0;
+      pooled_moved += moved;
+      pooled_doublings += far;
+      table.envelope.push_back(out);
+    }
+    table.extrapolation_per_doubling = pooled_doublings > 0 ? std::sqrt(pooled_moved / pooled_doublings) : 0.0;
+  }
+
   // Calibration within each source: one measured row (up to 12 of each source, evenly spaced) fits the
   // speed multipliers (calibration.cpp), and the source's other rows (up to 240, evenly spaced) are
   // predicted with them, as a user of a lineage the constants never saw who measured that one row
@@ -557,9 +621,26 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
     std::map<std::string, std::vector<std::size_t>> by_source;
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (held[i] && held[i]->step_seconds > 0) by_source[rows[i].source_group].push_back(i);
+    // How much of one measured row's departure from the model is its source's (its code's, its
+    // machine's) and how much its own: the held-out rows' log(measured / predicted), the sources'
+    // means spread by tau (their variance less what their own rows' scatter adds, DerSimonian & Laird
+    // 1986), a row about its source's mean by sigma. A measured row's departure carries to another run
+    // of the same code in the share tau^2 / (tau^2 + sigma^2 / n) for n measured rows (the posterior
+    // mean of a normal random effect; calibration_weight in the engine).
+    {
+      std::map<std::string, std::vector<double>> by;
+      for (const SpeedValidationRow& row : rows)
+        if (std::isfinite(row.error_pct)) by[row.source_group].push_back(-std::log1p(row.error_pct / 100));
+      const detail::SourceEffect effect = detail::source_effect(by);
+      table.calibration_between_sd = effect.between_sd;
+      table.calibration_within_sd = effect.within_sd;
+      table.calibration_weight = effect.weight;
+    }
+    const double carried = table.calibration_weight;
     const std::vector<std::string> distances = {"layout", "gpus", "model"};
     std::map<std::string, std::map<std::string, std::vector<double>>> logs;  // distance -> source -> log ratios
     std::map<std::string, std::map<std::string, std::vector<double>>> plain;  // the same, uncalibrated
+    std::map<std::string, std::map<std::string, std::vector<double>>> full;   // the same, carried in full
     auto measured_seconds = [&](std::size_t i) {
       const StepPrediction& step = *held[i];
       // A published utilisation as the step it implies (the same FLOPs).
@@ -577,42 +658,24 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       const std::vector<std::size_t> targets = spaced(members, 240);
       for (std::size_t c : spaced(members, 12)) {
         const SpeedCalibration k = detail::fit_speed({{held[c]->seconds, measured_seconds(c)}});
+        const SpeedCalibration shrunk = detail::carried_calibration(k, carried);
         for (std::size_t q : targets) {
           if (q == c) continue;
-          const double calibrated = detail::calibrated_seconds(held[q]->seconds, k);
-          if (!(calibrated > 0)) continue;
+          const double calibrated = detail::calibrated_seconds(held[q]->seconds, shrunk);
+          const double in_full = detail::calibrated_seconds(held[q]->seconds, k);
+          if (!(calibrated > 0) || !(in_full > 0)) continue;
           const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
           const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
           logs[distance][source].push_back(std::log(measured_seconds(q) / calibrated));
           plain[distance][source].push_back(
               100 * std::abs(held[q]->step_seconds / measured_seconds(q) - 1));
+          full[distance][source].push_back(100 * std::abs(in_full / measured_seconds(q) - 1));
         }
       }
     }
-    for (const std::string& distance : distances) {
-      CalibrationDistance d;
-      d.distance = distance;
-      std::vector<double> medians;
-      std::vector<std::pair<double, double>> weighted;
-      for (const auto& [source, values] : logs[distance]) {
-        std::vector<double> abs_errors;
-        for (double x : values) {
-          abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
-          weighted.emplace_back(x, 1.0 / double(values.size()));
-        }
-        medians.push_back(median(abs_errors));
-        d.pairs += double(values.size());
-        ++d.sources;
-      }
-      if (medians.empty()) continue;
-      d.median_abs_error_pct = median(medians);
-      std::vector<double> plain_medians;
-      for (const auto& [source, values] : plain[distance]) plain_medians.push_back(median(values));
-      d.median_abs_error_uncalibrated_pct = median(plain_medians);
-      d.low = std::min(1.0, std::exp(detail::weighted_quantile_interpolated(weighted, 0.1)));
-      d.high = std::max(1.0, std::exp(detail::weighted_quantile_interpolated(weighted, 0.9)));
-      table.calibration.push_back(d);
-    }
+    for (const std::string& distance : distances)
+      if (auto d = detail::calibration_distance(distance, logs[distance], plain[distance], full[distance]))
+        table.calibration.push_back(*d);
   }
 
   // Within each rank group (one model on one GPU count, different layouts), how well the held-out
@@ -678,15 +741,17 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"range_coverage_pct", s.range_coverage_pct},
                        {"range_coverage_nested_pct", s.range_coverage_nested_pct},
                        {"fitted", s.fitted}});
-  json calibration = json::array();
-  for (const CalibrationDistance& d : table.calibration)
-    calibration.push_back({{"distance", d.distance},
-                           {"pairs", d.pairs},
-                           {"sources", d.sources},
-                           {"median_abs_error_pct", d.median_abs_error_pct},
-                           {"median_abs_error_uncalibrated_pct", d.median_abs_error_uncalibrated_pct},
-                           {"low", d.low},
-                           {"high", d.high}});
+  const json calibration = detail::calibration_to_json(table.calibration);
+  json envelope = json::array();
+  for (const SpeedEnvelopeDimension& d : table.envelope)
+    envelope.push_back({{"dimension", d.dimension},
+                        {"low", d.low},
+                        {"high", d.high},
+                        {"edge", d.edge},
+                        {"above", d.above},
+                        {"rows", d.rows},
+                        {"sources", d.sources},
+                        {"per_doubling", d.per_doubling}});
   json lineages = json::array();
   for (const SpeedValidationLineage& l : table.lineages)
     lineages.push_back({{"name", l.name},
@@ -722,6 +787,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                  {"sources", sources},
                  {"lineages", lineages},
                  {"calibration", calibration},
+                 {"envelope", envelope},
+                 {"extrapolation_per_doubling", table.extrapolation_per_doubling},
+                 {"calibration_between_sd", table.calibration_between_sd},
+                 {"calibration_within_sd", table.calibration_within_sd},
+                 {"calibration_weight", table.calibration_weight},
                  {"rank_groups", ranks},
                  {"fits", fits},
                  {"median_abs_error_pct", table.median_abs_error_pct},

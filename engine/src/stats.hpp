@@ -5,9 +5,12 @@
 #include <iterator>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "traincalc/json_api.hpp"
 
 namespace traincalc::detail {
 
@@ -168,6 +171,70 @@ inline HeldOutGroups held_out_groups(const std::map<std::string, std::vector<dou
   out.median_width = widths.empty() ? 1.0 : median(widths);
   out.median_abs_error_pct = median(medians);
   return out;
+}
+
+// What one measured row says about its source's other rows: the sources' mean log(measured /
+// predicted) spread by tau (their variance less what their own rows' scatter adds: DerSimonian &
+// Laird 1986), a row about its source's mean by sigma, and the share of one row's departure that is
+// its source's, tau^2 / (tau^2 + sigma^2) (the posterior mean of a normal random effect). Sources of
+// one row say nothing of sigma and are left out.
+struct SourceEffect {
+  double between_sd = 0, within_sd = 0, weight = 0;
+};
+inline SourceEffect source_effect(const std::map<std::string, std::vector<double>>& logs_by_source) {
+  std::vector<double> means, within, noise;
+  for (const auto& [source, values] : logs_by_source) {
+    if (values.size() < 2) continue;
+    const double m = mean(values);
+    double ss = 0;
+    for (double x : values) ss += (x - m) * (x - m);
+    const double variance = ss / double(values.size() - 1);
+    means.push_back(m);
+    within.push_back(variance);
+    noise.push_back(variance / double(values.size()));
+  }
+  SourceEffect out;
+  if (means.size() < 2) return out;
+  const double grand = mean(means);
+  double between = 0;
+  for (double m : means) between += (m - grand) * (m - grand);
+  between = std::max(0.0, between / double(means.size() - 1) - mean(noise));
+  out.between_sd = std::sqrt(between);
+  out.within_sd = std::sqrt(mean(within));
+  out.weight = between + mean(within) > 0 ? between / (between + mean(within)) : 0.0;
+  return out;
+}
+
+// One distance of a calibration-within-sources table from each source's log(measured / calibrated)
+// and its |error| in percent uncalibrated and with the measured row carried in full: the medians over
+// sources of each one's median, and the 10th and 90th percentiles of measured / calibrated, each
+// source weighing the same.
+using BySource = std::map<std::string, std::vector<double>>;
+inline std::optional<CalibrationDistance> calibration_distance(const std::string& distance, const BySource& logs,
+                                                               const BySource& uncalibrated, const BySource& in_full) {
+  CalibrationDistance d;
+  d.distance = distance;
+  std::vector<double> medians, plain_medians, full_medians;
+  std::vector<std::pair<double, double>> weighted;
+  for (const auto& [source, values] : logs) {
+    std::vector<double> abs_errors;
+    for (double x : values) {
+      abs_errors.push_back(100 * std::abs(std::exp(-x) - 1));
+      weighted.emplace_back(x, 1.0 / double(values.size()));
+    }
+    medians.push_back(median(abs_errors));
+    if (const auto it = uncalibrated.find(source); it != uncalibrated.end()) plain_medians.push_back(median(it->second));
+    if (const auto it = in_full.find(source); it != in_full.end()) full_medians.push_back(median(it->second));
+    d.pairs += double(values.size());
+    ++d.sources;
+  }
+  if (medians.empty()) return std::nullopt;
+  d.median_abs_error_pct = median(medians);
+  d.median_abs_error_uncalibrated_pct = median(plain_medians);
+  d.median_abs_error_full_pct = median(full_medians);
+  d.low = std::min(1.0, std::exp(weighted_quantile_interpolated(weighted, 0.1)));
+  d.high = std::max(1.0, std::exp(weighted_quantile_interpolated(weighted, 0.9)));
+  return d;
 }
 
 }  // namespace traincalc::detail

@@ -1144,4 +1144,75 @@ const LikelyRange& likely_range(std::string_view basis) {
 
 LikelyRange likely_range(const StepPrediction& step) { return likely_range(speed_range_basis(step)); }
 
+// `traincalc validate --speed`, "the validated envelope": the span of the measured rows, and per
+// doubling past the source-weighted 20th percentile of model size (6.7B
+// parameters) and the 80th of each (175B parameters, 2,048 GPUs, 8 pipeline stages, 64 data-parallel
+// replicas). Small models move most: their steps rest on the launch constants the small rows fit.
+// test_speed_validation.cpp keeps these equal to it.
+const std::vector<EnvelopeBound>& speed_envelope() {
+  static const std::vector<EnvelopeBound> bounds = {
+      {"params", 1.244e8, 1.008e12, 0.0868, 0.0126},
+      {"gpus", 1, 16384, 0, 0.0026},
+      {"pp", 1, 64, 0, 0.0260},
+      {"dp", 1, 512, 0, 0.0175},
+  };
+  return bounds;
+}
+
+void widen_outside_envelope(LikelyRange& range, const Scenario& s, const ModelReport& model, double gpus,
+                            const ParallelismReport& layout, double mfu, bool measured_on_this_gpu, Issues& warnings) {
+  constexpr double z80 = 1.2816;  // the normal's 90th percentile: an 80% range's half-width in sds
+  double variance = 0;
+  for (const EnvelopeBound& b : speed_envelope()) {
+    const double x = b.dimension == "params" ? model.params
+                     : b.dimension == "gpus" ? gpus
+                     : b.dimension == "pp"   ? layout.pp
+                                             : layout.dp;
+    if (!(x > 0)) continue;
+    const bool below = x < b.low, above = x > b.high;
+    const double per_doubling = below ? b.below_per_doubling : above ? b.above_per_doubling : 0;
+    if (!(per_doubling > 0)) continue;
+    const double edge = below ? b.low : b.high;
+    const double sd = per_doubling * std::abs(std::log2(x / edge));
+    variance += sd * sd;
+    const bool params = b.dimension == "params";
+    // Parameters in millions below a billion, else in billions, to 3 significant digits.
+    auto count = [&](double n) {
+      if (!params) return format_number(n);
+      const double unit = n < 1e9 ? 1e6 : 1e9;
+      const double scale = std::pow(10.0, 2 - std::floor(std::log10(n / unit)));
+      return format_number(std::round(n / unit * scale) / scale) + (n < 1e9 ? "M" : "B");
+    };
+    const std::string value = count(x), reach = count(edge);
+    const std::string pct = format_number(std::round(100 * std::expm1(z80 * sd) * 10) / 10);
+    const char* what = params ? "A model of " : b.dimension == "gpus" ? "A run on " : b.dimension == "pp" ? "A pipeline of " : "Data parallelism over ";
+    const char* unit = params ? " parameters" : b.dimension == "gpus" ? " GPUs" : b.dimension == "pp" ? " stages" : " replicas";
+    warnings.push_back({params ? "model" : b.dimension == "gpus" ? "hardware.count" : "strategy." + std::string(b.dimension),
+                        "outside_envelope",
+                        std::string(what) + value + unit + " is " + (below ? "below" : "beyond") +
+                            " what the validation's measured runs cover (they reach " + reach +
+                            "): the likely range is widened by " + pct +
+                            "% for it, as far as refitting without the measured rows past such an edge moved "
+                            "their predictions.",
+                        {{"dimension_ids", "envelope_" + std::string(b.dimension)},
+                         {"value", value},
+                         {"edge", reach},
+                         {"pct", pct},
+                         {"direction", below ? "below" : "above"}}});
+  }
+  const double spread = std::exp(z80 * std::sqrt(variance));
+  double low = 1 / spread, high = spread;
+  // A GPU of a family no source measured: its utilisation within about extrapolation_points either way
+  // (the mfu_extrapolated warning), at most twice as slow; a step the user measured on it is known.
+  if (!calibrated_family(s.hardware.gpu) && !measured_on_this_gpu && mfu > 0) {
+    const double points = extrapolation_points / 100;
+    low *= mfu / (mfu + points);
+    high *= mfu / std::max(mfu - points, mfu / 2);
+  }
+  range.outside_low = low;
+  range.outside_high = high;
+  range.low *= low;
+  range.high *= high;
+}
+
 }  // namespace traincalc::detail

@@ -681,6 +681,25 @@ namespace {
 // measured. What a measurement cannot physically be is refused when the run is estimated
 // (calibration.cpp); here the shape, the keys and the ranges.
 constexpr std::size_t max_measured_runs = 16;
+// How far a measured run (the scenario with its patch) is from the one estimated: another model or GPU
+// type, another GPU count, another layout, or the same step (what changes only the tokens, the price,
+// the budget, energy, the expected run's terms or the labels leaves the step as it is).
+std::string measured_distance(json measured, json estimated) {
+  auto at = [](const json& j, const char* pointer) {
+    const json::json_pointer p(pointer);
+    return j.contains(p) ? j.at(p) : json();
+  };
+  if (at(measured, "/model") != at(estimated, "/model") || at(measured, "/hardware/gpu") != at(estimated, "/hardware/gpu"))
+    return "model";
+  if (at(measured, "/hardware/count") != at(estimated, "/hardware/count")) return "gpus";
+  for (json* j : {&measured, &estimated}) {
+    for (const char* key : {"label", "pricing", "budget", "energy", "operations", "currency", "exchange_rates", "version"})
+      j->erase(key);
+    if (j->contains("training") && (*j)["training"].is_object()) (*j)["training"].erase("tokens");
+  }
+  return measured == estimated ? "same_run" : "layout";
+}
+
 void read_calibration(const json& root, Fields& top, const Catalog& catalog, Scenario& s, Issues& errors) {
   const json* list = top.raw("calibration");
   if (!list) return;
@@ -725,6 +744,7 @@ void read_calibration(const json& root, Fields& top, const Catalog& catalog, Sce
         if (patch->contains("hardware") && (*patch)["hardware"].is_object() && (*patch)["hardware"].contains("count"))
           scenario.erase("budget");
         run.same_as_estimated = false;
+        run.distance = measured_distance(scenario, base);
       }
     }
     f.require("measured", "what was measured, by report key", "measured");

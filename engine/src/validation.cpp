@@ -5,6 +5,8 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "estimators.hpp"
 #include "json_fields.hpp"
@@ -128,6 +130,9 @@ namespace {
 struct MemoryParts3 {
   double allocated = 0, dynamic = 0, outside = 0;
 };
+
+// A measured peak's held-out error, in percent of the measured.
+double row_error(const MemoryValidationRow& row) { return 100 * (row.predicted_bytes / row.measured_bytes - 1); }
 
 double predicted_for(const MemoryValidationRow& row, const MemoryParts3& p, double fragmentation) {
   if (row.counter == "allocated") return p.allocated;
@@ -258,6 +263,45 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
   table.range_coverage_lineages_pct = held.coverage_pct;
   table.range_median_width = held.median_width;
   table.median_of_lineages_abs_error_pct = held.median_abs_error_pct;
+  // Calibration within each source: one measured peak sets the allocated factor that makes it come
+  // out (calibration.cpp: with the allocator's gap and what sits outside it as predicted), and each of
+  // the source's other measured peaks is predicted with the share of it that carries to another run
+  // (the sources' effect, as for speed): its own prediction plus that factor's change of its
+  // allocated bytes. Every peak of a source calibrates in turn.
+  {
+    std::map<std::string, std::vector<std::size_t>> by_source;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].measured_bytes > 0 && !rows[i].out_of_memory && !rows[i].upper_bound && parts[i].allocated > 0)
+        by_source[rows[i].source_group].push_back(i);
+    std::map<std::string, std::vector<double>> by;
+    for (const auto& [source, members] : by_source)
+      for (std::size_t i : members) by[source].push_back(std::log(rows[i].measured_bytes / rows[i].predicted_bytes));
+    const detail::SourceEffect effect = detail::source_effect(by);
+    table.calibration_between_sd = effect.between_sd;
+    table.calibration_within_sd = effect.within_sd;
+    table.calibration_weight = effect.weight;
+    // distance -> source -> log(measured / calibrated), |error| uncalibrated and carried in full
+    std::map<std::string, detail::BySource> logs, plain, full;
+    for (const auto& [source, members] : by_source)
+      for (std::size_t c : members) {
+        const double factor = std::max(0.2, 1 + (rows[c].measured_bytes - rows[c].predicted_bytes) / parts[c].allocated);
+        const double carried = std::pow(factor, effect.weight);
+        for (std::size_t q : members) {
+          if (q == c) continue;
+          const double calibrated = rows[q].predicted_bytes + (carried - 1) * parts[q].allocated;
+          const double in_full = rows[q].predicted_bytes + (factor - 1) * parts[q].allocated;
+          if (!(calibrated > 0) || !(in_full > 0)) continue;
+          const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
+          const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
+          logs[distance][source].push_back(std::log(rows[q].measured_bytes / calibrated));
+          plain[distance][source].push_back(std::abs(row_error(rows[q])));
+          full[distance][source].push_back(100 * std::abs(in_full / rows[q].measured_bytes - 1));
+        }
+      }
+    for (const std::string distance : {"layout", "gpus", "model"})
+      if (auto d = detail::calibration_distance(distance, logs[distance], plain[distance], full[distance]))
+        table.calibration.push_back(*d);
+  }
   table.median_abs_error_pct = median(held_out);
   table.max_abs_error_pct = largest(held_out);
   table.median_abs_error_in_sample_pct = median(in_sample);
@@ -289,6 +333,7 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
     }
     rows.push_back(std::move(out));
   }
+  const json calibration = detail::calibration_to_json(table.calibration);
   json sources = json::array();
   for (const MemoryValidationSource& s : table.sources)
     sources.push_back({{"group", s.group},
@@ -318,6 +363,10 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
                    {"lineages", table.range.lineages}}},
                  {"range_coverage_lineages_pct", table.range_coverage_lineages_pct},
                  {"range_median_width", table.range_median_width},
+                 {"calibration", calibration},
+                 {"calibration_between_sd", table.calibration_between_sd},
+                 {"calibration_within_sd", table.calibration_within_sd},
+                 {"calibration_weight", table.calibration_weight},
                  {"median_of_lineages_abs_error_pct", table.median_of_lineages_abs_error_pct}};
   return result.dump(indent, ' ', false, json::error_handler_t::replace);
 }

@@ -34,6 +34,24 @@ describe('your measured run', () => {
     });
   }
 
+  test('a run measured on other GPUs carries a fifth of its departure, says so, and the math gives the calibrated range', async () => {
+    // The same run on 8 GPUs, measured 25% slower than predicted: 64 GPUs take 1.25^0.195 of it
+    // (report.calibration.speed.carried, docs/validation.md) and the calibrated rows' range.
+    const eight = await openPage(site.browser, `${site.base}#${RUN.replace('hardware.count=64', 'hardware.count=8')}&lang=en`);
+    const predicted8 = await reportValue(eight.page, 'time.step_seconds');
+    await eight.context.close();
+    const { context, page, problems } = await openPage(site.browser, `${site.base}#${RUN}&lang=en`);
+    const predicted = await reportValue(page, 'time.step_seconds');
+    await page.fill('#f-calibration-hardware-count', '8');
+    await page.fill('#f-calibration-time-step_seconds', String(Number((predicted8 * 1.25).toFixed(3))));
+    const calibrated = await reportChange(page, 'time.step_seconds', predicted);
+    assert.ok(Math.abs(calibrated / (predicted * 1.25 ** 0.1946) - 1) < 0.01, `${calibrated} vs ${predicted}`);
+    assert.match(await page.locator('[data-calibrated]').textContent(), /19\.5% of your run's ×1\.25 \(measured on another GPU count/);
+    assert.equal(await page.locator('[data-range-basis="calibrated_gpus"]').count(), 1);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('a measurement that cannot be is named at its field, and what was typed stays (en)', async () => {
     const { context, page } = await openPage(site.browser, `${site.base}#${RUN}&lang=en`);
     await reportValue(page, 'time.step_seconds');

@@ -717,7 +717,12 @@ describe('the served page', () => {
     // The memory runs: every row of the engine's table, its held-out median as `traincalc validate
     // --memory` prints it.
     const memory = JSON.parse(execFileSync(CLI, ['validate', '--memory', '--json'], { encoding: 'utf8' }));
-    assert.equal(await page.locator('.memory-validation tbody tr').count(), memory.rows.length);
+    assert.equal(await page.locator('.memory-validation tbody tr[data-row]').count(), memory.rows.length);
+    // Calibrated on one measured peak, by distance, as the CLI prints it.
+    for (const d of memory.calibration) {
+      assert.equal(Number(await page.locator(`.memory-validation tr[data-distance="${d.distance}"] [data-value]`).getAttribute('data-value')),
+        d.median_abs_error_pct);
+    }
     assert.equal(Number(await page.locator('.memory-validation [data-median]').getAttribute('data-median')), memory.median_abs_error_pct);
     assert.match(await page.locator('.memory-validation').innerText(), /显存：真实训练的实测峰值[\s\S]*误差中位数/);
     // Each memory row described in Chinese from what ran, the source's label and citation beneath.
@@ -1163,7 +1168,9 @@ describe('the served page', () => {
         await page.locator('#validation-view[data-state="ok"]').waitFor({ timeout: 60000 });
         await page.locator('.memory-validation').waitFor();
         const boxes = await page.locator('#validation-view .table-scroll').evaluateAll((nodes) => nodes.map((box) => ({ scroll: box.scrollWidth, client: box.clientWidth })));
-        assert.equal(boxes.length, 6);  // published runs, speed by lineage and by source, its rows, memory, whole runs
+        // Published runs; speed by lineage, by source, calibrated by distance, its rows; memory, calibrated
+        // by distance; whole runs.
+        assert.equal(boxes.length, 8);
         for (const box of boxes) assert.ok(box.scroll <= box.client + 1, `a validation table scrolls sideways (${JSON.stringify(box)})`);
         const unlabelled = await page.locator('#validation-view table').evaluateAll((tables) => tables.flatMap((table) => {
           const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);

@@ -60,9 +60,10 @@ TEST_CASE("Throughput, MFU and TFLOP/s per GPU are read as the step time they im
   }
 }
 
-TEST_CASE("A run measured at another size calibrates this one through the parts they share", "[calibration]") {
-  // Measured on 8 GPUs (a merge patch over this scenario), estimated on 64: both compute-bound, so the
-  // compute factor carries over and the 64-GPU step moves by about the same 15%.
+TEST_CASE("A run measured at another size carries the share of its departure that its code explains", "[calibration]") {
+  // Measured on 8 GPUs (a merge patch over this scenario), estimated on 64: the fitted compute factor
+  // is the measured run's 1.15, and 64 GPUs take 1.15^0.195 of it, 2.8%: on the held-out rows one
+  // measured step is 19.5% its code's and the rest its own (calibration_weight; test_speed_validation.cpp).
   json s = llama8b();
   json eight = s;
   eight["hardware"]["count"] = 8;
@@ -71,8 +72,36 @@ TEST_CASE("A run measured at another size calibrates this one through the parts 
   s["calibration"] = json::array({{{"scenario", {{"hardware", {{"count", 8}}}}}, {"measured", {{"time.step_seconds", step8 * 1.15}}}}});
   const json r = test::report_json(s);
   REQUIRE(r.at("errors").empty());
-  CHECK(r.at("time").at("step_seconds").get<double>() == Approx(step64 * 1.15).epsilon(0.02));
+  const json& speed = r.at("calibration").at("speed");
+  CHECK(speed.at("distance") == "gpus");
+  CHECK(speed.at("carried").get<double>() == Approx(0.1946).margin(0.001));
+  CHECK(speed.at("compute").get<double>() == Approx(1.15).margin(0.01));
+  CHECK(r.at("time").at("step_seconds").get<double>() == Approx(step64 * std::pow(1.15, 0.1946)).epsilon(0.005));
   CHECK(r.at("calibration").at("points").at(0).at("predicted").get<double>() == Approx(step8));
+  // Its range is the calibrated rows' at that distance: measured / calibrated 0.919-1.201 over 361
+  // pairs of 8 sources (calibration_range).
+  const json& range = r.at("time").at("range");
+  CHECK(range.at("basis") == "calibrated_gpus");
+  CHECK(range.at("low").get<double>() == Approx(0.9193));
+  CHECK(range.at("high").get<double>() == Approx(1.2005));
+  // Another layout of the same model on as many GPUs is nearer; another model, farther.
+  s["calibration"][0]["scenario"] = {{"strategy", {{"micro_batch", 2}}}};
+  CHECK(test::report_json(s).at("calibration").at("speed").at("distance") == "layout");
+  s["calibration"][0]["scenario"] = {{"model", {{"preset", "llama-2-7b"}}}};
+  CHECK(test::report_json(s).at("time").at("range").at("basis") == "calibrated_model");
+  // A patch that changes nothing, or only what leaves the step as it is (the tokens, the price), is
+  // the run itself.
+  s["calibration"][0]["scenario"] = {{"hardware", {{"count", 64}}}};
+  CHECK(test::report_json(s).at("calibration").at("speed").at("distance") == "same_run");
+  s["calibration"][0]["scenario"] = {{"training", {{"tokens", 5e9}}}, {"pricing", {{"per_gpu_hour", 2}}}};
+  CHECK(test::report_json(s).at("calibration").at("speed").at("distance") == "same_run");
+  // Two figures of one run (its step time and its throughput) are one measured run: carried 19.5%.
+  json two = s;
+  two["calibration"] = json::array({{{"scenario", {{"hardware", {{"count", 8}}}}},
+                                     {"measured", {{"time.step_seconds", step8 * 1.15}, {"time.samples_per_second", 1.0}}}}});
+  const json both = test::report_json(two);
+  REQUIRE(both.at("errors").empty());
+  CHECK(both.at("calibration").at("speed").at("carried").get<double>() == Approx(0.1946).margin(0.001));
 }
 
 TEST_CASE("A measured peak calibrates the memory: allocated, then the allocator's gap", "[calibration][memory]") {
@@ -91,6 +120,20 @@ TEST_CASE("A measured peak calibrates the memory: allocated, then the allocator'
         Approx(plain.at("memory").at("per_gpu_bytes").at("total").get<double>() + reserved * 0.05));
   CHECK(r.at("calibration").at("per_gpu_bytes_uncalibrated").get<double>() ==
         Approx(plain.at("memory").at("per_gpu_bytes").at("total").get<double>()));
+  CHECK(r.at("calibration").at("memory").at("distance") == "same_run");
+  CHECK(r.at("calibration").at("memory").at("carried") == 1.0);
+  // A peak measured on 8 GPUs carries 19.6% of its factor to 64 (memory_calibration_weight:
+  // test_validation.cpp): allocated x 1.10 there is x 1.10^0.196 here.
+  json eight = llama8b();
+  eight["hardware"]["count"] = 8;
+  const double allocated8 = test::report_json(eight).at("memory").at("allocated_bytes");
+  s["calibration"] = json::array({{{"scenario", {{"hardware", {{"count", 8}}}}},
+                                   {"measured", {{"memory.allocated_bytes", allocated8 * 1.10}}}}});
+  const json other = test::report_json(s);
+  REQUIRE(other.at("errors").empty());
+  CHECK(other.at("calibration").at("memory").at("distance") == "gpus");
+  CHECK(other.at("calibration").at("memory").at("carried").get<double>() == Approx(0.1956).margin(0.001));
+  CHECK(other.at("memory").at("allocated_bytes").get<double>() == Approx(allocated * std::pow(1.10, 0.1956)).epsilon(1e-3));
 }
 
 TEST_CASE("What a measurement cannot be is refused at its field, with what to check", "[calibration][validation]") {
@@ -178,7 +221,10 @@ TEST_CASE("A calibrated step is a real run's speed: no run efficiency on top, an
   s["calibration"] = json::array({{{"measured", {{"time.step_seconds", step * 1.1}}}}});
   const json r = test::report_json(s);
   REQUIRE(r.at("errors").empty());
-  CHECK_FALSE(r.at("time").at("range").contains("assumed_high"));
+  // The run measured itself is its measurement: no range around it.
+  CHECK_FALSE(r.at("time").contains("range"));
+  CHECK(r.at("calibration").at("speed").at("distance") == "same_run");
+  CHECK(r.at("calibration").at("speed").at("carried") == 1.0);
   CHECK(r.at("time").at("expected").at("run_efficiency") == 1.0);
   CHECK(r.at("time").at("expected").at("lost_hours").at("slower_steps") == 0.0);
   // The memory, not measured, is still widened, and the warning names only what is still assumed.

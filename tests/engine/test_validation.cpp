@@ -318,3 +318,29 @@ TEST_CASE("The memory's likely range is what validate --memory measures, held ou
   CHECK(table.range_median_width <= 1.3);
   CHECK(table.median_of_lineages_abs_error_pct <= 5.0);  // 3.9%
 }
+
+TEST_CASE("Calibrated on one measured peak, a source's other peaks: the error by distance, beside uncalibrated",
+          "[memory][validation][calibration]") {
+  // Each source's measured peaks predicted with the fragmentation fitted without its lineage, then
+  // calibrated on one of its peaks in turn. A peak departs from the model by its source's bias (the
+  // sources' means spread by tau = 0.0290 in log) and by its own (sigma = 0.0588): one measured peak
+  // carries tau^2 / (tau^2 + sigma^2) = 19.6% of its departure to another run, and the engine's
+  // constants (calibration.cpp) are these.
+  const traincalc::MemoryValidationTable table = traincalc::validate_memory(traincalc::builtin_catalog());
+  CHECK(traincalc::detail::memory_calibration_between_sd == Approx(table.calibration_between_sd).epsilon(1e-3));
+  CHECK(traincalc::detail::memory_calibration_within_sd == Approx(table.calibration_within_sd).epsilon(1e-3));
+  CHECK(traincalc::detail::memory_calibration_weight(1) == Approx(table.calibration_weight).epsilon(1e-3));
+  REQUIRE(table.calibration.size() == 3);
+  for (const auto& d : table.calibration) {
+    INFO(d.distance);
+    CHECK(d.sources >= 5);
+    // Carrying a fifth beats carrying it all at every distance (layout 4.8% against 5.6% in full,
+    // GPU count 3.3% against 5.5%, model 4.0% against 5.6%). Uncalibrated (3.7%, 2.9%, 4.2%) the
+    // peaks are already near the 3% a calibration was to reach: one peak's own scatter about its
+    // source is larger than its source's bias, so the target is not met on this data.
+    CHECK(d.median_abs_error_pct < d.median_abs_error_full_pct);
+    CHECK(d.median_abs_error_pct <= 5.0);
+    CHECK(d.low < 1.0);
+    CHECK(d.high > 1.0);
+  }
+}

@@ -696,6 +696,7 @@ const WARNING_PARAMS = {
   budget_at_risk: ['cost', 'high_cost', 'currency', 'budget'],
   bytes_per_token_assumed: ['english', 'chinese', 'chinese_english_tokenizer', 'code'],
   mfu_extrapolated: ['points', 'gpu_list'],
+  outside_envelope: ['dimension_ids', 'value', 'edge', 'pct'],
   speed_uncalibrated: ['features', 'feature_ids'],
   speed_moe_range: ['rows', 'sources', 'faster_pct', 'slower_pct'],
   offload_time_assumed: ['pcie_gbs', 'cpu_adam_params_per_second'],

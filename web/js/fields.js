@@ -188,6 +188,7 @@ export const SECTIONS = [
       { path: 'operations.interruptions_per_1000_gpu_days', kind: 'number', default: '', hint: 'hint_interruptions', active: always },
       { path: 'operations.restart_minutes', kind: 'number', default: '', hint: 'hint_restart', active: always },
       { path: 'operations.checkpoint_interval_hours', kind: 'number', default: '', hint: 'hint_checkpoint_interval', active: always },
+      { path: 'operations.run_efficiency', kind: 'number', scale: 100, default: '', hint: 'hint_run_efficiency', active: always },
     ],
   },
   // A run the user measured (scenario.calibration's first): what was measured, and on how many GPUs

@@ -87,6 +87,17 @@ struct ValidationTable {
 ValidationTable validate_calibration(const Catalog& catalog, bool with_planner);
 std::string validation_to_json(const ValidationTable& table, int indent = -1);
 
+// Calibrated on one measured row of a source, its other rows predicted: the error by how far the
+// predicted row is from the measured one ("layout": the same model on as many GPUs; "gpus": the
+// same model on another count; "model": another model).
+struct CalibrationDistance {
+  std::string distance;
+  double pairs = 0, sources = 0;
+  double median_abs_error_pct = 0;  // the median over sources of each one's median
+  double median_abs_error_uncalibrated_pct = 0;  // the same pairs, uncalibrated
+  double median_abs_error_full_pct = 0;  // the same pairs, the measured row's departure carried in full
+  double low = 1, high = 1;         // measured / calibrated: the 10th and 90th percentiles
+};
 // The memory model against measured peaks (engine/data/memory-validation.json), held out by source:
 // the one calibrated constant, the allocator's fragmentation allowance, is fitted on the other
 // sources' reserved peaks for each source's rows, and on all of them for the in-sample figures.
@@ -132,6 +143,11 @@ struct MemoryValidationTable {
   LikelyRange range;
   double range_coverage_lineages_pct = 0, range_median_width = 1;
   double median_of_lineages_abs_error_pct = 0;
+  // Each source calibrated on one measured peak (the allocated factor that makes it come out, as
+  // calibration.cpp fits it) and its other peaks predicted; the sources' biases' spread, a peak's own
+  // about its source's, and the share of a measured peak's departure that carries to another run.
+  std::vector<CalibrationDistance> calibration;
+  double calibration_between_sd = 0, calibration_within_sd = 0, calibration_weight = 1;
 };
 MemoryValidationTable validate_memory(const Catalog& catalog);
 std::string memory_validation_to_json(const MemoryValidationTable& table, int indent = -1);
@@ -203,19 +219,26 @@ struct SpeedFittedParams {
   std::string without;  // the lineage left out; empty for the in-sample fit
   std::vector<std::pair<std::string, double>> values;
 };
-// Calibrated on one measured row, the other rows of its source predicted: the error by how far the
-// predicted run is from the measured one ("layout": the same model on as many GPUs; "gpus": the same
-// model on another GPU count; "model": another model), each source weighing the same.
-struct CalibrationDistance {
-  std::string distance;
-  double pairs = 0, sources = 0;
-  double median_abs_error_pct = 0;  // the median over sources of each one's median
-  double median_abs_error_uncalibrated_pct = 0;  // the same pairs with the engine's own constants
-  double low = 1, high = 1;         // measured / calibrated: the 10th and 90th percentiles
+// The validated envelope along one dimension of a run, and what stepping beyond it costs: the values
+// the measured rows span (`low`-`high`), and with the rows past the source-weighted 80th
+// percentile (or below the 20th) fitted without, how far their predictions moved per doubling past it.
+struct SpeedEnvelopeDimension {
+  std::string dimension;  // "params", "gpus", "pp" or "dp"
+  double low = 0, high = 0;
+  double edge = 0;        // the experiment's threshold
+  bool above = true;      // rows above the edge held out (false: below)
+  double rows = 0, sources = 0;
+  double per_doubling = 0;  // RMS change of log(predicted) per doubling past the edge
 };
 struct SpeedValidationTable {
   std::string description;
+  std::vector<SpeedEnvelopeDimension> envelope;
+  double extrapolation_per_doubling = 0;  // pooled over the dimensions' experiments
   std::vector<CalibrationDistance> calibration;
+  // What one measured row says about a source's other rows (empirical Bayes over the held-out rows):
+  // the spread of the sources' mean log(measured / predicted) and of a row about its source's mean,
+  // and the share of a measured row's departure that carries to another run, tau^2 / (tau^2 + sigma^2).
+  double calibration_between_sd = 0, calibration_within_sd = 0, calibration_weight = 1;
   std::vector<SpeedValidationRow> rows;
   std::vector<SpeedValidationSource> sources;
   std::vector<SpeedValidationLineage> lineages;

@@ -104,6 +104,10 @@ struct LikelyRange {
   // How far what was assumed moves the range, already in low and high: the lowest and highest ratio
   // of the figure under a plausible alternative to the assumed one (1 and 1 when nothing was assumed).
   double assumed_low = 1, assumed_high = 1;
+  // How far a run outside the validated envelope moves the range, already in low and high (1 and 1
+  // inside it): the extrapolation past the measured model sizes, GPU counts, pipeline depths and
+  // data-parallel widths, and a GPU of a family no validation source measured.
+  double outside_low = 1, outside_high = 1;
 };
 
 // The run as it is likely to go (goodput.cpp): the steady state slowed to a real run's speed, then
@@ -390,6 +394,12 @@ struct CalibrationReport {
   MemoryCalibration memory;
   std::vector<CalibrationPoint> points;
   std::optional<double> step_seconds_uncalibrated;  // this scenario's step before calibration
+  // The nearest measured speed's distance from this run ("same_run", "layout", "gpus", "model") and
+  // the share of the fitted departure carried to it (1 for the run measured itself; calibration_weight).
+  std::string speed_distance;
+  double speed_carried = 1;
+  std::string memory_distance;  // the same for the nearest measured peak
+  double memory_carried = 1;
   double per_gpu_bytes_uncalibrated = 0;
 };
 

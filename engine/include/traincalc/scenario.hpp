@@ -157,6 +157,9 @@ struct Scenario;
 struct MeasuredRun {
   std::shared_ptr<const Scenario> scenario;  // the run as measured, its own calibration empty
   bool same_as_estimated = true;              // no changes: the scenario being estimated
+  // How far the measured run is from the one estimated: "same_run", "layout" (the same model on as
+  // many GPUs), "gpus" (another GPU count) or "model" (another model or another GPU type).
+  std::string distance = "same_run";
   std::map<std::string, double, std::less<>> measured;
 };
 

@@ -197,8 +197,8 @@ export class Results {
     // Calibrated to the user's measured run: said under the headline, with what moved and by how much.
     const c = report.calibration;
     const calibratedParts = c ? [
-      c.step_seconds_uncalibrated ? t(lang, 'calibrated_speed', { factor: format.plain(report.time.step_seconds / c.step_seconds_uncalibrated, lang, 2) }) : null,
-      c.memory ? t(lang, 'calibrated_memory', { factor: format.plain(c.memory.allocated_factor, lang, 2) }) : null,
+      c.step_seconds_uncalibrated ? calibratedSpeed(report, lang) : null,
+      c.memory ? t(lang, 'calibrated_memory', { factor: format.plain(c.memory.allocated_factor ** c.memory.carried, lang, 2) }) : null,
     ].filter(Boolean) : [];
     const calibratedNote = calibratedParts.length
       ? el('div', { class: 'headline-note', role: 'note', 'data-calibrated': '' }, [
@@ -414,4 +414,17 @@ function durationText(days, lang) {
 
 function row(lang, key, valueNodes, className = null) {
   return [el('dt', { class: className, text: t(lang, key) }), el('dd', { class: className }, valueNodes)];
+}
+
+// The calibrated step against the model's; for a run other than the one measured, the share of the
+// measured run's departure it carries (report.calibration.speed.carried).
+function calibratedSpeed(report, lang) {
+  const c = report.calibration;
+  const factor = format.plain(report.time.step_seconds / c.step_seconds_uncalibrated, lang, 2);
+  if (!(c.speed.carried < 1)) return t(lang, 'calibrated_speed', { factor });
+  const point = c.points.find((p) => p.key.startsWith('time.'));
+  return t(lang, 'calibrated_speed_carried', {
+    factor, share: format.percent(c.speed.carried, lang), fitted: format.plain(point.measured / point.predicted, lang, 2),
+    distance: t(lang, `calibrated_distance_${c.speed.distance}`),
+  });
 }

@@ -152,6 +152,7 @@ export function speedSection(report, lang) {
   const alt = alternatives(report, lang);
   if (alt) children.push(alt);
   if (time.step_seconds !== undefined && time.global_batch_sequences) {
+    const calibrated = time.range?.basis.startsWith('calibrated_') && report.calibration?.speed;
     const flopsPerStep = report.compute.flops_per_token * time.global_batch_sequences * report.compute.seq_len;
     children.push(el('details', { class: 'math' }, [
       el('summary', { text: t(lang, 'math_speed_title') }),
@@ -159,12 +160,16 @@ export function speedSection(report, lang) {
         el('li', { text: t(lang, 'math_speed_step', { b: format.plain(time.global_batch_sequences, lang, 0), s: format.plain(report.compute.seq_len, lang, 0), fpt: format.scientific(report.compute.flops_per_token), f: format.scientific(flopsPerStep) }) }),
         el('li', { text: t(lang, 'math_speed_mfu', { f: format.scientific(flopsPerStep), g: format.plain(gpus, lang, 0), peak: report.hardware.peak_tflops, st: format.plain(time.step_seconds, lang, 3), mfu: format.percent(time.mfu, lang) }) }),
         el('li', { text: t(lang, 'math_speed_model') }),
-        time.range && time.mfu_range && time.step_seconds_range ? el('li', { 'data-range-basis': time.range.basis, text: t(lang, 'math_speed_range', {
+        time.range && time.mfu_range && time.step_seconds_range ? el('li', { 'data-range-basis': time.range.basis, text: t(lang, calibrated ? 'math_speed_range_calibrated' : 'math_speed_range', {
           rows: format.plain(time.range.rows, lang, 0),
           sources: t(lang, time.range.sources === 1 ? 'sources_one' : 'sources_many', { n: format.plain(time.range.sources, lang, 0) }),
-          basis: t(lang, `range_basis_${time.range.basis}`),
+          ...(calibrated ? { distance: t(lang, `calibrated_distance_${report.calibration.speed.distance}`) }
+            : { basis: t(lang, `range_basis_${time.range.basis}`) }),
           lo: format.factor(time.range.low, lang), hi: format.factor(time.range.high, lang),
           step: secondsRange(time.step_seconds_range, time.step_seconds, lang), mfu: percentRange(time.mfu_range, lang),
+        }) }) : null,
+        time.range?.outside_high ? el('li', { 'data-range-outside': '', text: t(lang, 'math_range_outside', {
+          lo: format.factor(time.range.outside_low, lang), hi: format.factor(time.range.outside_high, lang),
         }) }) : null,
       ]),
     ]));

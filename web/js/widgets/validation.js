@@ -232,12 +232,38 @@ Validation.prototype.speedTable = function speedTable(measured, lang) {
         sources: t(lang, r.sources === 1 ? 'sources_one' : 'sources_many', { n: format.plain(r.sources, lang, 0) }),
       })).join(t(lang, 'list_separator')),
     }) }),
+    ...calibrationTable(measured, lang, 'val_cal_summary'),
     el('div', { class: 'val-filters' }, [select('source', 'source_group'), select('gpu', 'gpu'), select('framework', 'framework'),
       el('label', {}, [outside, ` ${t(lang, 'val_only_outside')}`])]),
     shown,
     tableOf(rowsHead, rowsBody),
   ]);
 };
+
+// Calibrated on one measured row of a source, its other rows predicted, by how far they are from it:
+// the share carried, the median error beside carrying it in full and beside no calibration, the range.
+function calibrationTable(measured, lang, summaryKey) {
+  if (!measured.calibration?.length) return [];
+  const pct = (x) => `${format.plain(x, lang, 1)}%`;
+  const head = ['val_cal_distance', 'val_cal_pairs', 'val_sources', 'val_cal_median', 'val_cal_full', 'val_cal_plain', 'val_cal_range']
+    .map((key) => el('th', { scope: 'col', text: t(lang, key) }));
+  const rows = measured.calibration.map((d) => el('tr', { 'data-distance': d.distance }, [
+    el('th', { scope: 'row', text: t(lang, `val_cal_${d.distance}`) }),
+    el('td', { text: format.plain(d.pairs, lang, 0) }),
+    el('td', { text: format.plain(d.sources, lang, 0) }),
+    el('td', { 'data-value': d.median_abs_error_pct, text: pct(d.median_abs_error_pct) }),
+    el('td', { text: pct(d.median_abs_error_full_pct) }),
+    el('td', { text: pct(d.median_abs_error_uncalibrated_pct) }),
+    el('td', { text: t(lang, 'val_cal_range_value', { lo: format.factor(d.low, lang), hi: format.factor(d.high, lang) }) }),
+  ]));
+  return [
+    el('p', { 'data-calibration-weight': measured.calibration_weight, text: t(lang, summaryKey, {
+      tau: format.plain(100 * measured.calibration_between_sd, lang, 1), sigma: format.plain(100 * measured.calibration_within_sd, lang, 1),
+      share: format.plain(100 * measured.calibration_weight, lang, 0),
+    }) }),
+    tableOf(head, el('tbody', {}, rows)),
+  ];
+}
 
 // A measured peak: the GPU (the memory table has no GPU column) and, on more than one, the layout; the
 // source's own label and citation beneath.
@@ -279,6 +305,7 @@ function memoryTable(memory, lang) {
       lineages: memory.range.lineages, cov: format.plain(memory.range_coverage_lineages_pct, lang, 0),
     }) }),
     tableOf(head, el('tbody', {}, rows)),
+    ...calibrationTable(memory, lang, 'val_cal_memory_summary'),
   ]);
 }
 
