@@ -417,11 +417,9 @@ const output = {
         'under attention TP 2 (Megatron-Core\'s MoE parallel folding, which the engine cannot state). Validation only ' +
         '(fit: false): rows never fitted on, as their steps carry host work the engine does not model (a mixture-' +
         'of-experts layer\'s many small kernels and the dispatchers\' host synchronisation; CUDA graphs that ' +
-        'remove it) and which a fit would charge to the dense constants. Fitted on (measured 2026-12-01, with ' +
-        'the step model of that day\'s thirteenth session), they move the median of the other sources\' held-out ' +
-        'medians from 6.1% to 6.9%, DGX Cloud H100\'s from 5.8% to 9.6% and SimuMax B200\'s from 9.1% to 10.6%, ' +
-        'and the nested range coverage from 71.6% to 66.0%; when they joined (the eleventh session) they moved ' +
-        'vTrain one-node\'s from 19.1% to 51.3%. One recipe measured in two releases can differ ' +
+        'remove it) and which a fit would charge to the dense constants: fitted on, they move the median of the ' +
+        'other sources\' held-out medians from 6.1% to 6.9%, DGX Cloud H100\'s from 5.8% to 9.6% and SimuMax ' +
+        'B200\'s from 9.1% to 10.6%, and the nested range coverage from 71.6% to 66.0%. One recipe measured in two releases can differ ' +
         'by 1.6x (GPT-OSS 120B on 64 GB200s in MXFP8: 2.83 s in 26.06, 4.48 s in 26.06.01, as the settings file ' +
         'notes), which no setting here explains.',
       scenarios: moeScenarios,

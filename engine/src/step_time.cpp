@@ -92,10 +92,7 @@ namespace {
 //    batch_p2p_sync, on by default), so the GPU then waits for the host to launch again, and
 //    Megatron-Core's all-to-all dispatcher reads the token counts back to the host. 2-100 us. The fit:
 //    100 us, the top of the range, in every fold (a range to 500 us fits 193 us and predicts worse held
-//    out: 6.71% against 6.55%, measured before DGX Cloud's 70B rows overlapped their sends); 9.6 us
-//    while it also priced the tensor-parallel collectives, whose latency NCCL's model now gives
-//    (twenty-fourth session); 100 us too before the host's work per micro-batch was charged apart.
-//    Confidence: low; no source times a send apart.
+//    out: 6.71% against 6.55%). Confidence: low; no source times a send apart.
 //  - micro-batch host work: each micro-batch the host drains the GPU's queue once and works before
 //    launching again (Megatron's classic get_batch reads the broadcast batch sizes back to the host;
 //    Hugging Face's Trainer tests each micro-batch's loss for NaN on the host), fetches the next batch

@@ -169,7 +169,7 @@ TEST_CASE("A comparison request that cannot be read is refused, naming the field
   CHECK(has_error(refused("{"), "", "parse_error"));
 }
 
-// ---- Offers that cannot form a cluster (issue 17) ------------------------------------------------
+// ---- Offers that cannot form a cluster ----------------------------------------------------------
 // Each offer says how many GPUs one instance holds and whether instances join into one job
 // (scripts/offer-networks.json, cited per row): a RunPod community pod holds at most 8 GPUs and pods
 // cannot be joined; a RunPod secure pod joins others over "Global Networking" at 100 Mbit/s a pod;

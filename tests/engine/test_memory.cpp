@@ -334,7 +334,7 @@ TEST_CASE("Memory never exceeds what a bigger layout needs: more sharding, less 
   }
 }
 
-// ---- A parameter count only (issue 17): verdicts the engine can back -----------------------------
+// ---- A parameter count only: verdicts the engine can back ---------------------------------------
 // Without an architecture there are no activations to count and no layout to search, but the
 // sharding still decides what fits. 70e9 parameters in bf16 with Adam (Megatron's mixed precision:
 // 2-byte weights, 4-byte gradients, 12 bytes of states per parameter) need 18 bytes each.

@@ -693,14 +693,13 @@ TEST_CASE("Measured peak memory of real runs, each source predicted with what th
     CHECK(source.fragmentation >= 0);
     CHECK(source.fragmentation <= 0.5);
   }
-  // Where the model stands (issue 14 asks for a 5% median and no row beyond 15%; docs/validation.md
-  // lists what is still missing): the held-out median meets the 5% (4.0% at this commit), and no row
-  // is beyond 28% (27.6%: torchtune's QLoRA of Llama 3.2 3B).
+  // The held-out median within 5% (4.0%), and no row beyond 28% (27.6%: torchtune's QLoRA of Llama
+  // 3.2 3B; a 15% bound on every row is not met, docs/validation.md says where).
   CHECK(table.median_abs_error_pct <= 5.0);
   CHECK(table.max_abs_error_pct <= 28);
   // Runs tuned to fill the GPU fitted; the prediction must fit too.
   CHECK(table.bound_respected == table.bound_rows);
-  // Every measured out-of-memory run is predicted not to fit (issue 14).
+  // Every measured out-of-memory run is predicted not to fit.
   CHECK(table.out_of_memory_rows == 14);
   CHECK(table.out_of_memory_predicted == table.out_of_memory_rows);
 }

@@ -1068,7 +1068,7 @@ TEST_CASE("A deadline with predicted utilisation gets the fewest whole nodes tha
     CHECK(r["time"]["mfu_source"] == "predicted");
     CHECK(r["plan"]["meets_deadline"] == true);
     const double gpus = r["plan"]["gpus"];
-    // Planned on the expected run, the headline of a predicted utilisation (issue 16).
+    // Planned on the expected run, the headline of a predicted utilisation.
     CHECK(r["time"]["expected"]["headline"] == true);
     CHECK(r["time"]["expected"]["wall_clock_days"].get<double>() <= days);
     // Whole nodes beyond one node, and one node fewer would miss the deadline.

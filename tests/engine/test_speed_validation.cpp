@@ -591,7 +591,7 @@ TEST_CASE("A framework not given widens the step's and the memory's ranges by th
 
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",
           "[speed][validation][planner]") {
-  // Issue 15: the planner, choosing among a group's layouts, lands within 5% of the best measured one.
+  // The planner, choosing among a group's layouts, lands within 5% of the best measured one.
   // Multi-node (vTrain, 64-512 A100s): all four groups, predicted held out (today 0%, 4.5%, 0%, 0.6%).
   int multi = 0, single = 0, single_within = 0, single_within_held_out = 0;
   double single_slower = 0, single_worst = 0;  // held out: the pick's loss against the best, in %

@@ -16,7 +16,7 @@ describe('numbers as people type them', () => {
   const cases = [
     ['7e9', 7e9], ['7B', 7e9], ['7 b', 7e9], ['1.4T', 1.4e12], ['70亿', 7e9], ['1.4万亿', 1.4e12], ['10,000', 1e4],
     ['10，000', 1e4], ['2.5', 2.5], ['.5', 0.5], ['-8', -8], ['1e22', 1e22], ['120M', 1.2e8], ['3k', 3000],
-    // A Chinese input method's full-width digits, and 千 / 百万 (issue 17).
+    // A Chinese input method's full-width digits, and 千 / 百万.
     ['７０亿', 7e9], ['０．４', 0.4], ['１２８', 128], ['3千', 3000], ['2百万', 2e6], ['１０，０００', 1e4], ['８　', 8],
   ];
   for (const [text, value] of cases) test(`${text} reads as ${value}`, () => assert.equal(parseNumber(text), value));
