@@ -2,17 +2,13 @@
 // assumed is listed under the box.
 import { el } from '../dom.js';
 import { issueText, t, warningText } from '../i18n.js';
+import { pasteBox } from './paste-box.js';
 
 export class HfImport {
   constructor(container, { onImport }) {
-    this.summary = el('summary');
-    this.textarea = el('textarea', { id: 'hf-config', rows: 6, spellcheck: 'false', autocomplete: 'off' });
-    this.labelElement = el('label', { for: 'hf-config', class: 'visually-hidden' });
-    this.button = el('button', { type: 'button', id: 'hf-import', class: 'button' });
-    this.message = el('div', { class: 'hf-message', role: 'status', 'aria-live': 'polite' });
-    this.button.addEventListener('click', () => onImport(this.textarea.value));
-    this.root = el('details', { class: 'hf-import' }, [this.summary, this.labelElement, this.textarea, this.button, this.message]);
-    container.append(this.root);
+    Object.assign(this, pasteBox(container, {
+      textareaId: 'hf-config', buttonId: 'hf-import', rows: 6, className: 'hf-import', onSubmit: onImport,
+    }));
   }
 
   label(lang) {

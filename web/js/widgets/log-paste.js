@@ -4,6 +4,7 @@
 import { el } from '../dom.js';
 import { t } from '../i18n.js';
 import * as format from '../format.js';
+import { pasteBox } from './paste-box.js';
 
 // The measured keys the form has a field for, and how each is shown in the list.
 const FORM_KEYS = {
@@ -16,14 +17,9 @@ const FORM_KEYS = {
 
 export class LogPaste {
   constructor(container, { onRead }) {
-    this.summary = el('summary');
-    this.textarea = el('textarea', { id: 'log-paste', rows: 5, spellcheck: 'false', autocomplete: 'off' });
-    this.labelElement = el('label', { for: 'log-paste', class: 'visually-hidden' });
-    this.button = el('button', { type: 'button', id: 'log-read', class: 'button' });
-    this.message = el('div', { class: 'hf-message', role: 'status', 'aria-live': 'polite' });
-    this.button.addEventListener('click', () => onRead(this.textarea.value));
-    this.root = el('details', { class: 'hf-import log-paste' }, [this.summary, this.labelElement, this.textarea, this.button, this.message]);
-    container.append(this.root);
+    Object.assign(this, pasteBox(container, {
+      textareaId: 'log-paste', buttonId: 'log-read', rows: 5, className: 'hf-import log-paste', onSubmit: onRead,
+    }));
   }
 
   label(lang) {
