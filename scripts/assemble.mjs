@@ -1,6 +1,8 @@
 // Assembles the deployable outputs from what CMake built:
-//   dist/site/          the static site: public/ + web/js/ + the WebAssembly engine
-//   dist/traincalc.html the whole app in one file (engine embedded) that works offline from disk
+//   dist/site/          the static site: public/ + web/js/ + the two WebAssembly modules (the
+//                       calculator's, and the validation view's, loaded when that view opens)
+//   dist/traincalc.html the whole app in one file that works offline from disk, with the validation
+//                       module (the whole engine) embedded
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,9 @@ rmSync(site, { recursive: true, force: true });
 mkdirSync(join(site, 'js'), { recursive: true });
 cpSync(join(root, 'public'), site, { recursive: true });
 cpSync(join(root, 'web', 'js'), join(site, 'js'), { recursive: true });
-for (const file of ['traincalc_engine.mjs', 'traincalc_engine.wasm']) cpSync(join(wasmDir, file), join(site, 'js', file));
+for (const file of ['traincalc_engine.mjs', 'traincalc_engine.wasm', 'traincalc_validation.mjs', 'traincalc_validation.wasm']) {
+  cpSync(join(wasmDir, file), join(site, 'js', file));
+}
 
 // The contract's JSON Schemas, from the engine's own field tables, for people who integrate with it.
 const createEngine = (await import(join(wasmDir, 'traincalc_engine.mjs'))).default;
@@ -46,7 +50,7 @@ const bundle = await esbuild.build({
 });
 const script = bundle.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
 const style = readFileSync(join(site, 'style.css'), 'utf8');
-const wasm = readFileSync(join(site, 'js', 'traincalc_engine.wasm')).toString('base64');
+const wasm = readFileSync(join(site, 'js', 'traincalc_validation.wasm')).toString('base64');
 const sha = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const csp = [
   "default-src 'none'",
@@ -77,5 +81,6 @@ writeFileSync(join(dist, 'traincalc.html'), html);
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 const sizes = (buffer) => `${kb(buffer.length)} (${kb(gzipSync(buffer, { level: 9 }).length)} gzip)`;
 const wasmBytes = readFileSync(join(site, 'js', 'traincalc_engine.wasm'));
-console.log(`assemble: engine wasm ${sizes(wasmBytes)}, page script ${sizes(Buffer.from(script))}`);
+const validationBytes = readFileSync(join(site, 'js', 'traincalc_validation.wasm'));
+console.log(`assemble: engine wasm ${sizes(wasmBytes)}, validation wasm ${sizes(validationBytes)}, page script ${sizes(Buffer.from(script))}`);
 console.log(`assemble: dist/site/ and dist/traincalc.html ${sizes(Buffer.from(html))}`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How far do the step model's held-out figures move with the fit's own search? The fit is a
-// coordinate descent over a rugged objective (engine/src/speed_validation.cpp, fit): where it ends
+// coordinate descent over a rugged objective (engine/src/validation/speed_validation.cpp, fit): where it ends
 // depends on how finely its grid sweeps step across each constant's range (--search-grid). A change
 // to a formula or a constant that moves a held-out figure by less than this spread is not evidence
 // either way: compare the medians over the same sweep, before and after (docs/validation.md, "The

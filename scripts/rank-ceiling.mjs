@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How well could any model rank the layouts of each vTrain multi-node group (a Spearman correlation
-// of at least 0.9 within each is the aim)? Prints, per group: the Spearman of today's held-out
+// of at least 0.9 within each is the aim)? Prints, per group: the Spearman of the held-out
 // predictions; the best Spearman reachable by multiplying those predictions by one free factor per
 // tensor-parallel degree (a per-layout knob no physical model is allowed, so an upper bound on what a
 // missing mechanism that depends on TP alone could buy); and the measured micro-batch sequences that

@@ -1,4 +1,4 @@
-// The only C++ that knows JavaScript exists. Strings cross the boundary (JSON in, JSON out), so
+// The calculator's binding: with validation_bindings.cpp, the only C++ that knows JavaScript exists. Strings cross the boundary (JSON in, JSON out), so
 // nothing in JavaScript ever has to delete a handle, and embind never turns a bad argument into NaN.
 #include <emscripten/bind.h>
 
@@ -54,27 +54,6 @@ std::string parse_log(const std::string& text) {
   return traincalc::log_reading_to_json(traincalc::parse_log(text));
 }
 
-// The engine against the published runs it was calibrated on (see traincalc validate).
-std::string validation(bool with_planner) {
-  return traincalc::validation_json(traincalc::builtin_catalog(), with_planner);
-}
-
-// The memory model against measured peaks, held out by source (see traincalc validate --memory).
-std::string memory_validation() {
-  return traincalc::memory_validation_to_json(traincalc::validate_memory(traincalc::builtin_catalog()));
-}
-
-// The step model against measured step times, held out by source, with the likely ranges' coverage
-// (see traincalc validate --speed). About a second: the constants are refitted without each source.
-std::string speed_validation() {
-  return traincalc::speed_validation_to_json(traincalc::validate_speed(traincalc::builtin_catalog()));
-}
-
-// Published whole runs against the expected run, each held out (see traincalc validate --runs).
-std::string run_validation() {
-  return traincalc::run_validation_to_json(traincalc::validate_runs(traincalc::builtin_catalog()));
-}
-
 // The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
 std::string schema(const std::string& which) {
   return traincalc::contract::json_schema(which);
@@ -92,10 +71,6 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
   emscripten::function("parse_log", &parse_log);
-  emscripten::function("validation", &validation);
-  emscripten::function("memory_validation", &memory_validation);
-  emscripten::function("speed_validation", &speed_validation);
-  emscripten::function("run_validation", &run_validation);
   emscripten::function("schema", &schema);
   emscripten::function("version", &version);
 }

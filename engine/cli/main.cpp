@@ -2,7 +2,8 @@
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
 //   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
-//   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs] [--json] [--pretty]
+//   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]
+//                      [--json | --markdown] [--pretty]
 //   traincalc parse-log [FILE|-] [--pretty]
 //   traincalc schema scenario|catalog|report|reference|choices
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
@@ -16,12 +17,14 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "traincalc/catalog.hpp"
 #include "traincalc/contract.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
+#include "validation_markdown.hpp"
 
 namespace {
 
@@ -31,7 +34,8 @@ constexpr const char* usage =
     "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
     "       traincalc parse-log [FILE|-] [--pretty]\n"
-    "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs] [--json] [--pretty]\n"
+    "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]\n"
+    "                          [--json | --markdown] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
@@ -52,7 +56,9 @@ constexpr const char* usage =
     "          --speed: every measured step time against the step model, held out by software lineage\n"
     "          (--search-grid N, 4-48, default 12: the steps of the fit's grid sweeps; the held-out\n"
     "          figures move with it, scripts/fit-noise.mjs measures how far);\n"
-    "          --runs: every published whole run's GPU-hours against the expected run, each held out.\n"
+    "          --runs: every published whole run's GPU-hours against the expected run, each held out;\n"
+    "          --summary --markdown: what a new publisher meets, steps, memory and whole runs held out;\n"
+    "          --markdown: the summary tables docs/validation.md shows, as Markdown.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
     "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
     "          JavaScript module, all from the engine's field tables.\n"
@@ -289,169 +295,201 @@ int print_comparison(const traincalc::Comparison& comparison, int indent) {
   return 0;
 }
 
-int run(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    (args.empty() ? std::cerr : std::cout) << usage;
-    return args.empty() ? 2 : 0;
-  }
-  const std::string command = args[0];
-  if (command == "schema") {
-    const std::string which = args.size() == 2 ? args[1] : "";
-    const std::string text = which == "reference" ? traincalc::contract::markdown_reference()
-                             : which == "choices" ? traincalc::contract::javascript_choices()
-                                                  : traincalc::contract::json_schema(which);
-    if (text.empty()) {
-      std::cerr << "traincalc: schema needs one of scenario, catalog, report, reference, choices\n" << usage;
-      return 2;
-    }
-    std::cout << text;
-    return 0;
-  }
-  if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate" &&
-      command != "compare" && command != "parse-log") {
-    std::cerr << "traincalc: unknown command '" << command << "'\n" << usage;
-    return 2;
-  }
+// What the command line asked for (after the command itself).
+struct Options {
+  std::string command;
   std::vector<std::string> catalogs;
   std::optional<std::string> input;
   int indent = -1;
-  bool planner = false, memory = false, speed = false, runs = false, as_json = false, gpus = false;
+  bool planner = false, memory = false, speed = false, runs = false, summary = false, as_json = false,
+       markdown = false, gpus = false;
   std::optional<int> search_grid;
+};
+
+// Usage errors are said on standard error with the usage; the exit status is then 2.
+int usage_error(const std::string& what) {
+  std::cerr << "traincalc: " << what << "\n" << usage;
+  return 2;
+}
+
+// The flags and the input file of `command`; a usage error's exit status where they are wrong.
+std::variant<Options, int> parse_options(const std::vector<std::string>& args) {
+  Options o;
+  o.command = args[0];
+  const std::string& command = o.command;
   for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--pretty") {
-      indent = 2;
-    } else if (command == "validate" && args[i] == "--planner") {
-      planner = true;
-    } else if (command == "validate" && args[i] == "--memory") {
-      memory = true;
-    } else if (command == "validate" && args[i] == "--speed") {
-      speed = true;
-    } else if (command == "validate" && args[i] == "--search-grid") {
+    const std::string& arg = args[i];
+    const bool validate = command == "validate";
+    if (arg == "--pretty") {
+      o.indent = 2;
+    } else if (validate && arg == "--planner") {
+      o.planner = true;
+    } else if (validate && arg == "--memory") {
+      o.memory = true;
+    } else if (validate && arg == "--speed") {
+      o.speed = true;
+    } else if (validate && arg == "--search-grid") {
       // Digits only, 4-48: anything else is refused, not clamped, so a typo is seen.
       const std::string value = i + 1 < args.size() ? args[++i] : "";
       const bool digits = !value.empty() && value.size() <= 2 &&
                           std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
       const int steps = digits ? std::stoi(value) : 0;
-      if (steps < 4 || steps > 48) {
-        std::cerr << "traincalc: --search-grid needs a whole number of steps from 4 to 48, not '" << value
-                  << "'\n"
-                  << usage;
-        return 2;
-      }
-      search_grid = steps;
-    } else if (command == "validate" && args[i] == "--runs") {
-      runs = true;
-    } else if (command == "compare" && args[i] == "--gpus") {
-      gpus = true;
-    } else if ((command == "validate" || command == "compare") && args[i] == "--json") {
-      as_json = true;
-    } else if (args[i] == "--catalog") {
-      if (i + 1 == args.size()) {
-        std::cerr << "traincalc: --catalog needs a file\n" << usage;
-        return 2;
-      }
-      catalogs.push_back(args[++i]);
-    } else if (command != "catalog" && command != "validate" && !input &&
-               (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
-      input = args[i];
+      if (steps < 4 || steps > 48)
+        return usage_error("--search-grid needs a whole number of steps from 4 to 48, not '" + value + "'");
+      o.search_grid = steps;
+    } else if (validate && arg == "--runs") {
+      o.runs = true;
+    } else if (validate && arg == "--summary") {
+      o.summary = true;
+    } else if (validate && arg == "--markdown") {
+      o.markdown = true;
+    } else if (command == "compare" && arg == "--gpus") {
+      o.gpus = true;
+    } else if ((validate || command == "compare") && arg == "--json") {
+      o.as_json = true;
+    } else if (arg == "--catalog") {
+      if (i + 1 == args.size()) return usage_error("--catalog needs a file");
+      o.catalogs.push_back(args[++i]);
+    } else if (command != "catalog" && !validate && !o.input && (arg == "-" || arg.rfind("--", 0) != 0)) {
+      o.input = arg;
     } else {
-      std::cerr << "traincalc: unexpected argument '" << args[i] << "'\n" << usage;
-      return 2;
+      return usage_error("unexpected argument '" + arg + "'");
     }
   }
+  return o;
+}
 
-  if (command == "parse-log") {
-    auto text = read_all(input.value_or("-"));
-    if (!text) return fail({{"", "unreadable", "Cannot read the log file " + *input + "."}});
-    const traincalc::LogReading reading = traincalc::parse_log(*text);
-    std::cout << traincalc::log_reading_to_json(reading, indent) << '\n';
-    return reading.readings.empty() ? 2 : 0;
-  }
-  if (command == "import-hf") {
-    auto text = read_all(input.value_or("-"));
-    if (!text) return fail({{"", "unreadable", "Cannot read the config file " + *input + "."}});
-    const traincalc::HfImport imported = traincalc::import_hf_config(*text);
-    std::cout << traincalc::hf_import_to_json(imported, indent) << '\n';
-    return imported.errors.empty() ? 0 : 2;
-  }
-
+// The built-in catalog with each --catalog file merged over it, in order; the first file's errors
+// (each field named under "catalog.", each message under the file's name) end the run.
+std::variant<traincalc::Catalog, traincalc::Issues> load_catalogs(const std::vector<std::string>& paths) {
   traincalc::Catalog catalog = traincalc::builtin_catalog();
-  for (const auto& path : catalogs) {
+  for (const auto& path : paths) {
     auto text = read_all(path);
-    if (!text) return fail({{"catalog", "unreadable", "Cannot read the catalog file " + path + "."}});
+    if (!text) return traincalc::Issues{{"catalog", "unreadable", "Cannot read the catalog file " + path + "."}};
     traincalc::CatalogLoad load = traincalc::merge_catalog_json(*text, catalog);
     if (!load.errors.empty()) {
       for (auto& e : load.errors) {
         e.field = e.field.empty() ? "catalog" : "catalog." + e.field;
         e.message = path + ": " + e.message;
       }
-      return fail(load.errors);
+      return load.errors;
     }
     catalog = std::move(load.catalog);
   }
+  return catalog;
+}
 
-  if (search_grid && !(command == "validate" && speed)) {
-    std::cerr << "traincalc: --search-grid goes with validate --speed\n" << usage;
-    return 2;
+// One table, printed as text, JSON or Markdown.
+template <class Table>
+void print_table(const Options& o, const Table& table, void (*text)(const Table&),
+                 std::string (*as_json)(const Table&, int), void (*markdown)(const Table&)) {
+  if (o.markdown)
+    markdown(table);
+  else if (o.as_json)
+    std::cout << as_json(table, o.indent) << '\n';
+  else
+    text(table);
+}
+
+int run_validate(const Options& o, const traincalc::Catalog& catalog) {
+  if (static_cast<int>(o.planner) + o.memory + o.speed + o.runs + o.summary > 1 || (o.markdown && o.as_json) ||
+      (o.summary && !o.markdown) || (o.markdown && o.planner))
+    return usage_error("validate takes one of --planner, --memory, --speed, --runs, --summary (--summary with "
+                       "--markdown), and --json or --markdown");
+  const int grid = o.search_grid.value_or(12);
+  if (o.summary)
+    traincalc::cli::markdown_summary(traincalc::validate_speed(catalog, true, grid), traincalc::validate_memory(catalog),
+                                     traincalc::validate_runs(catalog));
+  else if (o.speed)
+    print_table(o, traincalc::validate_speed(catalog, true, grid), print_speed_validation,
+                traincalc::speed_validation_to_json, traincalc::cli::markdown_speed_validation);
+  else if (o.runs)
+    print_table(o, traincalc::validate_runs(catalog), print_run_validation, traincalc::run_validation_to_json,
+                traincalc::cli::markdown_run_validation);
+  else if (o.memory)
+    print_table(o, traincalc::validate_memory(catalog), print_memory_validation,
+                traincalc::memory_validation_to_json, traincalc::cli::markdown_memory_validation);
+  else if (o.markdown)
+    traincalc::cli::markdown_validation(traincalc::validate_calibration(catalog, false));
+  else if (o.as_json)
+    std::cout << traincalc::validation_to_json(traincalc::validate_calibration(catalog, o.planner), o.indent) << '\n';
+  else
+    print_validation(traincalc::validate_calibration(catalog, o.planner), o.planner);
+  return 0;
+}
+
+// The scenario on every offer (--gpus: on every GPU, at the scenario's own count or the one its
+// money budget buys), ranked.
+int run_compare(const Options& o, const std::string& text, const traincalc::Catalog& catalog) {
+  traincalc::CompareRequest request;
+  if (o.gpus) {
+    request.kind = traincalc::CompareKind::gpus;
+    const traincalc::ScenarioParse own = traincalc::parse_scenario(text, catalog);
+    if (own.scenario) {
+      const traincalc::Report report = traincalc::estimate(*own.scenario, &catalog);
+      if (report.valid()) request.gpus_when_unset = report.plan.gpus;
+    }
   }
-  if (command == "validate" && speed) {
-    const traincalc::SpeedValidationTable table = traincalc::validate_speed(catalog, true, search_grid.value_or(12));
-    if (as_json)
-      std::cout << traincalc::speed_validation_to_json(table, indent) << '\n';
-    else
-      print_speed_validation(table);
+  const traincalc::Comparison comparison = traincalc::compare(text, catalog, request);
+  if (o.as_json) {
+    std::cout << traincalc::comparison_to_json(comparison, o.indent) << '\n';
+    return comparison.errors.empty() ? 0 : 2;
+  }
+  return print_comparison(comparison, o.indent);
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? std::cerr : std::cout) << usage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string& command = args[0];
+  if (command == "schema") {
+    const std::string which = args.size() == 2 ? args[1] : "";
+    const std::string text = which == "reference" ? traincalc::contract::markdown_reference()
+                             : which == "choices" ? traincalc::contract::javascript_choices()
+                                                  : traincalc::contract::json_schema(which);
+    if (text.empty()) return usage_error("schema needs one of scenario, catalog, report, reference, choices");
+    std::cout << text;
     return 0;
   }
-  if (command == "validate" && runs) {
-    const traincalc::RunValidationTable table = traincalc::validate_runs(catalog);
-    if (as_json)
-      std::cout << traincalc::run_validation_to_json(table, indent) << '\n';
-    else
-      print_run_validation(table);
-    return 0;
+  if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate" &&
+      command != "compare" && command != "parse-log")
+    return usage_error("unknown command '" + command + "'");
+  const auto parsed = parse_options(args);
+  if (const int* status = std::get_if<int>(&parsed)) return *status;
+  const Options& o = std::get<Options>(parsed);
+
+  if (command == "parse-log") {
+    auto text = read_all(o.input.value_or("-"));
+    if (!text) return fail({{"", "unreadable", "Cannot read the log file " + *o.input + "."}});
+    const traincalc::LogReading reading = traincalc::parse_log(*text);
+    std::cout << traincalc::log_reading_to_json(reading, o.indent) << '\n';
+    return reading.readings.empty() ? 2 : 0;
   }
-  if (command == "validate" && memory) {
-    const traincalc::MemoryValidationTable table = traincalc::validate_memory(catalog);
-    if (as_json)
-      std::cout << traincalc::memory_validation_to_json(table, indent) << '\n';
-    else
-      print_memory_validation(table);
-    return 0;
+  if (command == "import-hf") {
+    auto text = read_all(o.input.value_or("-"));
+    if (!text) return fail({{"", "unreadable", "Cannot read the config file " + *o.input + "."}});
+    const traincalc::HfImport imported = traincalc::import_hf_config(*text);
+    std::cout << traincalc::hf_import_to_json(imported, o.indent) << '\n';
+    return imported.errors.empty() ? 0 : 2;
   }
-  if (command == "validate") {
-    const traincalc::ValidationTable table = traincalc::validate_calibration(catalog, planner);
-    if (as_json)
-      std::cout << traincalc::validation_to_json(table, indent) << '\n';
-    else
-      print_validation(table, planner);
-    return 0;
-  }
+  auto loaded = load_catalogs(o.catalogs);
+  if (const auto* errors = std::get_if<traincalc::Issues>(&loaded)) return fail(*errors);
+  const traincalc::Catalog& catalog = std::get<traincalc::Catalog>(loaded);
+
+  if (o.search_grid && !(command == "validate" && (o.speed || o.summary)))
+    return usage_error("--search-grid goes with validate --speed or --summary");
+  if (command == "validate") return run_validate(o, catalog);
   if (command == "catalog") {
-    std::cout << traincalc::catalog_to_json(catalog, indent) << '\n';
+    std::cout << traincalc::catalog_to_json(catalog, o.indent) << '\n';
     return 0;
   }
-  auto text = read_all(input.value_or("-"));
-  if (!text) return fail({{"", "unreadable", "Cannot read the scenario file " + *input + "."}});
-  if (command == "compare") {
-    traincalc::CompareRequest request;
-    if (gpus) {
-      // Every GPU at the scenario's own count, or the count its money budget buys.
-      request.kind = traincalc::CompareKind::gpus;
-      const traincalc::ScenarioParse own = traincalc::parse_scenario(*text, catalog);
-      if (own.scenario) {
-        const traincalc::Report report = traincalc::estimate(*own.scenario, &catalog);
-        if (report.valid()) request.gpus_when_unset = report.plan.gpus;
-      }
-    }
-    const traincalc::Comparison comparison = traincalc::compare(*text, catalog, request);
-    if (as_json) {
-      std::cout << traincalc::comparison_to_json(comparison, indent) << '\n';
-      return comparison.errors.empty() ? 0 : 2;
-    }
-    return print_comparison(comparison, indent);
-  }
-  traincalc::JsonOutput out = traincalc::estimate_json(*text, catalog, indent);
+  auto text = read_all(o.input.value_or("-"));
+  if (!text) return fail({{"", "unreadable", "Cannot read the scenario file " + *o.input + "."}});
+  if (command == "compare") return run_compare(o, *text, catalog);
+  traincalc::JsonOutput out = traincalc::estimate_json(*text, catalog, o.indent);
   std::cout << out.text << '\n';
   return out.all_valid ? 0 : 2;
 }

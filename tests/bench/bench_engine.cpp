@@ -2,7 +2,7 @@
 //   scripts/bench.sh   (builds the native preset and runs this)
 #include <benchmark/benchmark.h>
 
-#include "estimators.hpp"
+#include "estimate/estimators.hpp"
 #include "traincalc/catalog.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"

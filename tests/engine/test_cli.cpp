@@ -161,8 +161,8 @@ TEST_CASE("traincalc validate --speed prints each lineage and source held out an
   // A source kept for validation only is marked, and the mark explained.
   CHECK(text.out.find("nemo-moe") != std::string::npos);
   CHECK(text.out.find("* validation only: predicted, never fitted on") != std::string::npos);
-  // The ranges' header says what the ends are, as written (a bare "%" before " f" once printed a
-  // stray number there).
+  // The ranges' header says what the ends are, as written (a bare "%" before " f" in its format string
+  // prints a stray number there).
   CHECK(text.out.find("likely range: measured / predicted step time, 80% for a new lineage\n") != std::string::npos);
   const Run as_json = cli("validate --speed --json");
   REQUIRE(as_json.status == 0);
@@ -187,7 +187,7 @@ TEST_CASE("traincalc validate --speed --search-grid N refits with another search
           "[cli][speed]") {
   // The fit's grid sweeps take 14 steps across each constant's range instead of 12: the search ends
   // elsewhere and the held-out figures move, within the spread scripts/fit-noise.mjs measured over
-  // grids 8-16 (docs/validation.md, "The fit's own noise", 2026-12-02: median of the sources' medians
+  // grids 8-16 (docs/validation.md, "The fit's own noise": median of the sources' medians
   // 5.97-6.52%, vTrain multi-node MAPE 7.87-8.04%; at 14, 6.42% and 7.98%, and the one-node planner 99
   // groups within 5% against 94 at 12). Tolerance: that band, rounded outwards to 5.9-6.6% and 7.8-8.1%.
   const Run text = cli("validate --speed --search-grid 14");
@@ -221,6 +221,31 @@ TEST_CASE("traincalc validate --speed --search-grid N refits with another search
                           "validate --runs --search-grid 12", "estimate --search-grid 12"}) {
     INFO(bad);
     const Run refused = cli(std::string(bad) + " </dev/null");
+    CHECK(refused.status == 2);
+    CHECK(refused.out.empty());
+  }
+}
+
+TEST_CASE("traincalc validate --markdown prints the tables docs/validation.md shows, one mode at a time", "[cli]") {
+  // The published-utilisation check: a header, one row per published run (45 in calibration.json), a summary.
+  const Run published = cli("validate --markdown");
+  REQUIRE(published.status == 0);
+  CHECK(published.out.rfind("| published run | metric | published | predicted | error (points) |\n|---|", 0) == 0);
+  CHECK(published.out.find("over 45 runs.\n") != std::string::npos);
+  const Run memory = cli("validate --memory --markdown");
+  REQUIRE(memory.status == 0);
+  CHECK(memory.out.rfind("| source (its lineage held out) | lineage | peaks |", 0) == 0);
+  CHECK(memory.out.find("| megatron-golden-values | megatron | 26 |") != std::string::npos);
+  CHECK(memory.out.find("| another model |") != std::string::npos);
+  const Run runs = cli("validate --runs --markdown");
+  REQUIRE(runs.status == 0);
+  CHECK(runs.out.find("| 6NT at 40% of the dense peak |") != std::string::npos);
+  CHECK(runs.out.find("| high | 25 |") != std::string::npos);
+  // Modes and formats that do not go together are refused with status 2 and no table.
+  for (const char* bad : {"validate --speed --memory", "validate --summary", "validate --summary --json",
+                          "validate --json --markdown", "validate --planner --markdown", "validate --runs --speed"}) {
+    INFO(bad);
+    const Run refused = cli(bad);
     CHECK(refused.status == 2);
     CHECK(refused.out.empty());
   }

@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "../../engine/src/estimators.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
 #include "helpers.hpp"
 
 using Catch::Matchers::WithinRel;

@@ -1,4 +1,4 @@
-// The contract is declared once (engine/src/contract.cpp); these check that the readers, the writers
+// The contract is declared once (engine/src/contract/contract.cpp); these check that the readers, the writers
 // and the documentation follow the declaration.
 #include <fstream>
 #include <sstream>

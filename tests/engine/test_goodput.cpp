@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../../engine/src/estimators.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
 #include "helpers.hpp"
 
 using Catch::Matchers::WithinAbs;
@@ -410,10 +410,10 @@ TEST_CASE("The whole runs' likely range is what validate --runs measures", "[goo
   CHECK(predicted == 78);
   CHECK(inside == 64);
   // The coverage test: each publisher's runs, with the run efficiency fitted without it, judged
-  // against the range built without it, publishers weighing the same: 88% today, inside 70-90%.
+  // against the range built without it, publishers weighing the same: 88%, inside 70-90%.
   CHECK(table.range_coverage_publishers_pct >= 70);
   CHECK(table.range_coverage_publishers_pct <= 90);
-  // The width guard: 2.65x (high / low) at the median, today. The whole run holds what the steady
+  // The width guard: 2.65x (high / low) at the median. The whole run holds what the steady
   // state does not (failures, restarts, evaluation, the team's own ramp-up), and its published
   // figures are often rounded, so it is wide, but not as wide as the sky.
   CHECK(table.range_median_width <= 3.0);

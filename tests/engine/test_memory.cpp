@@ -356,8 +356,7 @@ TEST_CASE("A parameter count only: the sharding is the lowest ZeRO stage that fi
                  r["memory"]["per_gpu_bytes"]["gradients"].get<double>() +
                  r["memory"]["per_gpu_bytes"]["optimizer"].get<double>(),
              WithinRel(7e10 * 18 / 64, 1e-9));
-  // Only 8 GPUs: ZeRO-3 alone (157.5 GB of states each) does not fit an 80 GB H100; the fixes offered
-  // all fit (was: "16 GPUs -> 542 GB, does not fit", ZeRO-1 kept at every count).
+  // Only 8 GPUs: ZeRO-3 alone (157.5 GB of states each) does not fit an 80 GB H100; the fixes offered all fit.
   s["hardware"]["count"] = 8;
   r = report_json(s);
   REQUIRE(r["errors"].empty());

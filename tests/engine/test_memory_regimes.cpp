@@ -350,7 +350,7 @@ TEST_CASE("LitGPT's loop holds the previous micro-batch through the next forward
     off["memory"]["previous_micro_batch_held"] = false;
     CHECK(previous(off) == 0);
     // Nothing held adds nothing, however little the loss holds (a classifier's holds no logits: a
-    // regression test for a negative 'loss buffer' once read as something added).
+    // negative 'loss buffer' must not read as something added).
     json classify = hf;
     classify["training"]["objective"] = "classification";
     CHECK(report_json(classify)["memory"]["at_peak_bytes"].count("previous") == 0);

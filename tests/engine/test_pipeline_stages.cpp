@@ -1,7 +1,7 @@
 // Pipeline stages with uneven layer counts: how the layers are split when they do not divide the
 // stages (or when the first and last stages are given), what each stage then holds in memory, which
 // stage sets the step's pace, and what the planner may choose.
-#include "../../engine/src/estimators.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
 #include "helpers.hpp"
 
 using namespace test;

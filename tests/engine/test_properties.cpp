@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../../engine/src/estimators.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
 #include "helpers.hpp"
 
 using namespace test;

@@ -167,7 +167,7 @@ TEST_CASE("Seed 004 ranked by the engine: the same offers at a realistic utilisa
   // peak, and the row says the utilisation was predicted, below 100% and above 5%. (Offers that list
   // only an fp16 rate, as the seed's A10 does, are taken for pre-Ampere GPUs without FlashAttention:
   // Megatron's fused softmax, which at micro-batch 1 and GPT-2 XL's 25 heads falls back to PyTorch's
-  // fp32 softmax: 9.8% on the A10, over 10% before that fallback was charged, 2026-12-02.)
+  // fp32 softmax: 9.8% on the A10.)
   json gpt2 = {
       {"model", {{"preset", "gpt2-xl"}}},
       {"training", {{"type", "pretrain"}, {"tokens", 3e10}, {"seq_len", 1024}, {"global_batch_tokens", 524288}}},

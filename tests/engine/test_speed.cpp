@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "../../engine/src/estimators.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
 #include "helpers.hpp"
 
 using Catch::Matchers::WithinRel;
@@ -225,8 +225,7 @@ TEST_CASE("Small kernels leave the GPU waiting for the host to launch them", "[s
   // work between micro-batches, 15.7 ms: 49.0 ms, 9-13% over the 43.2-44.9 ms measured. The fit
   // trades this intercept against the pipelines' rows: at micro-batch 1 without a pipeline vTrain's
   // h1024 models come out +8.5% (12 layers), +2.5%, -1.3% and -3.9% (24 layers) on average with the
-  // engine's constants (45.2 ms, within 5%, before the pipeline's share was fitted, when the 24-layer
-  // ones were -7.5% and pipelines at micro-batch 1 +8-15%).
+  // engine's constants.
   CHECK_THAT((sum_of_compute_parts(b)) / 16, WithinRel(12 * 4 * 0.693e-3, 1e-6));
   CHECK_THAT(b.micro_batch_host / 16, WithinRel(15.7e-3, 1e-6));
   CHECK_THAT((sum_of_compute_parts(b) + b.micro_batch_host) / 16, WithinRel(44.0e-3, 0.12));
@@ -301,7 +300,7 @@ TEST_CASE("Under FSDP2 the planner weighs per-op selective recomputation between
   // Llama 2 70B, one 4,096-token sequence per GPU on 64 A100s, FSDP over all of them: torchtitan ran it
   // with per-op selective checkpointing (docs/performance.md, April 2024). Without recomputation the
   // activations do not fit in 80 GB; per-op selective keeps about a fifth of them and fits, and costs
-  // less time than full recomputation, so the planner takes it (before, it weighed only none and full).
+  // less time than full recomputation, so the planner takes it.
   json s = fsdp2_everywhere("llama-2-70b", "a100-80gb-sxm", 64, 4096, 64, 1);
   const json planned = test::report_json(s);
   CHECK(planned["parallelism"]["recompute"] == "selective");
@@ -817,6 +816,37 @@ TEST_CASE("Outside the calibrated GPUs and features the prediction says it extra
   CHECK_FALSE(test::has_warning(run(cp), "speed_uncalibrated"));
 }
 
+TEST_CASE("The fitted constants follow the GPU's architecture: GA100 and Hopper by compute capability", "[speed]") {
+  // A30 (GA100, compute capability 8.0) takes the A100's family constants and H20 (9.0) the H100's,
+  // as their kernels do; an L40S (8.9) and an A10 (8.6) run at their own measured best matmul; a
+  // vendor's row whose name says nothing but whose compute capability is 9.0 is Hopper too.
+  const auto how = [](const json& scenario) {
+    const traincalc::Report r = run(scenario);
+    for (const auto& w : r.warnings)
+      if (w.code == "mfu_extrapolated") return w.message;
+    return std::string("no warning");
+  };
+  const auto family = [&](const json& scenario) {
+    return how(scenario).find("the efficiencies calibrated for its family") != std::string::npos;
+  };
+  json s = mpt7b();
+  for (const char* gpu : {"a30", "h20", "h800-sxm", "a100-80gb-pcie"}) {
+    s["hardware"]["gpu"] = gpu;
+    INFO(gpu);
+    CHECK(family(s));
+  }
+  for (const char* gpu : {"l40s", "a10", "mi300x"}) {
+    s["hardware"]["gpu"] = gpu;
+    INFO(gpu);
+    CHECK_FALSE(family(s));
+  }
+  s["hardware"]["gpu"] = {{"name", "Vendor X 96G"}, {"memory_gb", 96}, {"bf16_tflops", 989.4}, {"compute_capability", 9},
+                          {"memory_bandwidth_tbs", 4}};
+  CHECK(family(s));
+  s["hardware"]["gpu"]["compute_capability"] = 8.9;
+  CHECK_FALSE(family(s));
+}
+
 TEST_CASE("A mixture of experts says its steps have no constant of their own and how its likely range leans", "[speed]") {
   const traincalc::Report r = run(deepseek_v3_on_h100s());
   const auto w = std::find_if(r.warnings.begin(), r.warnings.end(),
@@ -861,7 +891,7 @@ TEST_CASE("DeepSeek's dispatch sends a token once to each node it reaches, and o
   CHECK_THAT(per_node.time.step->seconds.expert_parallel / all_to_all, WithinRel(3.1496 / 7, 0.02));
   CHECK_THAT(run(ungrouped).time.step->seconds.expert_parallel / all_to_all, WithinRel(4.5947 / 7, 0.02));
   // Overlapped with another micro-batch's computation (DualPipe, sec. 3.2.1), which is longer: the
-  // all-to-all itself no longer shows.
+  // all-to-all itself does not show.
   s["strategy"]["overlap_ep_comm"] = true;
   const traincalc::Report hidden = run(s);
   CHECK(hidden.time.step->seconds.expert_parallel == 0);

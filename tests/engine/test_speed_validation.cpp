@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "../../engine/src/estimators.hpp"
-#include "../../engine/src/stats.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
+#include "../../engine/src/estimate/stats.hpp"
 #include "helpers.hpp"
 
 using test::json;
@@ -134,8 +134,8 @@ TEST_CASE("Each lineage is predicted with constants fitted without any of its so
   CHECK(lineage_of("llama3-405b") == "pytorch");
 }
 
-TEST_CASE("Held-out step-time error by lineage and by source (guards at today's figures)", "[speed][validation]") {
-  // Each bound is today's value plus about one point, so that a change that makes a lineage or a
+TEST_CASE("Held-out step-time error by lineage and by source (guarded at the figures it prints)", "[speed][validation]") {
+  // Each bound is the figure beside it plus about one point, so that a change that makes a lineage or a
   // source worse fails here (docs/validation.md, "Speed against measured runs").
   const auto& t = table();
   // What a new publisher meets: the median over the five lineages of their held-out medians, 7.0%.
@@ -222,12 +222,12 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
   CHECK(moe.rows == 69);
   // 18.4% at the median held out, 17.3% in sample, too fast by 11.3% on average (SimuMax's DeepSeek
   // rows, the other mixture-of-experts source, by 9%): the clue to a mixture-of-experts cost the step
-  // model lacks. A guard at today's figure.
+  // model lacks. A guard at that figure.
   CHECK(moe.median_abs_error_pct <= 19.5);
   CHECK(moe.mean_error_pct < 0);
   // The published iteration times at 256-12,288 GPUs (MegaScale's Megatron-LM baseline, Korthikanti et
   // al.'s 530B, Nemotron-4 15B) are validation only too: 12.5% off at the median and 12.0% too fast on
-  // average, a cost at scale the step model lacks (docs/validation.md). Guards at today's figures.
+  // average, a cost at scale the step model lacks (docs/validation.md). Guards at those figures.
   const auto& scale = source("megatron-at-scale");
   CHECK_FALSE(scale.fitted);
   CHECK(scale.rows == 13);
@@ -237,7 +237,7 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
   // on 16,384, 38% at 131,072 tokens with 16-way context parallelism), at its layout with the
   // interleaving depth its text implies (8 chunks of one layer): validation only, 5.0% at the median,
   // 11.7% too fast on average; the long-context row 26% too fast.
-  // Guards at today's figures, MFU rows compared as step time (the same FLOPs).
+  // Guards at those figures, MFU rows compared as step time (the same FLOPs).
   const auto& llama = source("llama3-405b");
   CHECK_FALSE(llama.fitted);
   CHECK(llama.rows == 3);
@@ -248,7 +248,7 @@ TEST_CASE("A validation-only source is predicted held out but never moves the co
   // mlperf-v3.1-gpt3.json): validation only. Its config overlaps the interleaved stages' sends with
   // their chunks (conf/custom.yaml: overlap_p2p_comm True), which the step model charges: 2.6% at the
   // median held out with its lineage, every row within 7% (the 512-768 GPU rows, 128 micro-batches a
-  // step and 24 sends each, furthest). Guards at today's figures.
+  // step and 24 sends each, furthest). Guards at those figures.
   const auto& mlperf = source("mlperf-v3.1-gpt3");
   CHECK_FALSE(mlperf.fitted);
   CHECK(mlperf.rows == 8);
@@ -390,7 +390,7 @@ TEST_CASE("Likely ranges are the 80% ranges for a new lineage, and hold 70-90% o
   CHECK(basis("mixture_of_experts").lineages == 1);
   CHECK(basis("mixture_of_experts").high > basis("compute_bound").high + 0.2);
   // The coverage test: each lineage's rows, predicted with the constants fitted without it, judged
-  // against ranges built without it, each lineage weighing the same: 84.4% today, 82-87% over the
+  // against ranges built without it, each lineage weighing the same: 84.4%, 82-87% over the
   // fit's search grids 8-16 (scripts/fit-noise.mjs).
   CHECK(t.range_coverage_lineages_pct >= 70);
   CHECK(t.range_coverage_lineages_pct <= 90);
@@ -399,7 +399,7 @@ TEST_CASE("Likely ranges are the 80% ranges for a new lineage, and hold 70-90% o
     CHECK(l.range_coverage_pct >= 70);  // PyTorch's 74% the lowest
   }
   // The width guard: a range as wide as the sky holds everything and says nothing. The median over
-  // lineages of the median width (high / low) their rows met is 1.47x today; the compute-bound range
+  // lineages of the median width (high / low) their rows met is 1.47x; the compute-bound range
   // is 0.85-1.21x.
   CHECK(t.range_median_width <= 1.6);
   CHECK(basis("compute_bound").high / basis("compute_bound").low <= 1.5);
@@ -592,7 +592,7 @@ TEST_CASE("A framework not given widens the step's and the memory's ranges by th
 TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest is within 5% of the fastest",
           "[speed][validation][planner]") {
   // The planner, choosing among a group's layouts, lands within 5% of the best measured one.
-  // Multi-node (vTrain, 64-512 A100s): all four groups, predicted held out (today 0%, 4.5%, 0%, 0.6%).
+  // Multi-node (vTrain, 64-512 A100s): all four groups, predicted held out (0%, 4.5%, 0%, 0.6%).
   int multi = 0, single = 0, single_within = 0, single_within_held_out = 0;
   double single_slower = 0, single_worst = 0;  // held out: the pick's loss against the best, in %
   for (const auto& g : table().rank_groups) {
@@ -614,7 +614,7 @@ TEST_CASE("Among each vTrain group's measured layouts, the one predicted fastest
   // lineage 96. The groups lost are near ties: two layouts without a pipeline predicted within 3% of
   // each other and measured 10% apart (h1024 at 2-8 GPUs, TP 2 at micro-batch 4 against DP at
   // micro-batch 2). Over all 136 groups the pick held out is 4.0% slower than the best on average and
-  // at worst 26%; docs/validation.md. Guards at today's figures.
+  // at worst 26%; docs/validation.md. Guards at those figures.
   CHECK(single == 136);
   CHECK(single_within >= 93);
   CHECK(single_within_held_out >= 93);
@@ -626,7 +626,7 @@ TEST_CASE("Within each vTrain multi-node group the layouts are ranked as measure
   // The Spearman correlation between predicted (held out) and measured step times within each vTrain
   // (model, GPU count) group: 0.97 for the 3.6B on 64 GPUs, 0.90 for the 175B on 512, 0.76 for the
   // 18.4B on 256 and 0.61 for the 39.1B on 512, whose TP 2 and TP 4 rows are 13-36% slower than the
-  // rows around them measure, with no mechanism found (docs/validation.md). Guards at today's figures.
+  // rows around them measure, with no mechanism found (docs/validation.md). Guards at those figures.
   std::map<std::string, double> spearman;
   for (const auto& g : table().rank_groups)
     if (g.key.rfind("vtrain-multi-node", 0) == 0) spearman[g.key] = g.spearman;
@@ -648,8 +648,7 @@ TEST_CASE("vTrain's one layout whose shapes refuse Megatron's fused softmax is p
           "[speed][validation][attention]") {
   // 18.4B at TP 16, micro-batch 2: 48 heads / 16 x 2 = 6 batches of scores a GPU, not a multiple of 4,
   // so Megatron-DeepSpeed ran its softmax in PyTorch (20.41 s measured; VIA-Research/vTrain
-  // data/ground_truth_multi.csv @f8dda84). Held out it was 13.5% too fast with the fused kernel's
-  // traffic; with the fallback's, 4.2% (2026-12-02). Tolerance: 6%.
+  // data/ground_truth_multi.csv @f8dda84). Held out, with the fallback's traffic: 4.2%. Tolerance: 6%.
   const auto& t = table();
   int found = 0;
   for (const auto& row : t.rows) {

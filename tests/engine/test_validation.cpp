@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../../engine/src/estimators.hpp"
+#include "../../engine/src/estimate/estimators.hpp"
 #include "helpers.hpp"
 
 using namespace test;
@@ -312,7 +312,7 @@ TEST_CASE("The memory's likely range is what validate --memory measures, held ou
     CHECK(!s.lineage.empty());
   }
   // The coverage test: each lineage's measured peaks against the range built without it, lineages
-  // weighing the same: 80% today, inside 70-90%. The width guard: 1.17x (high / low) at the median.
+  // weighing the same: 80%, inside 70-90%. The width guard: 1.17x (high / low) at the median.
   CHECK(table.range_coverage_lineages_pct >= 70);
   CHECK(table.range_coverage_lineages_pct <= 90);
   CHECK(table.range_median_width <= 1.3);
@@ -336,7 +336,7 @@ TEST_CASE("Calibrated on one measured peak, a source's other peaks: the error by
     CHECK(d.sources >= 5);
     // Carrying a fifth beats carrying it all at every distance (layout 4.8% against 5.6% in full,
     // GPU count 3.3% against 5.5%, model 4.0% against 5.6%). Uncalibrated (3.7%, 2.9%, 4.2%) the
-    // peaks are already near the 3% a calibration was to reach: one peak's own scatter about its
+    // peaks are already near the 3% a calibration aims at: one peak's own scatter about its
     // source is larger than its source's bias, so the target is not met on this data.
     CHECK(d.median_abs_error_pct < d.median_abs_error_full_pct);
     CHECK(d.median_abs_error_pct <= 5.0);

@@ -152,7 +152,7 @@ describe('URL state', () => {
   test('link parameters the form lacks go to the engine, which uses them or names them', () => {
     const state = stateFromHash('#strategy.tp=8&pricing.offer=aws-p5.48xlarge-on-demand-h100-sxm&hardware.cout=64');
     const { scenario, unplaced } = scenarioWithExtras(state);
-    assert.equal(scenario.strategy.tp, 8);  // now a form field, read from the link as any other
+    assert.equal(scenario.strategy.tp, 8);  // a form field, read from the link as any other
     assert.equal(scenario.pricing.offer, 'aws-p5.48xlarge-on-demand-h100-sxm');
     assert.equal(scenario.hardware.cout, 64);  // the engine answers: unknown key, did you mean "count"?
     assert.deepEqual(unplaced, []);
@@ -181,7 +181,7 @@ describe('language', () => {
     ];
     const codes = new Set(['ignored']);
     for (const dir of ['engine/src', 'engine/cli']) {
-      for (const file of readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.cpp'))) {
+      for (const file of readdirSync(join(ROOT, dir), { recursive: true }).filter((f) => f.endsWith('.cpp'))) {
         const text = readFileSync(join(ROOT, dir, file), 'utf8');
         for (const pattern of patterns) for (const m of text.matchAll(pattern)) codes.add(m[1]);
       }
@@ -199,7 +199,7 @@ describe('language', () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const { REASONS } = await js('i18n.js');
     const found = new Map();
-    for (const file of readdirSync(join(ROOT, 'engine/src')).filter((f) => f.endsWith('.cpp'))) {
+    for (const file of readdirSync(join(ROOT, 'engine/src'), { recursive: true }).filter((f) => f.endsWith('.cpp'))) {
       const text = readFileSync(join(ROOT, 'engine/src', file), 'utf8');
       for (const m of text.matchAll(/\{\{"reason", "(\w+)"\}((?:,\s*\{"\w+",[^{}]*?(?:\([^()]*(?:\([^()]*\))?[^()]*\))?[^{}]*?\})*)\}/g)) {
         const names = [...m[2].matchAll(/\{"(\w+)",/g)].map((n) => n[1]);
@@ -325,7 +325,7 @@ describe('language', () => {
     assert.equal(warningText('zh', warning('speed_uncalibrated')), '速度模型验证所用的实测步长中没有以下情形：CPU 卸载。这部分按原理建模，未经验证。');
     assert.equal(warningText('zh', { code: 'speed_uncalibrated', params: { features: 'QLoRA, CPU offload', feature_ids: 'qlora,cpu_offload' } }),
       '速度模型验证所用的实测步长中没有以下情形：QLoRA、CPU 卸载。这部分按原理建模，未经验证。');
-    // The MoE range from likely_ranges (engine/src/step_time.cpp): 0.7691-2.7596, 81 rows, 2 sources.
+    // The MoE range from likely_ranges (engine/src/estimate/step_time.cpp): 0.8076-1.6883, 81 rows, 2 sources.
     assert.equal(warningText('zh', warning('speed_moe_range')),
       '混合专家（MoE）的步长按原理建模，没有专属的拟合常数。与 2 个来源的 81 条公开实测相比（每条都用不含其软件谱系拟合出的常数预测），实测大多比预测慢，因此可能范围偏慢：从比预测快 19% 到慢 69%。');
     // Megatron's fused softmax refused for vTrain's 18.4B at TP 16 (48 heads, 3 a GPU, micro-batch 2).
@@ -520,7 +520,7 @@ describe('export', async () => {
 });
 
 describe('four ways in, one state', async () => {
-  const { enterWay, wayOf } = await js('widgets/ways.js');
+  const { enterWay, wayOf } = await js('modes.js');
   test('each way sets its inputs, and what was typed survives a round of switching', () => {
     const state = stateFromHash('training.tokens=1e12&hardware.count=128');
     assert.equal(wayOf(state), 'pretrain');

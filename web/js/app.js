@@ -22,7 +22,9 @@ import { Share } from './widgets/share.js';
 import { Validation } from './widgets/validation.js';
 import { Examples } from './widgets/examples.js';
 import { EXAMPLES } from './examples.js';
-import { applyTrainingDefaults, enterWay, Ways } from './widgets/ways.js';
+import { Ways } from './widgets/ways.js';
+import { applyTrainingDefaults, chooseMode, choosePriceOf, dropImportedModelKeys, enterWay, impliedMode } from './modes.js';
+import { latestWins } from './latest.js';
 import { EmbedSnippet } from './widgets/embed-snippet.js';
 import { PrintSummary } from './widgets/print-summary.js';
 
@@ -36,7 +38,7 @@ function linkedFields(hash) {
   return new Set([...new URLSearchParams(String(hash).replace(/^#/, '')).keys()].filter((key) => FIELD_BY_PATH.has(key)));
 }
 state.lang ??= defaultLang(navigator.languages);
-let requestId = 0;
+const estimates = latestWins();  // the estimate on screen answers the newest input
 
 const form = new Form(document.getElementById('inputs'), {
   onInput(path, typed, { typing = false } = {}) {
@@ -51,7 +53,7 @@ const form = new Form(document.getElementById('inputs'), {
     } else if (path !== 'currency') currencyReread.from = null;
     state.values.set(path, storedValue(FIELD_BY_PATH.get(path), typed));
     if (path === 'budget.per_month') pinBudgetCurrency(state);
-    if (path === 'model.preset') dropImportedExtras();
+    if (path === 'model.preset') dropImportedModelKeys(state);
     dropOfferForGpu(path);
     if (path === 'training.type') applyTrainingDefaults(state, state.values.get('training.type'));
     changed();
@@ -63,11 +65,7 @@ const form = new Form(document.getElementById('inputs'), {
     if (shown) committed = shown;
   },
   onMode(name, value) {
-    state.modes[name] = value;
-    if (name === 'model') dropImportedExtras();
-    if (name === 'price' && value === 'none') state.extra.delete('pricing.offer');  // no price, no offer
-    // A monthly budget needs a monthly price.
-    if (name === 'gpus' && value === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
+    chooseMode(state, name, value);
     changed();
   },
 });
@@ -111,7 +109,7 @@ const results = new Results(document.getElementById('results'), {
   // A memory suggestion applied: each change goes to its input, or as a link parameter.
   onApply(changes) {
     for (const [path, value] of Object.entries(changes)) {
-      if (path === 'hardware.count') state.modes.gpus = 'count';
+      impliedMode(state, path);
       if (path === 'training.method') state.values.set('training.type', 'finetune');
       dropOfferForGpu(path);
       if (FIELD_BY_PATH.has(path)) state.values.set(path, String(value));
@@ -143,9 +141,7 @@ const logPaste = new LogPaste(document.querySelector('#inputs fieldset[data-sect
 
 // An offer's price into the price inputs, in the offer's currency.
 function adoptOfferPrice(offer) {
-  const monthly = offer.per_gpu_hour === undefined;
-  state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
-  state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
+  choosePriceOf(state, offer);
   pinBudgetCurrency(state);
   currencyReread.from = null;  // an offer's price comes in its own currency
   state.values.set('pricing.currency', offer.currency);
@@ -197,7 +193,7 @@ const linkBox = new LinkProblems(document.getElementById('inputs'), {
     dropOfferForGpu(path);
     if (FIELD_BY_PATH.has(path)) {
       state.values.set(path, String(value));
-      if (path === 'hardware.count') state.modes.gpus = 'count';
+      impliedMode(state, path);
     } else {
       state.extra.set(path, String(value));
     }
@@ -241,34 +237,35 @@ const validationView = new Validation(document.getElementById('validation-view')
       validationView.render(speed, state.lang, await memoryValidation(), await speedValidation(), await runValidation());
     } catch (error) {
       console.error(error);
+      validationView.failed(state.lang);
     }
   },
 });
 
 // Days and cost at GPU counts around the current one, each planned by the engine in its worker; a
 // newer input supersedes a search still running (the worker stops it, and it resolves to null).
-let scalingId = 0;
+const scalings = latestWins();
 async function recomputeScaling(report) {
-  const id = ++scalingId;
+  const request = scalings.start();
   const { scenario } = scenarioWithExtras(state);
   const lang = state.lang;
   scalingView.started(lang);
   // Started once typing pauses, so that the worker answers the next keystroke's estimate first.
   await new Promise((resolve) => { setTimeout(resolve, 150); });
-  if (id !== scalingId) return;
+  if (!request.current()) return;
   const fixed = (key) => Number(scenario.strategy?.[key]) || 1;
   const group = fixed('tp') * fixed('pp') * fixed('cp');
   let points;
   try {
     points = await scaling(scenario, catalogs.vendorText, scalingCounts(report.plan.gpus, group, report.plan.max_gpus ?? Infinity), (done, total) => {
-      if (id === scalingId) scalingView.step(done, total, lang);
+      if (request.current()) scalingView.step(done, total, lang);
     });
   } catch (error) {
     console.error(error);
-    if (id === scalingId) scalingView.failed(lang);
+    if (request.current()) scalingView.failed(lang);
     return;
   }
-  if (points === null || id !== scalingId) return;
+  if (points === null || !request.current()) return;
   scalingView.render(points, report.plan.gpus, lang, report.time.mfu_source === 'given', report.plan.max_gpus, group);
 }
 
@@ -296,10 +293,10 @@ const embedProtocol = new EmbedProtocol({
   },
 });
 
-let comparisonId = 0;
+const comparisons = latestWins();
 async function recomputeComparison() {
   if (!compare.open || !catalogs.data) return;
-  const id = ++comparisonId;
+  const request = comparisons.start();
   const { scenario } = scenarioWithExtras(state);
   // The engine puts the workload on each offer (its GPU and price; the user's GPU count or budget,
   // in the user's currency, so other currencies are refused, not converted) or on each GPU (the
@@ -313,9 +310,10 @@ async function recomputeComparison() {
     out = await compareOffers(scenario, catalogs.vendorText, { kind, ids, gpusWhenUnset: shown?.report.plan.gpus ?? 8 });
   } catch (error) {
     console.error(error);
+    if (request.current()) compare.markStale();
     return;
   }
-  if (out === null || id !== comparisonId) return;  // a newer input superseded it
+  if (out === null || !request.current()) return;  // a newer input superseded it
   if (out.errors.length) {
     compare.markStale();
     return;
@@ -330,15 +328,8 @@ async function recomputeComparison() {
   })), state.lang);
 }
 
-// Architecture keys an imported config sets that the form has no input for (qkv_bias, MLA ranks, ...)
-// travel as link parameters; they belong to that architecture and go when the model changes.
-function dropImportedExtras() {
-  for (const key of [...state.extra.keys()]) if (key.startsWith('model.')) state.extra.delete(key);
-}
-
 function applyImportedModel(result) {
-  dropImportedExtras();
-  state.modes.model = 'architecture';
+  chooseMode(state, 'model', 'architecture');
   const plainDefaults = { kv_heads: result.model.heads, head_dim: result.model.hidden / result.model.heads, encoder_only: false,
     bias: false, norm: 'rmsnorm', position_embeddings: 0, experts: 1, experts_per_token: 1 };
   for (const [key, value] of Object.entries(result.model)) {
@@ -389,7 +380,7 @@ function writeHash() {
 }
 
 async function recompute() {
-  const id = ++requestId;
+  const request = estimates.start();
   const { scenario, unplaced } = scenarioWithExtras(state);
   let report;
   try {
@@ -401,7 +392,7 @@ async function recompute() {
     results.failed(state.lang, error);
     return;
   }
-  if (id !== requestId) return;  // a newer input has already asked
+  if (!request.current()) return;  // a newer input has already asked
   const errors = [
     ...report.errors,
     ...unplaced.map((field) => ({ field, code: 'link_parameter_unused', message: t(state.lang, 'link_parameter_unused', { key: field }) })),
@@ -430,8 +421,8 @@ async function recompute() {
     if (missing) committed = null;
     results.invalid(state.lang, formErrors.map((issue) => form.visiblePathFor(issue.field)).filter((path) => FIELD_BY_PATH.has(path)), { missing });
     compare.markStale();
-    comparisonId += 1;  // searches still running for an older input must not draw over this one
-    scalingId += 1;
+    comparisons.start();  // searches still running for an older input must not draw over this one
+    scalings.start();
     scalingView.stale();
     shown = null;
   }

@@ -7,6 +7,12 @@ export function createModule(wasmBinary) {
   return createTraincalcEngine(wasmBinary ? { wasmBinary } : {});
 }
 
+// The engine with its validation data, a module of its own (the calculator's leaves the data out):
+// fetched the first time the validation view asks.
+export function createValidationModule(wasmBinary) {
+  return import('./traincalc_validation.mjs').then(({ default: create }) => create(wasmBinary ? { wasmBinary } : {}));
+}
+
 const parse = (text) => JSON.parse(text);
 
 export const METHODS = {
@@ -14,6 +20,10 @@ export const METHODS = {
   catalog: (module, { catalog }) => parse(module.catalog(catalog ?? '')),
   importHf: (module, { text }) => parse(module.import_hf_config(text)),
   parseLog: (module, { text }) => parse(module.parse_log(text)),
+};
+
+// What the validation module does; each runs on the module createValidationModule gives.
+export const VALIDATION_METHODS = {
   validation: (module, { planner }) => parse(module.validation(Boolean(planner))),
   memoryValidation: (module) => parse(module.memory_validation()),
   speedValidation: (module) => parse(module.speed_validation()),

@@ -2,11 +2,13 @@
 // It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
 // start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
 // Values cross as JSON; nothing here computes an estimate.
-import { createModule, LONG_RUNNING, METHODS } from './engine-core.js';
+import { createModule, createValidationModule, LONG_RUNNING, METHODS, VALIDATION_METHODS } from './engine-core.js';
+import { latestWinsByKind } from './latest.js';
 
 let ready = null;  // Promise of {where, call(method, args, onProgress)}
 
-// The single-file build embeds the wasm bytes (base64) in <script id="traincalc-wasm">.
+// The single-file build embeds the validation module's wasm bytes (base64) in
+// <script id="traincalc-wasm">: that module holds the whole engine, so it serves every request.
 function embeddedWasm() {
   const element = typeof document !== 'undefined' ? document.getElementById('traincalc-wasm') : null;
   if (!element) return undefined;
@@ -16,17 +18,23 @@ function embeddedWasm() {
   return bytes;
 }
 
-function onThisThread(wasmBinary) {
-  return createModule(wasmBinary).then((module) => {
-    const latest = {};
-    let next = 0;
+// wasmBinary: the calculator's module; validationWasmBinary: the validation module's, loaded on the
+// first validation request; wholeWasmBinary: the validation module's, serving every request.
+function onThisThread({ wasmBinary, validationWasmBinary, wholeWasmBinary } = {}) {
+  const whole = wholeWasmBinary ? createValidationModule(wholeWasmBinary) : null;
+  return (whole ?? createModule(wasmBinary)).then((module) => {
+    const requests = latestWinsByKind();  // a newer long request of a kind stops the older one
+    let validation = whole;
     return {
       where: 'page',
       async call(method, args, onProgress) {
+        if (VALIDATION_METHODS[method]) {
+          validation ??= createValidationModule(validationWasmBinary);
+          return VALIDATION_METHODS[method](await validation, args);
+        }
         if (!LONG_RUNNING[method]) return METHODS[method](module, args);
-        const id = ++next;
-        latest[method] = id;
-        return LONG_RUNNING[method](module, args, { progress: onProgress ?? (() => {}), cancelled: () => latest[method] !== id });
+        const request = requests.start(method);
+        return LONG_RUNNING[method](module, args, { progress: onProgress ?? (() => {}), cancelled: () => !request.current() });
       },
     };
   });
@@ -79,11 +87,14 @@ function inWorker() {
   });
 }
 
+// options: wasmBinary and validationWasmBinary, the two modules' bytes (node has no fetch for files);
+// mainThread, no worker. The single file's embedded module runs on the page's thread.
 export function loadEngine(options = {}) {
   if (ready) return ready;
-  const wasmBinary = options.wasmBinary ?? embeddedWasm();
-  const workerPossible = typeof Worker !== 'undefined' && !wasmBinary && !options.mainThread;
-  ready = workerPossible ? inWorker().catch(() => onThisThread()) : onThisThread(wasmBinary);
+  const wholeWasmBinary = options.wasmBinary ? undefined : embeddedWasm();
+  const workerPossible = typeof Worker !== 'undefined' && !options.wasmBinary && !wholeWasmBinary && !options.mainThread;
+  ready = workerPossible ? inWorker().catch(() => onThisThread())
+    : onThisThread({ wasmBinary: options.wasmBinary, validationWasmBinary: options.validationWasmBinary, wholeWasmBinary });
   return ready;
 }
 

@@ -3,6 +3,7 @@
 // link reproduces the estimate exactly. Pure functions; no DOM.
 import { CUSTOM_GPU, FIELDS, FIELD_BY_PATH, MODES } from './fields.js';
 import { parseNumber } from './numbers.js';
+import { inferModes, requireMonthlyPrice } from './modes.js';
 
 export function initialState() {
   return {
@@ -21,20 +22,6 @@ export function initialState() {
     embed: { on: false, theme: null, origin: null, show: [], problems: [] },
     lang: null,
   };
-}
-
-// Modes follow from which paths a link carries.
-function inferModes(params) {
-  const has = (path) => params.has(path);
-  const modes = {};
-  if (['model.layers', 'model.hidden', 'model.heads', 'model.ffn_hidden', 'model.vocab'].some(has)) modes.model = 'architecture';
-  else if (has('model.params')) modes.model = 'params';
-  else modes.model = 'preset';
-  if (params.get('training.tokens') === 'chinchilla') modes.data = 'chinchilla';
-  else modes.data = ['dataset_gb', 'samples', 'steps', 'total_flops', 'images'].find((k) => has(`training.${k}`)) ?? 'tokens';
-  modes.gpus = has('budget.per_month') ? 'per_month' : has('budget.deadline_days') ? 'deadline' : 'count';
-  modes.price = has('pricing.per_gpu_hour') ? 'per_gpu_hour' : has('pricing.per_gpu_month') ? 'per_gpu_month' : 'none';
-  return modes;
 }
 
 // What an embedding vendor may switch on beyond the essentials (#show=energy,articles).
@@ -68,8 +55,8 @@ export function stateFromHash(hash) {
   if ([...params.keys()].some((key) => key.startsWith('hardware.gpu.') && FIELD_BY_PATH.has(key))) {
     state.values.set('hardware.gpu', CUSTOM_GPU);
   }
-  // A monthly budget needs a monthly price; a link that has the one opens with the other's input.
-  if (state.modes.gpus === 'per_month' && state.modes.price === 'none') state.modes.price = 'per_gpu_month';
+  // A link with a monthly budget opens with the monthly price's input.
+  requireMonthlyPrice(state);
   // A link's field that the form does not show in these modes (a batch in sequences beside steps,
   // say) goes to the engine as it is, which uses it or says why not: never dropped silently.
   for (const key of [...state.values.keys()]) {

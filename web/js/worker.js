@@ -1,10 +1,12 @@
 // The engine in a Web Worker: a long search (the planner at many GPU counts) never blocks typing.
 // Messages in: {id, method, args}; out: {id, result} | {id, error} | {id, progress}. A long request
 // (scaling, estimateMany, compare) stops (result null) when a newer one of its kind arrives.
-import { createModule, LONG_RUNNING, METHODS } from './engine-core.js';
+import { createModule, createValidationModule, LONG_RUNNING, METHODS, VALIDATION_METHODS } from './engine-core.js';
+import { latestWinsByKind } from './latest.js';
 
 let modulePromise = null;
-const latest = {};  // per long-running kind, the newest request's id
+let validationPromise = null;  // the validation module, loaded on the first validation request
+const requests = latestWinsByKind();  // a newer request of a long-running kind stops the older one
 
 self.addEventListener('message', async ({ data }) => {
   const { id, method, args } = data;
@@ -15,12 +17,17 @@ self.addEventListener('message', async ({ data }) => {
       self.postMessage({ id, result: true });
       return;
     }
+    if (VALIDATION_METHODS[method]) {
+      validationPromise ??= createValidationModule();
+      self.postMessage({ id, result: VALIDATION_METHODS[method](await validationPromise, args) });
+      return;
+    }
     const module = await modulePromise;
     if (LONG_RUNNING[method]) {
-      latest[method] = id;  // a newer request of the same kind supersedes this one
+      const request = requests.start(method);
       const result = await LONG_RUNNING[method](module, args, {
         progress: (done, total) => self.postMessage({ id, progress: { done, total } }),
-        cancelled: () => latest[method] !== id,
+        cancelled: () => !request.current(),
       });
       self.postMessage({ id, result });
       return;

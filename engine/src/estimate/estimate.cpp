@@ -1,0 +1,1083 @@
+#include "traincalc/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+
+#include "estimate/estimators.hpp"
+#include "contract/json_fields.hpp"
+#include "catalog/specs.hpp"
+#include "traincalc/json_api.hpp"
+#include "traincalc/units.hpp"
+
+namespace traincalc {
+
+namespace {
+
+// The scenario with its layout fixed to the one chosen, so that what-ifs (memory suggestions, the
+// fewest GPUs that fit) start from it.
+Scenario pinned_to(const Scenario& s, const ParallelismReport& p) {
+  Scenario v = s;
+  v.strategy.tp = p.tp;
+  v.strategy.pp = p.pp;
+  v.strategy.cp = p.cp;
+  v.strategy.ep = p.ep;
+  v.strategy.micro_batch = p.micro_batch;
+  v.strategy.pp_virtual_stages = p.virtual_stages;
+  v.strategy.zero = p.zero;
+  v.strategy.recompute = p.recompute;
+  v.strategy.dp.reset();
+  return v;
+}
+
+// An offer whose instances cannot be joined (or that caps its clusters) held the budget's or the
+// deadline's count down: said, with the count it would have used where known. An offer that joins
+// its instances over ordinary Ethernet only: said when the job spans instances.
+void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool deadline_capped, Issues& warnings) {
+  if (!s.pricing) return;
+  const Pricing& p = *s.pricing;
+  if (plan.max_gpus && (plan.gpus_wanted || deadline_capped)) {
+    const bool by_deadline = plan.gpus_from == "budget.deadline_days";
+    const std::string max = detail::format_number(*plan.max_gpus);
+    std::map<std::string, std::string> params{
+        {"offer", p.offer_name}, {"max", max}, {"gpus", detail::format_number(plan.gpus)}};
+    std::string wanted;
+    if (plan.gpus_wanted) {
+      params["wanted"] = detail::format_number(*plan.gpus_wanted);
+      wanted = (by_deadline ? "The deadline needs " : "The budget rents ") + detail::format_number(*plan.gpus_wanted) +
+               " GPUs, but ";
+    }
+    const std::string limit = detail::offer_limit_words(p);
+    const std::string first = wanted.empty() ? p.offer_name + " " + limit : wanted + p.offer_name + " " + limit;
+    warnings.push_back({by_deadline ? "budget.deadline_days" : "budget.per_month",
+                        p.one_instance ? "offer_single_instance_capped" : "offer_cluster_max_capped",
+                        first + "; planned on " + detail::format_number(plan.gpus) +
+                            ". Choose an offer whose instances form a cluster for more.",
+                        params});
+  }
+  // A count that leaves an instance part-used: the whole instance is rented.
+  if (p.instance_gpus && plan.gpus_from == "count" && plan.gpus > *p.instance_gpus &&
+      std::fmod(plan.gpus, *p.instance_gpus) > 1e-9) {
+    const double instances = std::ceil(plan.gpus / *p.instance_gpus);
+    const std::string n = detail::format_number(instances), rented = detail::format_number(instances * *p.instance_gpus);
+    warnings.push_back({"hardware.count", "offer_partial_instance",
+                        detail::format_number(plan.gpus) + " GPUs on " + p.offer_name + " instances of " +
+                            detail::format_number(*p.instance_gpus) + " take " + n + " instances, " + rented +
+                            " GPUs rented; the cost counts the " + detail::format_number(plan.gpus) +
+                            " used. A multiple of " + detail::format_number(*p.instance_gpus) + " uses all it pays for.",
+                        {{"offer", p.offer_name}, {"gpus", detail::format_number(plan.gpus)},
+                         {"instance", detail::format_number(*p.instance_gpus)}, {"instances", n}, {"rented", rented}}});
+  }
+  if (p.cluster == OfferCluster::ethernet && p.instance_gpus && plan.gpus > *p.instance_gpus) {
+    const std::string instances = detail::format_number(std::ceil(plan.gpus / *p.instance_gpus));
+    // The network the step model uses between instances.
+    const std::string gbps = detail::format_number(detail::inter_node_gbps(s));
+    warnings.push_back({"pricing.offer",
+                        "offer_ethernet_cluster",
+                        "The " + detail::format_number(plan.gpus) + " GPUs take " + instances + " instances of " +
+                            p.offer_name + ", joined over ordinary Ethernet" +
+                            (gbps.empty() ? "" : " (" + gbps + " Gbit/s per GPU)") +
+                            ", not a training fabric: every step's traffic between instances is slow, and the "
+                            "estimate counts it so.",
+                        {{"offer", p.offer_name}, {"instances", instances}, {"gbps", gbps}}});
+  }
+}
+
+// The frameworks a user who did not name one may be running, besides the one assumed, at this
+// layout: with tensor, pipeline, context or expert parallelism the three that split a model that way
+// (Megatron-LM, DeepSpeed's Megatron fork, torchtitan's FSDP2); else to pre-train those and the
+// trainers that train data-parallel (Hugging Face Trainer, LitGPT); to fine-tune those and
+// torchtune, and Unsloth on one GPU (its open release trains on one).
+std::vector<Framework> plausible_frameworks(const Scenario& s, const ParallelismReport& p, double gpus) {
+  const Framework assumed = detail::resolve_memory_regime(s).framework;
+  std::vector<Framework> out;
+  const bool split = p.tp > 1 || p.pp > 1 || p.cp > 1 || p.ep > 1;
+  const bool finetune = s.training.type == TrainingType::finetune;
+  for (const Framework f : {Framework::megatron, Framework::deepspeed, Framework::fsdp2, Framework::hf,
+                            Framework::litgpt, Framework::torchtune, Framework::unsloth}) {
+    if (f == assumed) continue;
+    const bool splits = f == Framework::megatron || f == Framework::deepspeed || f == Framework::fsdp2;
+    if (split && !splits) continue;
+    if (f == Framework::torchtune && !finetune) continue;
+    if (f == Framework::unsloth && (!finetune || gpus > 1)) continue;
+    out.push_back(f);
+  }
+  return out;
+}
+
+// A likely range widened to cover what an assumption's alternatives would give: its ends times the
+// lowest and highest ratio of the alternatives to the assumed figure (the envelope of the plausible
+// choices, plus the held-out residuals of the range itself).
+void widen_for_assumption(LikelyRange& range, double low, double high) {
+  range.assumed_low = std::min(1.0, low);
+  range.assumed_high = std::max(1.0, high);
+  range.low *= range.assumed_low;
+  range.high *= range.assumed_high;
+}
+
+// A framework's name as its users know it.
+std::string framework_name(const std::string& id) {
+  static const std::pair<const char*, const char*> names[] = {
+      {"megatron", "Megatron-LM"},  {"deepspeed", "DeepSpeed"},          {"fsdp2", "FSDP2 (torchtitan)"},
+      {"hf", "Hugging Face Trainer"}, {"litgpt", "LitGPT"},           {"torchtune", "torchtune"},
+      {"unsloth", "Unsloth"}};
+  for (const auto& [key, name] : names)
+    if (id == key) return name;
+  return id;
+}
+
+std::string signed_percent(double ratio) {
+  const double pct = std::round((ratio - 1) * 100);
+  return (pct > 0 ? "+" : "") + detail::format_number(pct == 0 ? 0.0 : pct) + "%";
+}
+
+// The framework was assumed: what each plausible other one would change, and how to narrow it.
+void framework_assumed_warning(const Report& r, Framework assumed, bool with_memory, Issues& warnings) {
+  if (r.framework_alternatives.empty()) return;
+  std::string step_list, memory_list, spoken, not_fitting;
+  for (const FrameworkAlternative& alt : r.framework_alternatives) {
+    const std::string name = framework_name(alt.framework);
+    std::string said = name + ":";
+    if (alt.step_ratio) {
+      step_list += (step_list.empty() ? "" : ",") + name + " " + signed_percent(*alt.step_ratio);
+      said += " step " + signed_percent(*alt.step_ratio) + ",";
+    }
+    if (!with_memory) {
+      if (alt.step_ratio) spoken += (spoken.empty() ? "" : "; ") + said.substr(0, said.size() - 1);
+      continue;
+    }
+    memory_list += (memory_list.empty() ? "" : ",") + name + " " + signed_percent(alt.memory_ratio);
+    said += " memory " + signed_percent(alt.memory_ratio);
+    if (!alt.fits) not_fitting += (not_fitting.empty() ? "" : ",") + name;
+    spoken += (spoken.empty() ? "" : "; ") + said;
+  }
+  const std::string assumed_name = framework_name(to_string(assumed));
+  if (step_list.empty() && memory_list.empty()) return;
+  std::map<std::string, std::string> params = {{"framework", assumed_name}};
+  if (!memory_list.empty()) params["memory_list"] = memory_list;
+  if (!step_list.empty()) params["step_list"] = step_list;
+  const char* code = memory_list.empty() ? "framework_assumed_step"
+                     : step_list.empty() ? "framework_assumed_memory"
+                                         : "framework_assumed";
+  warnings.push_back({"strategy.framework", code,
+                      "The framework is not given: " + assumed_name + " is assumed. At this layout the others " +
+                          "would change the estimate by: " + spoken +
+                          ". The likely ranges cover them; name your framework (strategy.framework) to narrow them.",
+                      params});
+  // Whether it fits may hang on the framework: said when the assumed one fits and another would not.
+  if (r.memory.fits && !not_fitting.empty())
+    warnings.push_back({"strategy.framework", "framework_fit_depends",
+                        "It fits under " + assumed_name + "; at this layout it would not under " + not_fitting +
+                            ". Name your framework (strategy.framework) to know which.",
+                        {{"framework", assumed_name}, {"framework_list", not_fitting}}});
+}
+
+}  // namespace
+
+namespace {
+
+// What the layouts, steps and what-ifs of one estimate share: the scenario and its model, compute and
+// hardware as reported.
+struct EstimateBasis {
+  const Scenario& s;
+  const Report& r;  // model, compute and hardware
+  bool known;       // the architecture is known
+
+  // The scenario with its global batch: the user's, or the default for this many GPUs, so that the
+  // planner, the memory and the step see what typing the default would give.
+  Scenario with_batch(const Scenario& v, double gpus, const ComputeReport* what_if = nullptr) const {
+    using namespace detail;
+    if (v.training.global_batch_sequences || v.training.global_batch_tokens) return v;
+    Scenario b = v;
+    b.training.global_batch_sequences = resolved_global_batch(v, what_if ? *what_if : r.compute, gpus);
+    return b;
+  }
+
+  // A scenario's layout at a GPU count: given, planned, or (without an architecture) the defaults.
+  // Used for the user's scenario and for each what-if of the memory suggestions.
+  // (compute: the scenario's, or a what-if's whose sequence length differs.)
+  ParallelismReport layout_for(const Scenario& given, double gpus, Issues& warnings,
+                               const ComputeReport* what_if = nullptr) const {
+    using namespace detail;
+    const ComputeReport& compute = what_if ? *what_if : r.compute;
+    const Scenario v = with_batch(given, gpus, &compute);
+    const double batch = resolved_global_batch(v, compute, gpus);
+    if (known && layout_is_searched(v.strategy)) {
+      LayoutSearchResult search = plan_layout(v, r.model, compute, r.hardware, gpus, batch);
+      if (search.truncated)
+        warnings.push_back({"strategy.tp",
+                            "planner_truncated",
+                            "The planner stopped after " + format_number(search.evaluated) +
+                                " layouts; fix some of tp, pp, cp, ep or micro_batch to search the rest.",
+                            {{"evaluated", format_number(search.evaluated)}}});
+      if (search.found) return search.layout;
+      warnings.push_back({"strategy.tp",
+                          "no_layout",
+                          "No layout of " + format_number(gpus) + " GPUs matches the strategy and a global batch of " +
+                              format_number(batch) +
+                              " sequences (each data-parallel rank needs at least one); the defaults are shown. "
+                              "Give fewer GPUs, a larger training.global_batch_sequences or the layout yourself.",
+                          {{"gpus", format_number(gpus)}, {"batch", format_number(batch)}}});
+      ParallelismReport p = resolve_layout(v, gpus, warnings);
+      p.chosen_by = "default";
+      return p;
+    }
+    ParallelismReport p = resolve_layout(v, gpus, warnings);
+    if (!known && !v.strategy.zero && p.dp * p.cp > 1) choose_zero_stage(v, compute, p);
+    return p;
+  }
+
+  // With a parameter count only there is no layout to search, but the sharding still decides what
+  // fits: ZeRO stage 1, 2, then 3 (FSDP), the lowest that fits (each stage adds communication;
+  // Rajbhandari et al. 2020, "ZeRO", sec. 5), else the most sharded.
+  void choose_zero_stage(const Scenario& v, const ComputeReport& compute, ParallelismReport& p) const {
+    using namespace detail;
+    Issues ignored;
+    double evaluated = 0, fitting = 0;
+    std::optional<double> chosen;
+    for (double stage = std::max(1.0, p.zero); stage <= 3; ++stage) {
+      ParallelismReport option = p;
+      option.zero = stage;
+      ++evaluated;
+      if (estimate_memory(v, r.model, option, r.hardware, compute, ignored).fits) {
+        ++fitting;
+        if (!chosen) chosen = stage;
+      }
+    }
+    if (chosen != p.zero) {
+      p.zero = chosen.value_or(3);
+      p.chosen_by = "planner";
+      p.layouts_evaluated = evaluated;
+      p.layouts_fitting = fitting;
+    }
+  }
+
+  // The predicted step of the user's scenario at a layout (none without an architecture).
+  std::optional<StepPrediction> step_at(const ParallelismReport& layout) const {
+    using namespace detail;
+    if (!known) return std::nullopt;
+    Issues ignored;
+    const double gpus = layout.tp * layout.pp * layout.cp * layout.dp;
+    const Scenario v = with_batch(s, gpus);
+    const MemoryReport memory = estimate_memory(v, r.model, layout, r.hardware, r.compute, ignored);
+    return predict_step(v, r.compute, r.hardware, layout, memory.explain, resolved_global_batch(v, r.compute, gpus));
+  }
+};
+
+// A vendor's GPU row that left figures out: which, and from which built-in GPU they come.
+void gpu_fields_filled_warning(const Scenario& s, Issues& warnings) {
+  const GpuSpec& gpu = s.hardware.gpu;
+  if (gpu.filled_from.empty()) return;
+  const GpuSpec* from = builtin_catalog().find_gpu(gpu.filled_from);
+  const std::string from_name = from ? from->name : gpu.filled_from;
+  std::string fields;
+  std::string field_ids;  // the same, comma-separated, for a translation to name each
+  for (const std::string& field : gpu.filled_fields) {
+    fields += (fields.empty() ? "" : ", ") + field;
+    field_ids += (field_ids.empty() ? "" : ",") + field;
+  }
+  warnings.push_back({"hardware.gpu", "gpu_fields_filled",
+                      "The catalog's " + gpu.name + " does not give " + fields +
+                          "; they are taken from the closest built-in GPU of its architecture, " + from_name +
+                          ". Give them in the catalog where they differ.",
+                      {{"gpu", gpu.name}, {"from", from_name}, {"field_ids", field_ids}}});
+}
+
+// QLoRA's 4-bit layers and the 8-bit optimizer are bitsandbytes' CUDA kernels (its docs: CUDA fully
+// supported, other backends in preview): on another vendor's GPU, said.
+void bitsandbytes_warning(const Scenario& s, Issues& warnings) {
+  if (const std::string& vendor = s.hardware.gpu.vendor;
+      !vendor.empty() && vendor != "NVIDIA" &&
+      (s.training.method == FinetuneMethod::qlora || s.strategy.optimizer == Optimizer::adamw_8bit))
+    warnings.push_back({s.training.method == FinetuneMethod::qlora ? "training.method" : "strategy.optimizer",
+                        "bitsandbytes_gpu",
+                        "QLoRA's 4-bit layers and the 8-bit optimizer run on bitsandbytes' CUDA kernels; the " +
+                            s.hardware.gpu.name + " is not a GPU bitsandbytes fully supports. Check that your "
+                            "framework runs them on it before planning on it.",
+                        {{"gpu", s.hardware.gpu.name}}});
+}
+
+// The step as the user's measured runs calibrate it (the layout chosen before, on the model's own).
+void calibrate_predicted_step(const Scenario& s, const detail::CalibrationFit& calibration, bool predicted,
+                              std::optional<StepPrediction>& step, Report& r) {
+  using namespace detail;
+  if (predicted) {
+    r.calibration->step_seconds_uncalibrated = step->step_seconds;
+    // The run measured itself carries in full; another run, the share its source's bias explains.
+    r.calibration->speed_distance = calibration.speed_distance;
+    r.calibration->speed_carried =
+        calibration.speed_distance == "same_run" ? 1.0 : calibration_weight(calibration.speed_runs);
+    calibrate_step(*step, carried_calibration(calibration.speed, r.calibration->speed_carried));
+  } else {
+    r.warnings.push_back({"calibration", "calibration_speed_unused",
+                          s.strategy.mfu ? "strategy.mfu is given, so the measured speed is not used; remove "
+                                           "strategy.mfu to calibrate the step model to your run."
+                                         : "The step model needs the model's architecture; the measured speed is "
+                                           "not used.",
+                          {{"reason", s.strategy.mfu ? "mfu_given" : "no_architecture"}}});
+  }
+}
+
+// The predicted step's likely range.
+void predicted_step_range(const Scenario& s, const StepPrediction& step, Report& r) {
+  using namespace detail;
+  r.time.range = likely_range(step);
+  // A calibrated step's range is the calibrated rows' at the measured run's distance; the run measured
+  // itself is its measurement.
+  if (r.calibration && r.calibration->step_seconds_uncalibrated) {
+    if (r.calibration->speed_distance == "same_run")
+      r.time.range.reset();
+    else
+      r.time.range = calibration_range(r.calibration->speed_distance);
+  }
+  // A step measured on this GPU type (any distance but another model or GPU) has its GPU's speed known.
+  if (r.time.range) {
+    const bool measured_here = r.calibration && r.calibration->step_seconds_uncalibrated &&
+                               r.calibration->speed_distance != "model";
+    widen_outside_envelope(*r.time.range, s, r.model, r.plan.gpus, r.parallelism, step.mfu, measured_here, r.warnings);
+  }
+}
+
+// The memory at the chosen layout, its limits (the fewest GPUs, the longest sequence), the fixes that
+// make it fit, and the user's measured peaks' calibration.
+void report_memory(const EstimateBasis& basis, const Scenario& batched, const Catalog* catalog,
+                   const std::optional<detail::CalibrationFit>& calibration, Report& r) {
+  using namespace detail;
+  const Scenario& s = basis.s;
+  r.memory = estimate_memory(batched, r.model, r.parallelism, r.hardware, r.compute, r.warnings);
+  const Scenario pinned = pinned_to(batched, r.parallelism);
+  r.memory.min_gpus = min_gpus_that_fit(pinned, r.model, r.hardware, r.compute);
+  r.memory.max_seq_len = max_seq_len_that_fits(batched, r.model, r.parallelism, r.hardware, r.compute);
+  r.memory.max_seq_len_micro_batch = s.strategy.micro_batch.value_or(1);
+  // Each what-if with its own batch: the user's, or the default at its GPU count and sequence length.
+  const MemoryProbe probe = [&](const Scenario& what_if, double gpus) {
+    Issues ignored;
+    // A what-if with another sequence length (a shorter sequence to make it fit) has its own compute.
+    if (what_if.training.seq_len != s.training.seq_len) {
+      Issues errors;
+      const ComputeReport compute = estimate_compute(what_if, ignored, errors);
+      if (errors.empty()) {
+        const Scenario v = basis.with_batch(what_if, gpus, &compute);
+        return estimate_memory(v, r.model, basis.layout_for(v, gpus, ignored, &compute), r.hardware, compute, ignored);
+      }
+    }
+    const Scenario v = basis.with_batch(what_if, gpus);
+    return estimate_memory(v, r.model, basis.layout_for(v, gpus, ignored), r.hardware, r.compute, ignored);
+  };
+  r.memory.suggestions = memory_suggestions(s, pinned, r, catalog, probe);
+  r.memory.range = memory_range();
+  if (calibration && calibration->memory.runs > 0) {
+    r.calibration->per_gpu_bytes_uncalibrated = r.memory.per_gpu_bytes.total;
+    r.calibration->memory_distance = calibration->memory_distance;
+    r.calibration->memory_carried =
+        calibration->memory_distance == "same_run" ? 1.0 : memory_calibration_weight(calibration->memory_runs);
+    calibrate_memory(r.memory, carried_calibration(calibration->memory, r.calibration->memory_carried));
+  }
+}
+
+// The framework assumed: each plausible other one at the same layout, and the ranges widened to
+// cover them (what naming the framework would narrow). What the user measured is their framework's:
+// a calibrated step or peak is not widened.
+void weigh_other_frameworks(const Scenario& s, const Scenario& batched, const std::optional<StepPrediction>& step,
+                            bool predicted, double gpus, Report& r) {
+  using namespace detail;
+  const bool widen_step = !(r.calibration && r.calibration->step_seconds_uncalibrated);
+  const bool widen_memory = !(r.calibration && r.calibration->memory.runs > 0);
+  if (!(!s.strategy.framework && (widen_step || widen_memory))) return;
+  const double peak = widen_memory ? r.memory.per_gpu_bytes.total : r.calibration->per_gpu_bytes_uncalibrated;
+  const double assumed_step = step ? step->step_seconds : 0;
+  double step_low = 1, step_high = 1, memory_low = 1, memory_high = 1;
+  for (const Framework framework : plausible_frameworks(s, r.parallelism, gpus)) {
+    Scenario v = batched;
+    v.strategy.framework = framework;
+    Issues ignored;
+    const MemoryReport memory = estimate_memory(v, r.model, r.parallelism, r.hardware, r.compute, ignored);
+    if (!(memory.per_gpu_bytes.total > 0) || !(peak > 0)) continue;
+    FrameworkAlternative alt;
+    alt.framework = to_string(framework);
+    alt.memory_ratio = memory.per_gpu_bytes.total / peak;
+    alt.fits = memory.fits;
+    if (predicted && widen_step) {
+      const auto at = predict_step(v, r.compute, r.hardware, r.parallelism, memory.explain,
+                                   resolved_global_batch(v, r.compute, gpus));
+      if (at && at->step_seconds > 0 && assumed_step > 0) alt.step_ratio = at->step_seconds / assumed_step;
+    }
+    memory_low = std::min(memory_low, alt.memory_ratio);
+    memory_high = std::max(memory_high, alt.memory_ratio);
+    if (alt.step_ratio) {
+      step_low = std::min(step_low, *alt.step_ratio);
+      step_high = std::max(step_high, *alt.step_ratio);
+    }
+    r.framework_alternatives.push_back(alt);
+  }
+  if (widen_memory) widen_for_assumption(r.memory.range, memory_low, memory_high);
+  if (r.time.range && widen_step) widen_for_assumption(*r.time.range, step_low, step_high);
+  framework_assumed_warning(r, resolve_memory_regime(s).framework, widen_memory, r.warnings);
+}
+
+}  // namespace
+
+Report estimate(const Scenario& s, const Catalog* catalog) {
+  using namespace detail;
+  Report r;
+  r.model = report_model(s);
+  r.compute = estimate_compute(s, r.warnings, r.errors);
+  if (!r.errors.empty()) return r;
+  r.hardware = report_hardware(s);
+  // The user's measured runs: fitted first, so that a measurement that cannot be is refused before
+  // anything is estimated on it.
+  std::optional<CalibrationFit> calibration;
+  if (!s.calibration.empty()) {
+    calibration = fit_calibration(s, catalog);
+    if (!calibration->errors.empty()) {
+      r.errors = calibration->errors;
+      return r;
+    }
+    r.calibration.emplace();
+    r.calibration->speed = calibration->speed;
+    r.calibration->memory = calibration->memory;
+    r.calibration->points = calibration->points;
+  }
+  const bool known = s.model.architecture.has_value();
+  const EstimateBasis basis{s, r, known};
+  auto layout_at = [&](double gpus, Issues& warnings) { return basis.layout_for(s, gpus, warnings); };
+  auto step_at = [&](const ParallelismReport& layout) -> std::optional<StepPrediction> {
+    return basis.step_at(layout);
+  };
+
+  double mfu = resolved_mfu(s, r.warnings);
+  r.plan = plan_gpus(s, r.compute, r.hardware, mfu, r.errors);
+  if (!r.errors.empty()) return r;
+  Issues layout_warnings;
+  r.parallelism = layout_at(r.plan.gpus, layout_warnings);
+  std::optional<StepPrediction> step = step_at(r.parallelism);
+  const bool predicted = !s.strategy.mfu && step;
+  bool deadline_capped = false;  // the offer's limit kept the deadline plan from more GPUs
+  if (predicted && s.budget && s.budget->deadline_days && !s.hardware.count && !s.budget->per_month) {
+    // Planned on the expected run, the headline of a predicted utilisation: interruptions grow with the
+    // GPUs, so the count that meets the deadline is found on it, not on the steady state.
+    const RunSeconds expected_seconds = [&](double g, const StepPrediction& at) {
+      TimeReport t = estimate_time(r.compute, r.hardware, g, at.mfu);
+      t.mfu_source = MfuSource::predicted;
+      attach_step(t, at, r.compute.seq_len);
+      Issues ignored;
+      return expected_run(s, r.compute, t, g, r.hardware.gpus_per_node, ignored).wall_clock_hours * units::seconds_per_hour;
+    };
+    DeadlinePlan plan = plan_for_deadline(s, r.compute, r.hardware, *step, layout_at, step_at, expected_seconds);
+    r.plan.gpus = plan.gpus;
+    r.plan.nodes = std::ceil(plan.gpus / r.hardware.gpus_per_node);
+    r.parallelism = std::move(plan.layout);
+    layout_warnings = std::move(plan.warnings);
+    step = plan.step;
+    r.plan.gpus_wanted.reset();  // the first guess's count (at an assumed utilisation) is not the plan's
+    deadline_capped = plan.capped;
+  }
+  offer_cluster_warnings(s, r.plan, deadline_capped, r.warnings);
+  gpu_fields_filled_warning(s, r.warnings);
+  bitsandbytes_warning(s, r.warnings);
+  r.warnings.insert(r.warnings.end(), layout_warnings.begin(), layout_warnings.end());
+  if (const StageLayers on = pipeline_stage_layers(s, r.parallelism.pp, r.parallelism.virtual_stages);
+      r.parallelism.pp > 1 && on.valid) {
+    r.parallelism.first_stage_layers = on.first;
+    r.parallelism.middle_stage_layers = on.middle;
+    r.parallelism.last_stage_layers = on.last;
+  }
+  if (calibration && calibration->speed.runs > 0) calibrate_predicted_step(s, *calibration, predicted, step, r);
+  if (predicted) mfu = step->mfu;
+  const double gpus = r.plan.gpus;
+  r.time = estimate_time(r.compute, r.hardware, gpus, mfu);
+  r.time.mfu_source = s.strategy.mfu ? MfuSource::given : predicted ? MfuSource::predicted : MfuSource::assumed;
+  attach_step(r.time, step, r.compute.seq_len);
+  if (predicted) predicted_step_range(s, *step, r);
+  const Scenario batched = basis.with_batch(s, gpus);
+  if (step) speed_warnings(s, r.hardware, r.parallelism, *step, resolved_global_batch(batched, r.compute, gpus),
+                           r.compute.seq_len, r.warnings);
+  report_memory(basis, batched, catalog, calibration, r);
+  weigh_other_frameworks(s, batched, step, predicted, gpus, r);
+  // The expected run: whenever the utilisation is the engine's, and on request (operations) beside a
+  // given one, which stays exact.
+  if (r.time.mfu_source != MfuSource::given || s.operations.given)
+  {
+    // A step calibrated to the user's measured one is already a real run's steady speed: its run
+    // efficiency is 1 unless given.
+    Scenario run = s;
+    if (r.calibration && r.calibration->step_seconds_uncalibrated && !run.operations.run_efficiency)
+      run.operations.run_efficiency = 1.0;
+    r.time.expected = expected_run(run, r.compute, r.time, gpus, r.hardware.gpus_per_node, r.warnings);
+  }
+  r.cost = estimate_cost(s, r.time, gpus);
+  r.energy = estimate_energy(s, r.time, gpus, r.warnings);
+  r.scaling_law = estimate_scaling_law(s, r.compute, r.hardware, r.time);
+
+  check_plan(r.time, r.cost, r.plan, r.warnings);
+  return r;
+}
+
+using detail::json;
+
+namespace {
+
+json report_json_value(const Report& r);
+
+json issues_json(const Issues& issues) {
+  json out = json::array();
+  for (const auto& i : issues) {
+    json issue = {{"field", i.field}, {"code", i.code}, {"message", i.message}};
+    if (!i.params.empty()) issue["params"] = i.params;
+    out.push_back(std::move(issue));
+  }
+  return out;
+}
+
+json error_report(const Issues& errors, const Issues& warnings = {}) {
+  return {{"errors", issues_json(errors)}, {"warnings", issues_json(warnings)}};
+}
+
+}  // namespace
+
+Report detail::estimate_scenario_value(const json& scenario, const Catalog& catalog) {
+  ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
+  if (!parse.scenario) {
+    Report refused;
+    refused.errors = std::move(parse.errors);
+    refused.warnings = std::move(parse.warnings);
+    return refused;
+  }
+  Report report = estimate(*parse.scenario, &catalog);
+  report.warnings.insert(report.warnings.begin(), parse.warnings.begin(), parse.warnings.end());
+  return report;
+}
+
+json detail::report_value(const Report& report) {
+  return report.valid() ? report_json_value(report) : error_report(report.errors, report.warnings);
+}
+
+json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& valid) {
+  json out = report_value(estimate_scenario_value(scenario, catalog));
+  if (!out["errors"].empty()) valid = false;
+  return out;
+}
+
+namespace {
+
+// A likely range as the report gives it: its basis and multipliers, and a figure's span under it
+// (the figure times its likely range's ends).
+json range_json(const LikelyRange& lr) {
+  json j = {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
+  if (lr.lineages > 0) j["lineages"] = lr.lineages;
+  if (lr.assumed_low != 1 || lr.assumed_high != 1) {
+    j["assumed_low"] = lr.assumed_low;
+    j["assumed_high"] = lr.assumed_high;
+  }
+  if (lr.outside_low != 1 || lr.outside_high != 1) {
+    j["outside_low"] = lr.outside_low;
+    j["outside_high"] = lr.outside_high;
+  }
+  return j;
+}
+// A conversion: the rate, where it comes from, and the amounts as given.
+json exchange_json(const Exchange& x) {
+  const bool reference_only = !x.given;
+  json j = {{"from", x.from},
+            {"to", x.to},
+            {"rate", x.rate},
+            {"from_per_usd", x.from_per_usd},
+            {"to_per_usd", x.to_per_usd},
+            {"given", x.given},
+            {"date", reference_only ? std::string(reference_rates_date) : std::string("given")},
+            {"source", reference_only ? std::string(reference_rates_source)
+                                      : std::string("exchange_rates (with the reference rates for any currency it does "
+                                                    "not give: ") +
+                                            std::string(reference_rates_source) + ")"}};
+  if (x.per_gpu_hour) j["per_gpu_hour"] = *x.per_gpu_hour;
+  if (x.per_gpu_month) j["per_gpu_month"] = *x.per_gpu_month;
+  if (x.per_month) j["per_month"] = *x.per_month;
+  if (x.total) j["total"] = *x.total;
+  return j;
+}
+
+json span_json(double value, const LikelyRange& lr) { return {{"low", value * lr.low}, {"high", value * lr.high}}; }
+
+// Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.
+void integers_as_integers(json& value) {
+  if (value.is_number_float()) {
+    const double x = value.get<double>();
+    if (std::isfinite(x) && std::floor(x) == x && std::abs(x) < 9007199254740992.0)
+      value = static_cast<std::int64_t>(x);
+    return;
+  }
+  if (value.is_structured())
+    for (auto& child : value) integers_as_integers(child);
+}
+
+// Every number in a report is checked: a non-finite or negative amount is an engine bug, and the
+// user gets an error instead of a wrong figure.
+bool all_finite_non_negative(const json& value) {
+  if (value.is_number()) {
+    const double x = value.get<double>();
+    return std::isfinite(x) && x >= 0;
+  }
+  if (value.is_structured())
+    for (const auto& child : value)
+      if (!all_finite_non_negative(child)) return false;
+  return true;
+}
+
+// The model: its name, parameter counts and preset.
+json model_json(const Report& r) {
+  json model = {{"name", r.model.name},
+                {"params", r.model.params},
+                {"active_params", r.model.active_params},
+                {"architecture_known", r.model.architecture_known}};
+  if (!r.model.preset.empty()) model["preset"] = r.model.preset;
+  if (r.model.forward_macs_per_image) {
+    model["forward_macs_per_image"] = *r.model.forward_macs_per_image;
+    model["image_resolution"] = r.model.image_resolution;
+  }
+  if (r.model.breakdown) {
+    model["embedding_params"] = r.model.breakdown->embedding;
+    model["output_head_params"] = r.model.breakdown->output_head;
+  }
+  return model;
+}
+
+// The training compute: tokens and FLOPs, by each method.
+json compute_json(const Report& r) {
+  const ComputeReport& c = r.compute;
+  json compute = {{"tokens", c.tokens},
+                  {"flops_per_token", c.flops_per_token},
+                  {"total_flops", c.total_flops},
+                  {"method", c.method},
+                  {"flops_per_token_6n", c.flops_per_token_6n},
+                  {"total_flops_6n", c.total_flops_6n},
+                  {"flops_per_param_per_token", c.flops_per_param_per_token},
+                  {"trainable_params", c.trainable_params},
+                  {"seq_len", c.seq_len},
+                  {"epochs", c.epochs}};
+  if (c.flops_per_token_detailed) compute["flops_per_token_detailed"] = *c.flops_per_token_detailed;
+  if (c.total_flops_detailed) compute["total_flops_detailed"] = *c.total_flops_detailed;
+  if (c.bytes_per_token) {
+    compute["bytes_per_token"] = *c.bytes_per_token;
+    compute["bytes_per_token_from"] = c.bytes_per_token_from;
+    compute["bytes_per_token_source"] = c.bytes_per_token_source;
+  }
+  if (c.images_per_epoch) {
+    compute["images_per_epoch"] = *c.images_per_epoch;
+    compute["images"] = c.tokens;
+    compute["flops_per_image"] = c.flops_per_token;
+    compute["image_resolution"] = *c.image_resolution;
+  }
+  return compute;
+}
+
+// The GPU and its precision, peak and memory.
+json hardware_json(const Report& r) {
+  const HardwareReport& h = r.hardware;
+  json hardware = json::object();
+  if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;
+  hardware.update(json{{"gpu_name", h.gpu_name},
+                       {"precision", h.precision},
+                       {"peak_tflops", h.peak_tflops},
+                       {"memory_gb", h.memory_gb},
+                       {"usable_memory_gib", h.usable_memory_gib},
+                       {"gpus_per_node", h.gpus_per_node}});
+  return hardware;
+}
+
+// The expected run: interruptions, checkpoints, restarts and what they cost.
+json expected_run_json(const ExpectedRun& e) {
+  json expected = {{"recovery", e.recovery},
+                   {"goodput", e.goodput},
+                   {"run_efficiency", e.run_efficiency},
+                   {"interruption_goodput", e.interruption_goodput},
+                   {"wall_clock_hours", e.wall_clock_hours},
+                   {"wall_clock_days", e.wall_clock_days},
+                   {"gpu_hours", e.gpu_hours},
+                   {"interruptions", e.interruptions},
+                   {"interruptions_per_1000_gpu_days", e.interruptions_per_1000_gpu_days},
+                   {"checkpoint_bytes", e.checkpoint_bytes},
+                   {"checkpoint_seconds", e.checkpoint_seconds},
+                   {"checkpoint_write_gb_per_s", e.checkpoint_write_gb_per_s},
+                   {"storage_write_gb_per_s", e.storage_write_gb_per_s},
+                   {"checkpoint_async", e.checkpoint_async},
+                   {"checkpoint_persist_seconds", e.checkpoint_persist_seconds},
+                   {"checkpoint_interval_hours", e.checkpoint_interval_hours},
+                   {"checkpoint_interval_given", e.checkpoint_interval_given},
+                   {"checkpoints", e.checkpoints},
+                   {"restart_minutes", e.restart_minutes},
+                   {"overhead_fraction", e.overhead_fraction},
+                   {"lost_hours",
+                    {{"slower_steps", e.lost_slower_steps},
+                     {"checkpoints", e.lost_checkpoints},
+                     {"rework", e.lost_rework},
+                     {"restarts", e.lost_restarts},
+                     {"overheads", e.lost_overheads}}}};
+  if (e.mean_hours_between_interruptions)
+    expected["mean_hours_between_interruptions"] = *e.mean_hours_between_interruptions;
+  expected["headline"] = e.headline;
+  if (e.range) {
+    expected["range"] = range_json(*e.range);
+    expected["gpu_hours_range"] = span_json(e.gpu_hours, *e.range);
+    expected["wall_clock_days_range"] = span_json(e.wall_clock_days, *e.range);
+  }
+  return expected;
+}
+
+// The time: utilisation, throughput, hours and days, the predicted step and its likely range.
+json time_json(const Report& r) {
+  const TimeReport& t = r.time;
+  json time = {{"mfu", t.mfu},
+               {"mfu_source", contract::name_of(contract::mfu_sources, t.mfu_source)},
+               {"cluster_flops_per_second", t.cluster_flops_per_second},
+               {"tokens_per_second", t.tokens_per_second},
+               {"gpu_hours", t.gpu_hours},
+               {"wall_clock_hours", t.wall_clock_hours},
+               {"wall_clock_days", t.wall_clock_days}};
+  if (t.step) {
+    const StepPrediction& st = *t.step;
+    const StepBreakdown& b = st.seconds;
+    // The step at the reported speed; with a given utilisation, the predicted step is reported beside it
+    // (and the breakdown is always the predicted one).
+    if (t.step_seconds) time["step_seconds"] = *t.step_seconds;
+    if (t.mfu_source != MfuSource::predicted) time["step_seconds_predicted"] = st.step_seconds;
+    time["global_batch_sequences"] = st.global_batch_sequences;
+    time["micro_batches_per_step"] = st.micro_batches;
+    if (t.mfu_source == MfuSource::predicted) {
+      time["hfu"] = st.hfu;
+    } else {
+      // A given utilisation fixes the time; what the model predicts is reported beside it.
+      time["mfu_predicted"] = st.mfu;
+      time["hfu_predicted"] = st.hfu;
+    }
+    time["breakdown_seconds"] = {{"matmul", b.matmul},
+                                 {"attention", b.attention},
+                                 {"elementwise", b.elementwise},
+                                 {"recompute", b.recompute},
+                                 {"tensor_parallel", b.tensor_parallel},
+                                 {"context_parallel", b.context_parallel},
+                                 {"expert_parallel", b.expert_parallel},
+                                 {"pipeline_p2p", b.pipeline_p2p},
+                                 {"data_parallel", b.data_parallel},
+                                 {"bubble", b.bubble},
+                                 {"optimizer", b.optimizer},
+                                 {"kernel_launch", b.kernel_launch},
+                                 {"micro_batch_host", b.micro_batch_host}};
+  }
+  if (t.range) {
+    // The prediction times the likely range's ends: a slower step (high) is a lower utilisation.
+    const LikelyRange& lr = *t.range;
+    time["range"] = range_json(lr);
+    time["mfu_range"] = {{"low", t.mfu / lr.high}, {"high", t.mfu / lr.low}};
+    if (t.step_seconds) time["step_seconds_range"] = span_json(*t.step_seconds, lr);
+    time["gpu_hours_range"] = span_json(t.gpu_hours, lr);
+    time["wall_clock_days_range"] = span_json(t.wall_clock_days, lr);
+  }
+  if (t.expected) {
+    time["goodput"] = t.expected->goodput;
+    time["expected"] = expected_run_json(*t.expected);
+  }
+  return time;
+}
+
+// The memory per GPU: its parts, phases, stages, explanation, limits and suggestions.
+json memory_json(const Report& r) {
+  const MemoryParts& mp = r.memory.per_gpu_bytes;
+  const MemoryOverhead& mo = r.memory.overhead_bytes;
+  json phases = json::object();
+  for (const auto& phase : r.memory.phases) phases[phase.name] = phase.bytes;
+  json at_peak = json::object();
+  for (const auto& [part, bytes] : r.memory.at_peak) at_peak[part] = bytes;
+  json suggestions = json::array();
+  for (const auto& sug : r.memory.suggestions) {
+    json changes = json::object();
+    for (const auto& [field, value] : sug.changes) changes[field] = json::parse(value, nullptr, false);
+    suggestions.push_back({{"changes", changes}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
+  }
+  const MemoryAssumptions& ma = r.memory.assumptions;
+  json assumptions = {{"framework", ma.framework},   {"framework_assumed", ma.framework_assumed},
+                      {"regime", ma.regime},         {"regime_assumed", ma.regime_assumed},
+                      {"attention", ma.attention},   {"attention_assumed", ma.attention_assumed},
+                      {"cross_entropy", ma.cross_entropy}};
+  if (!ma.adapter_precision.empty()) assumptions["adapter_precision"] = ma.adapter_precision;
+  if (!ma.quantization.empty()) assumptions["quantization"] = ma.quantization;
+  json stages = json::object();
+  for (const auto& [stage, bytes] : r.memory.stage_bytes) stages[stage] = bytes;
+  json stages_allocated = json::object();
+  for (const auto& [stage, bytes] : r.memory.stage_allocated_bytes) stages_allocated[stage] = bytes;
+  json memory = {{"assumptions", assumptions},
+                 {"allocated_bytes", r.memory.allocated_bytes},
+                 {"reserved_bytes", r.memory.reserved_bytes},
+                 {"worst_stage", r.memory.worst_stage},
+                 {"worst_pipeline_rank", r.memory.worst_pipeline_rank},
+                 {"stage_bytes", stages},
+                 {"stage_allocated_bytes", stages_allocated},
+                 {"per_gpu_bytes",
+                  {{"weights", mp.weights},
+                   {"gradients", mp.gradients},
+                   {"optimizer", mp.optimizer},
+                   {"activations", mp.activations},
+                   {"logits", mp.logits},
+                   {"overhead", mp.overhead},
+                   {"total", mp.total}}},
+                 {"overhead_bytes",
+                  {{"cuda_context", mo.cuda_context},
+                   {"communication", mo.communication},
+                   {"gather", mo.gather},
+                   {"fragmentation", mo.fragmentation},
+                   {"workspace", mo.workspace},
+                   {"cast_copies", mo.cast_copies},
+                   {"matmul_workspace", mo.matmul_workspace}}},
+                 {"phases_bytes", phases},
+                 {"explain",
+                  {{"params_per_gpu", r.memory.explain.params_per_gpu},
+                   {"trainable_params_per_gpu", r.memory.explain.trainable_params_per_gpu},
+                   {"gradient_params_per_gpu", r.memory.explain.gradient_params_per_gpu},
+                   {"weight_bytes_per_param", r.memory.explain.weight_bytes_per_param},
+                   {"gradient_bytes_per_param", r.memory.explain.gradient_bytes_per_param},
+                   {"optimizer_bytes_per_param", r.memory.explain.optimizer_bytes_per_param},
+                   {"weight_shard", r.memory.explain.weight_shard},
+                   {"gradient_shard", r.memory.explain.gradient_shard},
+                   {"optimizer_shard", r.memory.explain.optimizer_shard},
+                   {"tokens_per_micro_batch", r.memory.explain.tokens_per_micro_batch},
+                   {"activation_bytes_per_token", r.memory.explain.activation_bytes_per_token},
+                   {"logits_bytes_per_token", r.memory.explain.logits_bytes_per_token},
+                   {"fragmentation_fraction", r.memory.explain.fragmentation_fraction},
+                   {"gradients_unsharded_while_accumulating",
+                    r.memory.explain.gradients_unsharded_while_accumulating},
+                   {"stage_weights_gathered", r.memory.explain.stage_weights_gathered},
+                   {"previous_micro_batch_bytes", r.memory.explain.previous_micro_batch_bytes},
+                   {"fp8_weight_copies_bytes", r.memory.explain.fp8_weight_copies_bytes}}},
+                 {"peak_phase", r.memory.peak_phase},
+                 {"peak_parts", r.memory.peak_parts},
+                 {"at_peak_bytes", at_peak},
+                 {"capacity_bytes", r.memory.capacity_bytes},
+                 {"fits", r.memory.fits},
+                 {"headroom_bytes", r.memory.headroom_bytes},
+                 {"shortfall_bytes", r.memory.shortfall_bytes},
+                 {"activations_known", r.memory.activations_known},
+                 {"activation_bytes_per_micro_batch", r.memory.activation_bytes_per_micro_batch},
+                 {"micro_batches_in_flight", r.memory.micro_batches_in_flight}};
+  if (r.memory.max_micro_batch) memory["max_micro_batch"] = *r.memory.max_micro_batch;
+  if (r.memory.max_seq_len) {
+    memory["max_seq_len"] = *r.memory.max_seq_len;
+    memory["max_seq_len_micro_batch"] = r.memory.max_seq_len_micro_batch;
+  }
+  if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
+  memory["suggestions"] = suggestions;
+  memory["range"] = range_json(r.memory.range);
+  memory["per_gpu_total_range"] = {{"low", r.memory.per_gpu_bytes.total * r.memory.range.low},
+                                   {"high", r.memory.per_gpu_bytes.total * r.memory.range.high}};
+  return memory;
+}
+
+// The layout and, where the planner chose it, the alternatives it weighed.
+json parallelism_json(const Report& r) {
+  const ParallelismReport& p = r.parallelism;
+  json parallelism = detail::layout_to_json(p);
+  parallelism["sequence_parallel"] = p.sequence_parallel;
+  parallelism["chosen_by"] = p.chosen_by;
+  if (p.first_stage_layers > 0) {
+    parallelism["first_stage_layers"] = p.first_stage_layers;
+    if (p.pp > 2) parallelism["middle_stage_layers"] = p.middle_stage_layers;
+    parallelism["last_stage_layers"] = p.last_stage_layers;
+  }
+  if (p.chosen_by == "planner") {
+    parallelism["layouts_evaluated"] = p.layouts_evaluated;
+    parallelism["layouts_fitting"] = p.layouts_fitting;
+    json alternatives = json::array();
+    for (const LayoutOption& o : p.alternatives) {
+      json option = detail::layout_to_json(o);
+      option.update(json{{"step_seconds", o.step_seconds}, {"mfu", o.mfu}, {"memory_bytes", o.memory_bytes}});
+      alternatives.push_back(option);
+    }
+    parallelism["alternatives"] = alternatives;
+  }
+  return parallelism;
+}
+
+// The GPU count and what planned it.
+json plan_json(const Report& r) {
+  json plan = {{"gpus", r.plan.gpus}, {"nodes", r.plan.nodes}, {"gpus_from", r.plan.gpus_from}};
+  if (r.plan.budget_per_month) plan["budget_per_month"] = *r.plan.budget_per_month;
+  if (r.plan.budget_total) plan["budget_total"] = *r.plan.budget_total;
+  if (r.plan.within_budget) plan["within_budget"] = *r.plan.within_budget;
+  if (r.plan.deadline_days) plan["deadline_days"] = *r.plan.deadline_days;
+  if (r.plan.meets_deadline) plan["meets_deadline"] = *r.plan.meets_deadline;
+  if (r.plan.max_gpus) plan["max_gpus"] = *r.plan.max_gpus;
+  if (r.plan.gpus_wanted) plan["gpus_wanted"] = *r.plan.gpus_wanted;
+
+  return plan;
+}
+
+// The user's measured runs: each point, and the speed and memory calibrations fitted on them.
+json calibration_json(const CalibrationReport& c) {
+  json points = json::array();
+  for (const CalibrationPoint& p : c.points)
+    points.push_back({{"run", p.run},
+                      {"key", p.key},
+                      {"value", p.value},
+                      {"measured", p.measured},
+                      {"predicted", p.predicted},
+                      {"calibrated", p.calibrated}});
+  json calibration = {{"points", points}};
+  if (c.speed.runs > 0)
+    calibration["speed"] = {{"compute", c.speed.compute},
+                            {"communication", c.speed.communication},
+                            {"host", c.speed.host},
+                            {"runs", c.speed.runs}};
+  if (c.step_seconds_uncalibrated) {
+    calibration["speed"]["distance"] = c.speed_distance;
+    calibration["speed"]["carried"] = c.speed_carried;
+  }
+  if (c.memory.runs > 0)
+    calibration["memory"] = {{"allocated_factor", c.memory.allocated_factor},
+                             {"reserved_gap", c.memory.reserved_gap},
+                             {"runs", c.memory.runs},
+                             {"distance", c.memory_distance},
+                             {"carried", c.memory_carried}};
+  if (c.step_seconds_uncalibrated) calibration["step_seconds_uncalibrated"] = *c.step_seconds_uncalibrated;
+  if (c.memory.runs > 0) calibration["per_gpu_bytes_uncalibrated"] = c.per_gpu_bytes_uncalibrated;
+  return calibration;
+}
+
+// Each plausible other framework at the same layout, against the assumed one.
+json framework_alternatives_json(const Report& r) {
+  json alternatives = json::array();
+  for (const FrameworkAlternative& alt : r.framework_alternatives) {
+    json a = {{"framework", alt.framework}, {"memory_ratio", alt.memory_ratio}, {"fits", alt.fits}};
+    if (alt.step_ratio) a["step_ratio"] = *alt.step_ratio;
+    alternatives.push_back(std::move(a));
+  }
+  return alternatives;
+}
+
+// The cost, its likely range, and any currency conversion.
+json cost_json(const Report& r) {
+  json cost = {{"currency", r.cost->currency},         {"total", r.cost->total},
+               {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},
+               {"per_month", r.cost->per_month},       {"months", r.cost->months}};
+  if (!r.cost->offer.empty()) cost["offer"] = r.cost->offer;
+  if (r.time.range) cost["total_range"] = span_json(r.cost->total, *r.time.range);
+  if (r.cost->expected_total) cost["expected_total"] = *r.cost->expected_total;
+  if (r.cost->expected_total && r.time.expected && r.time.expected->range)
+    cost["expected_total_range"] = span_json(*r.cost->expected_total, *r.time.expected->range);
+  if (r.cost->exchange) cost["exchange"] = exchange_json(*r.cost->exchange);
+  if (r.cost->budget_exchange) cost["budget_exchange"] = exchange_json(*r.cost->budget_exchange);
+  return cost;
+}
+
+// The energy and CO2 of the run, and of the expected run.
+json energy_json(const EnergyReport& e) {
+  json energy = {{"gpu_tdp_w", e.gpu_tdp_w},
+                 {"gpu_power_fraction", e.gpu_power_fraction},
+                 {"gpu_power_from", e.gpu_power_from},
+                 {"host_power_fraction", e.host_power_fraction},
+                 {"pue", e.pue},
+                 {"facility_kw", e.facility_kw},
+                 {"kwh", e.kwh},
+                 {"grid", e.grid},
+                 {"grid_kg_co2_per_kwh", e.grid_kg_co2_per_kwh},
+                 {"grid_source", e.grid_source},
+                 {"co2_kg", e.co2_kg}};
+  if (e.expected) {
+    const EnergyReport::Expected& x = *e.expected;
+    json ex = {{"kwh", x.kwh},
+               {"co2_kg", x.co2_kg},
+               {"busy_hours", x.busy_hours},
+               {"idle_hours", x.idle_hours},
+               {"busy_power_fraction", x.busy_power_fraction},
+               {"idle_power_fraction", x.idle_power_fraction},
+               {"headline", x.headline}};
+    if (x.range) {
+      ex["kwh_range"] = span_json(x.kwh, *x.range);
+      ex["co2_kg_range"] = span_json(x.co2_kg, *x.range);
+    }
+    energy["expected"] = ex;
+  }
+  return energy;
+}
+
+// Where the run stands against the scaling laws: the 20-tokens-a-parameter rule and the fitted optimum.
+json scaling_law_json(const ScalingLawReport& l) {
+  json scaling_law = {
+      {"params", l.params},
+      {"tokens", l.tokens},
+      {"compute_flops", l.compute_flops},
+      {"tokens_per_param", l.tokens_per_param},
+      {"loss", l.loss},
+      {"rule_20_tokens_per_param", {{"params", l.rule_params}, {"tokens", l.rule_tokens}, {"loss", l.rule_loss}}},
+      {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}},
+      {"fit", {{"e", l.fit_e}, {"a", l.fit_a}, {"alpha", l.fit_alpha}, {"b", l.fit_b}, {"beta", l.fit_beta}}}};
+  if (l.budget_compute_flops)
+    scaling_law["budget"] = {
+        {"compute_flops", *l.budget_compute_flops},
+        {"rule_20_tokens_per_param", {{"params", l.budget_rule_params}, {"tokens", l.budget_rule_tokens}}},
+        {"fitted_loss_optimum", {{"params", l.budget_fitted_params}, {"tokens", l.budget_fitted_tokens}}}};
+  return scaling_law;
+}
+
+json report_json_value(const Report& r) {
+  const json model = model_json(r);
+  const json compute = compute_json(r);
+  const json hardware = hardware_json(r);
+  const json time = time_json(r);
+  const json memory = memory_json(r);
+  const json parallelism = parallelism_json(r);
+  const json plan = plan_json(r);
+
+  json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
+              {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};
+  if (r.calibration) out["calibration"] = calibration_json(*r.calibration);
+  if (!r.framework_alternatives.empty()) out["framework_alternatives"] = framework_alternatives_json(r);
+  if (r.cost) out["cost"] = cost_json(r);
+  if (r.energy) out["energy"] = energy_json(*r.energy);
+  if (r.scaling_law) out["scaling_law"] = scaling_law_json(*r.scaling_law);
+  out["warnings"] = issues_json(r.warnings);
+  out["errors"] = issues_json(r.errors);
+  integers_as_integers(out);
+  if (!all_finite_non_negative(out))
+    return error_report({{"", "internal_non_finite",
+                          "The engine produced a number it cannot stand behind (not finite or negative) for this "
+                          "input; please report the scenario."}});
+  // What is written is what the contract declares (contract.cpp's report records), checked on every
+  // report as the readers check every key.
+  if (const auto departures = contract::departures(out, contract::report); !departures.empty()) {
+    std::string list;
+    for (const auto& d : departures) list += (list.empty() ? "" : "; ") + d;
+    return error_report(
+        {{"", "internal_undeclared_field",
+          "The engine wrote a report its contract does not declare (" + list + "); please report this."}});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string error_report_json(const Issues& errors, int indent) {
+  return error_report(errors).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string report_to_json(const Report& report, int indent) {
+  return report_json_value(report).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+JsonOutput estimate_json(std::string_view json_text, const Catalog& catalog, int indent) {
+  JsonOutput out;
+  Issues errors;
+  auto value = detail::parse_json_text(json_text, errors);
+  json result;
+  if (!value) {
+    out.all_valid = false;
+    result = error_report(errors);
+  } else if (value->is_array()) {
+    result = json::array();
+    for (const auto& scenario : *value) result.push_back(detail::estimate_value(scenario, catalog, out.all_valid));
+  } else {
+    result = detail::estimate_value(*value, catalog, out.all_valid);
+  }
+  out.text = result.dump(indent, ' ', false, json::error_handler_t::replace);
+  return out;
+}
+
+}  // namespace traincalc
