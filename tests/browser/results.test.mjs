@@ -240,6 +240,23 @@ describe('what the estimate shows', () => {
     await context.close();
   });
 
+  test('the validation module is fetched only when its view opens, and one that cannot load is said, in both languages', async () => {
+    for (const lang of ['en', 'zh']) {
+      const { context, page, requests } = await openPage(`${base}#${HASH}&lang=${lang}`, {
+        prepare: (c) => c.route('**/traincalc_validation*', (route) => route.abort()),
+      });
+      await reportValue(page, 'time.gpu_hours');
+      assert.deepEqual(requests.filter((url) => url.includes('traincalc_validation')), []);
+      await page.locator('#validation-view summary').click();
+      await page.locator('#validation-view[data-state="failed"]').waitFor();
+      assert.match(await page.locator('#validation-view .status').textContent(),
+        lang === 'en' ? /could not be loaded; reload the page/ : /无法加载验证数据；请刷新页面重试/);
+      // The calculator goes on: the estimate is still on screen.
+      assert.ok(await reportValue(page, 'time.gpu_hours') > 0);
+      await context.close();
+    }
+  });
+
   test('the validation view: 45 published runs, measured step times filterable by source, GPU and framework, measured memory, in both languages', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=zh`);
     // The scaling chart above it arrives a moment later and moves it down: click once it is there.

@@ -29,7 +29,10 @@ function onThisThread({ wasmBinary, validationWasmBinary, wholeWasmBinary } = {}
       where: 'page',
       async call(method, args, onProgress) {
         if (VALIDATION_METHODS[method]) {
-          validation ??= createValidationModule(validationWasmBinary);
+          validation ??= createValidationModule(validationWasmBinary).catch((error) => {
+            validation = null;  // a later request tries again
+            throw error;
+          });
           return VALIDATION_METHODS[method](await validation, args);
         }
         if (!LONG_RUNNING[method]) return METHODS[method](module, args);

@@ -18,7 +18,10 @@ self.addEventListener('message', async ({ data }) => {
       return;
     }
     if (VALIDATION_METHODS[method]) {
-      validationPromise ??= createValidationModule();
+      validationPromise ??= createValidationModule().catch((error) => {
+        validationPromise = null;  // a later request tries again
+        throw error;
+      });
       self.postMessage({ id, result: VALIDATION_METHODS[method](await validationPromise, args) });
       return;
     }

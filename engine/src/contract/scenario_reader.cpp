@@ -418,9 +418,8 @@ void read_energy(const json& value, Energy& e, Issues& errors) {
   f.reject_unknown();
 }
 
-// Checks that need several sections at once.
-void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& warnings) {
-  // Images go through image networks; tokens through language models.
+// Images go through image networks; tokens through language models.
+void check_data_kind(const Scenario& s, Issues& errors) {
   const bool vision = s.model.forward_macs_per_image.has_value();
   if (s.training.data_kind == DataKind::images && !vision)
     errors.push_back({"training.images", "inconsistent",
@@ -434,10 +433,13 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
   if (s.training.resolution && s.training.data_kind != DataKind::images)
     errors.push_back({"training.resolution", "inconsistent", "training.resolution applies to training.images only.",
                       {{"reason", "resolution_images"}}});
+}
+
+// The GPU count comes from exactly one place: hardware.count, or a budget per month or deadline.
+void check_gpu_count_source(const json& root, const Scenario& s, Issues& errors) {
   const bool count_key =
       root.contains("hardware") && root["hardware"].is_object() && root["hardware"].contains("count");
-  const bool count_given = s.hardware.count.has_value();
-  Budget* budget = s.budget ? &*s.budget : nullptr;
+  const Budget* budget = s.budget ? &*s.budget : nullptr;
   const bool budget_decides = budget && (budget->per_month || budget->deadline_days);
 
   if (count_key && budget_decides)
@@ -450,7 +452,12 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                       "hardware.count is required (how many GPUs), unless budget.per_month or budget.deadline_days "
                       "decides it.",
                       {{"reason", "gpu_count"}}});
+}
 
+// A money budget needs a price; the price's currency, when not given, is the budget's or else USD,
+// and a budget without a currency takes the price's.
+void check_budget_price(Scenario& s, Issues& errors, Issues& warnings) {
+  Budget* budget = s.budget ? &*s.budget : nullptr;
   if (budget && (budget->per_month || budget->total) && !s.pricing)
     errors.push_back(
         {budget->per_month ? "budget.per_month" : "budget.total", "required",
@@ -466,9 +473,13 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     }
   }
   if (budget && s.pricing && budget->currency.empty()) budget->currency = s.pricing->currency;
-  // The report's money is in one currency: the scenario's, else the budget's, else the price's. A
-  // price or budget in another is converted (never reinterpreted): at the reference rates, or the
-  // scenario's exchange_rates, each conversion kept for the report.
+}
+
+// The report's money is in one currency: the scenario's, else the budget's, else the price's. A
+// price or budget in another is converted (never reinterpreted): at the reference rates, or the
+// scenario's exchange_rates, each conversion kept for the report.
+void convert_currencies(Scenario& s, Issues& errors) {
+  Budget* budget = s.budget ? &*s.budget : nullptr;
   if (s.pricing) {
     const std::string report_currency =
         !s.currency.empty() ? s.currency : budget && !budget->currency.empty() ? budget->currency : s.pricing->currency;
@@ -506,7 +517,10 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     }
     if (budget) budget->currency = report_currency;
   }
+}
 
+// The precision must be one this GPU has a dense peak for; QLoRA computes in 16-bit.
+void check_precision(const Scenario& s, Issues& errors) {
   // The precision must be one this GPU has a dense peak for.
   if (!s.hardware.gpu.name.empty() || s.hardware.gpu.memory_gb > 0) {
     const GpuSpec& gpu = s.hardware.gpu;
@@ -526,9 +540,19 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
     errors.push_back({"strategy.precision", "conflict",
                       "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16.",
                       {{"reason", "qlora_precision"}}});
+}
 
+// tp x pp x cp: the GPUs one model replica spans.
+double model_parallel_of(const Scenario& s) {
+  return s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
+}
+
+// The model-parallel product and expert parallelism against the GPU count, and expert parallelism on
+// a model without experts.
+void check_parallel_degrees(const Scenario& s, Issues& errors, Issues& warnings) {
+  const bool count_given = s.hardware.count.has_value();
   // The model-parallel product must divide the GPU count it is given.
-  const double model_parallel = s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1) * s.strategy.cp.value_or(1);
+  const double model_parallel = model_parallel_of(s);
   if (count_given && std::fmod(*s.hardware.count, model_parallel) != 0)
     errors.push_back({"strategy.tp", "inconsistent",
                       "tp x pp x cp = " + format_number(model_parallel) + " does not divide hardware.count (" +
@@ -545,7 +569,10 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored.",
                         {{"reason", "ep_dense"}}});
-  // Zero-bubble and DualPipe schedules are not interleaved; DualPipe pairs stage r with pp - 1 - r.
+}
+
+// Zero-bubble and DualPipe schedules are not interleaved; DualPipe pairs stage r with pp - 1 - r.
+void check_pipeline_schedule(const Scenario& s, Issues& errors, Issues& warnings) {
   if (s.strategy.pp_schedule != PipelineSchedule::one_f_one_b) {
     const std::string schedule(contract::name_of(contract::pipeline_schedules, s.strategy.pp_schedule));
     const double pp = s.strategy.pp.value_or(1);
@@ -565,8 +592,11 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                           "none, so it is ignored.",
                           {{"reason", "pp_schedule_unused"}}});
   }
-  // How the experts' all-to-all runs matters only where there is one.
-  // (An ep left to the planner may split the experts.)
+}
+
+// How the experts' all-to-all runs matters only where there is one.
+// (An ep left to the planner may split the experts.)
+void check_expert_comm(const json& root, const Scenario& s, Issues& warnings) {
   const bool experts_split = s.model.active_params < s.model.params && (!s.strategy.ep || *s.strategy.ep > 1);
   const bool strategy_given = root.contains("strategy") && root["strategy"].is_object();
   for (const char* key : {"ep_dispatch", "overlap_ep_comm"})
@@ -576,10 +606,52 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                               " says how the experts' all-to-all runs; without expert parallelism (strategy.ep > 1 "
                               "on a mixture of experts) there is none, so it is ignored.",
                           {{"reason", "ep_comm_unused"}, {"setting", key}}});
+}
+
+// Whether the first or last pipeline stage's layers are given, and the field the messages name.
+struct StageLayersGiven {
+  bool given = false;
+  const char* field = nullptr;
+};
+StageLayersGiven stage_layers_given(const Scenario& s) {
   // The stage-layer messages name the field given (the first stage's when both are).
   const bool stages_given = s.strategy.pp_first_stage_layers || s.strategy.pp_last_stage_layers;
   const char* stages_field =
       s.strategy.pp_first_stage_layers ? "strategy.pp_first_stage_layers" : "strategy.pp_last_stage_layers";
+  return {stages_given, stages_field};
+}
+
+// Given first and last stage layers must leave the middle stages (and, interleaved, each stage's
+// chunks) whole layers.
+void check_given_stage_layers(const Scenario& s, const Architecture& a, Issues& errors) {
+  const auto [stages_given, stages_field] = stage_layers_given(s);
+  const double blocks = a.layers + a.decoder_layers;
+  if (stages_given && s.strategy.pp && *s.strategy.pp > 1 && *s.strategy.pp <= blocks) {
+    const detail::StageLayers given = detail::pipeline_stage_layers(s, *s.strategy.pp);
+    if (!given.valid)
+      errors.push_back({stages_field, "inconsistent",
+                        "The pipeline stages between the first and the last split the other layers evenly: with " +
+                            format_number(blocks) + " layers on " + format_number(*s.strategy.pp) +
+                            " stages, these first and last stage layers leave a share that is not a whole number "
+                            "of at least one layer; change them (or leave them \"auto\").",
+                        {{"reason", "stage_layers"}, {"layers", format_number(blocks)}, {"pp", format_number(*s.strategy.pp)}}});
+    else if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 &&
+             !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
+      errors.push_back({stages_field, "inconsistent",
+                        "Interleaved, a full stage holds strategy.pp_virtual_stages equal chunks of whole layers "
+                        "and the first and last stages at most one chunk fewer: with " +
+                            format_number(given.first) + ", " +
+                            (*s.strategy.pp > 2 ? format_number(given.middle) + " (between), " : std::string()) +
+                            format_number(given.last) + " layers on stages of " +
+                            format_number(*s.strategy.pp_virtual_stages) +
+                            " chunks there is no such split; change the chunks per stage or the stage layers.",
+                        {{"reason", "stage_chunks"}, {"first", format_number(given.first)}, {"last", format_number(given.last)}, {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
+  }
+}
+
+// The pipeline and tensor parallelism against the model's layers and heads.
+void check_layout_against_architecture(const Scenario& s, Issues& errors, Issues& warnings) {
+  const auto [stages_given, stages_field] = stage_layers_given(s);
   if (stages_given && !s.model.architecture)
     warnings.push_back({stages_field, "ignored",
                         "Without the architecture (layers) the parameters split evenly over the pipeline stages: the "
@@ -594,27 +666,7 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                             format_number(a->layers + a->decoder_layers) + ").",
                         {{"reason", "pp_layers"}, {"pp", format_number(*s.strategy.pp)}, {"layers", format_number(a->layers + a->decoder_layers)}}});
     const double blocks = a->layers + a->decoder_layers;
-    if (stages_given && s.strategy.pp && *s.strategy.pp > 1 && *s.strategy.pp <= blocks) {
-      const detail::StageLayers given = detail::pipeline_stage_layers(s, *s.strategy.pp);
-      if (!given.valid)
-        errors.push_back({stages_field, "inconsistent",
-                          "The pipeline stages between the first and the last split the other layers evenly: with " +
-                              format_number(blocks) + " layers on " + format_number(*s.strategy.pp) +
-                              " stages, these first and last stage layers leave a share that is not a whole number "
-                              "of at least one layer; change them (or leave them \"auto\").",
-                          {{"reason", "stage_layers"}, {"layers", format_number(blocks)}, {"pp", format_number(*s.strategy.pp)}}});
-      else if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 &&
-               !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
-        errors.push_back({stages_field, "inconsistent",
-                          "Interleaved, a full stage holds strategy.pp_virtual_stages equal chunks of whole layers "
-                          "and the first and last stages at most one chunk fewer: with " +
-                              format_number(given.first) + ", " +
-                              (*s.strategy.pp > 2 ? format_number(given.middle) + " (between), " : std::string()) +
-                              format_number(given.last) + " layers on stages of " +
-                              format_number(*s.strategy.pp_virtual_stages) +
-                              " chunks there is no such split; change the chunks per stage or the stage layers.",
-                          {{"reason", "stage_chunks"}, {"first", format_number(given.first)}, {"last", format_number(given.last)}, {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
-    }
+    check_given_stage_layers(s, *a, errors);
     if (s.strategy.pp && s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 && !stages_given &&
         *s.strategy.pp <= blocks &&
         !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
@@ -638,6 +690,10 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                             ") must divide heads (" + format_number(a->heads) + ").",
                         {{"reason", "tp_heads"}, {"tp", format_number(*s.strategy.tp)}, {"heads", format_number(a->heads)}}});
   }
+}
+
+// Context parallelism splits each sequence into 2 x cp chunks.
+void check_context_parallel(const Scenario& s, Issues& errors) {
   if (s.strategy.cp && *s.strategy.cp > 1) {
     const double seq = s.training.seq_len.value_or(s.model.default_seq_len > 0 ? s.model.default_seq_len : 2048);
     if (std::fmod(seq, 2 * *s.strategy.cp) != 0)
@@ -646,6 +702,12 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                             ") must be a multiple of 2 x strategy.cp (" + format_number(2 * *s.strategy.cp) + ").",
                         {{"reason", "cp_sequence"}, {"seq", format_number(seq)}, {"chunks", format_number(2 * *s.strategy.cp)}}});
   }
+}
+
+// The global batch must give every data-parallel rank at least one micro-batch.
+void check_batch_covers_ranks(const Scenario& s, Issues& errors) {
+  const bool count_given = s.hardware.count.has_value();
+  const double model_parallel = model_parallel_of(s);
   // With tp, pp or cp left to the planner the data parallelism is not known yet; the planner looks for
   // a layout the batch allows (and says when there is none).
   const bool layout_fixed = (s.strategy.tp && s.strategy.pp && s.strategy.cp) || !s.model.architecture;
@@ -659,6 +721,12 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                             "); raise the batch or use fewer GPUs.",
                         {{"reason", "batch_too_small"}, {"batch", format_number(*s.training.global_batch_sequences)}, {"needed", format_number(dp * s.strategy.micro_batch.value_or(1))}}});
   }
+}
+
+// Offloading parameters needs ZeRO-3; a given dp must complete tp x pp x cp to the GPU count.
+void check_offload_and_dp(const Scenario& s, Issues& errors) {
+  const bool count_given = s.hardware.count.has_value();
+  const double model_parallel = model_parallel_of(s);
   if (s.strategy.offload == Offload::optimizer_and_params && s.strategy.zero.value_or(0) < 3)
     errors.push_back(
         {"strategy.offload", "inconsistent",
@@ -669,6 +737,22 @@ void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& w
                       "tp x pp x cp x dp = " + format_number(model_parallel * *s.strategy.dp) +
                           " must equal hardware.count (" + format_number(*s.hardware.count) + ").",
                       {{"reason", "dp_product"}, {"product", format_number(model_parallel * *s.strategy.dp)}, {"count", format_number(*s.hardware.count)}}});
+}
+
+// Checks that need several sections at once, each pushing its errors and warnings in this order.
+void check_combinations(const json& root, Scenario& s, Issues& errors, Issues& warnings) {
+  check_data_kind(s, errors);
+  check_gpu_count_source(root, s, errors);
+  check_budget_price(s, errors, warnings);
+  convert_currencies(s, errors);
+  check_precision(s, errors);
+  check_parallel_degrees(s, errors, warnings);
+  check_pipeline_schedule(s, errors, warnings);
+  check_expert_comm(root, s, warnings);
+  check_layout_against_architecture(s, errors, warnings);
+  check_context_parallel(s, errors);
+  check_batch_covers_ranks(s, errors);
+  check_offload_and_dp(s, errors);
 }
 
 }  // namespace

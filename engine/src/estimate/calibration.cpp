@@ -180,19 +180,105 @@ void calibrate_step(StepPrediction& step, const SpeedCalibration& k) {
   }
 }
 
-CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
-  CalibrationFit fit;
-  struct SpeedPoint {
-    StepParts parts;
-    StepBreakdown breakdown;
-    double measured = 0;
-  };
-  std::vector<SpeedPoint> speed;
-  struct MemoryPoint {
-    double measured = 0, allocated = 0, reserved = 0, total = 0;
-    std::string counter;
-  };
-  std::vector<MemoryPoint> memory;
+namespace {
+
+// A measured step: the run's step model parts and breakdown as estimated, and the step time measured.
+struct MeasuredStep {
+  StepParts parts;
+  StepBreakdown breakdown;
+  double measured = 0;
+};
+
+// A measured peak: the figure, the run's estimated allocated, reserved and device peaks, and which
+// counter was measured.
+struct MeasuredPeak {
+  double measured = 0, allocated = 0, reserved = 0, total = 0;
+  std::string counter;
+};
+
+// What the measured runs give the fits, in the order of fit.points within each kind.
+struct Measurements {
+  std::vector<MeasuredStep> speed;
+  std::vector<MeasuredPeak> memory;
+};
+
+// One measured speed figure of run i (estimated as r) as a step time, checked against the GPU's peak.
+void read_measured_step(CalibrationFit& fit, Measurements& m, std::size_t i, const MeasuredRun& run, const Report& r,
+                        const std::string& key, double value, const std::string& field) {
+  const bool timed = r.time.step.has_value();
+  if (!timed) {
+    fit.errors.push_back({field, "unsupported",
+                          "A measured speed calibrates the step model, which needs the model's architecture "
+                          "(a preset, or layers, hidden, heads ...); with a parameter count only, give "
+                          "strategy.mfu instead.",
+                          {{"reason", "calibration_needs_architecture"}}});
+    return;
+  }
+  const StepPrediction& step = *r.time.step;
+  // Each figure as a step time of the run as estimated.
+  double seconds = value;
+  if (key == "time.tokens_per_second")
+    seconds = step.global_batch_sequences * r.compute.seq_len / value;
+  else if (key == "time.tokens_per_second_per_gpu")
+    seconds = step.global_batch_sequences * r.compute.seq_len / (value * r.plan.gpus);
+  else if (key == "time.samples_per_second")
+    seconds = step.global_batch_sequences / value;
+  else if (key == "time.mfu")
+    seconds = step.step_seconds * step.mfu / value;
+  else if (key == "time.tflops_per_gpu")
+    seconds = step.step_seconds * step.mfu / (value / r.hardware.peak_tflops);
+  const double implied_mfu = step.mfu * step.step_seconds / seconds;
+  if (!(implied_mfu <= 1.0)) {
+    fit.errors.push_back({field, "out_of_range",
+                          "A measured " + key + " of " + format_number(value) + " means " +
+                              fixed(100 * implied_mfu, 0) + "% of the " + r.hardware.gpu_name +
+                              "'s dense peak: faster than the hardware runs. Check the number, its unit and "
+                              "the run it belongs to.",
+                          {{"reason", "calibration_above_peak"}, {"got", format_number(value)}}});
+    return;
+  }
+  m.speed.push_back({parts_of(step.seconds), step.seconds, seconds});
+  if (fit.speed_distance.empty() || rank_of(run.distance) < rank_of(fit.speed_distance))
+    fit.speed_distance = run.distance;
+  fit.points.push_back({double(i), key, value, seconds, step.step_seconds, step.step_seconds});
+}
+
+// One measured memory peak of run i (estimated as r), checked against the weights and the GPU's memory.
+void read_measured_peak(CalibrationFit& fit, Measurements& m, std::size_t i, const MeasuredRun& run, const Report& r,
+                        const std::string& key, double value, const std::string& field) {
+  const double weights = r.memory.per_gpu_bytes.weights;
+  const double capacity = r.memory.capacity_bytes;
+  if (value < weights) {
+    fit.errors.push_back({field, "out_of_range",
+                          "A measured peak of " + fixed(value / units::bytes_per_gib, 2) +
+                              " GiB is less than the weights alone hold on each GPU (" +
+                              fixed(weights / units::bytes_per_gib, 2) +
+                              " GiB) in this layout. Check the number, its unit (bytes) and the layout.",
+                          {{"reason", "calibration_below_weights"}, {"got", format_number(value)}}});
+    return;
+  }
+  if (capacity > 0 && value > capacity * 1.001) {
+    fit.errors.push_back({field, "out_of_range",
+                          "A measured peak of " + fixed(value / units::bytes_per_gib, 2) + " GiB is more than the " +
+                              r.hardware.gpu_name + " holds (" + fixed(capacity / units::bytes_per_gib, 2) +
+                              " GiB). Check the number, its unit (bytes) and the GPU.",
+                          {{"reason", "calibration_above_capacity"}, {"got", format_number(value)}}});
+    return;
+  }
+  if (fit.memory_distance.empty() || rank_of(run.distance) < rank_of(fit.memory_distance))
+    fit.memory_distance = run.distance;
+  const std::string counter = key.substr(std::string("memory.").size());
+  m.memory.push_back({value, r.memory.allocated_bytes, r.memory.reserved_bytes, r.memory.per_gpu_bytes.total, counter});
+  const double predicted = counter == "allocated_bytes"  ? r.memory.allocated_bytes
+                           : counter == "reserved_bytes" ? r.memory.reserved_bytes
+                                                         : r.memory.per_gpu_bytes.total;
+  fit.points.push_back({double(i), key, value, value, predicted, predicted});
+}
+
+// Each measured run estimated as described and each of its figures read, into fit.points and the
+// returned measurements; a run or figure that cannot be used adds an error to fit.errors.
+Measurements read_measurements(const Scenario& s, const Catalog* catalog, CalibrationFit& fit) {
+  Measurements m;
   for (std::size_t i = 0; i < s.calibration.size(); ++i) {
     const MeasuredRun& run = s.calibration[i];
     const std::string path = "calibration[" + std::to_string(i) + "]";
@@ -204,76 +290,67 @@ CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
                             {{"reason", "calibration_run"}}});
       continue;
     }
-    const bool timed = r.time.step.has_value();
     for (const auto& [key, value] : run.measured) {
       const std::string field = path + ".measured." + key;
-      if (key.rfind("time.", 0) == 0) {
-        if (!timed) {
-          fit.errors.push_back({field, "unsupported",
-                                "A measured speed calibrates the step model, which needs the model's architecture "
-                                "(a preset, or layers, hidden, heads ...); with a parameter count only, give "
-                                "strategy.mfu instead.",
-                                {{"reason", "calibration_needs_architecture"}}});
-          continue;
-        }
-        const StepPrediction& step = *r.time.step;
-        // Each figure as a step time of the run as estimated.
-        double seconds = value;
-        if (key == "time.tokens_per_second")
-          seconds = step.global_batch_sequences * r.compute.seq_len / value;
-        else if (key == "time.tokens_per_second_per_gpu")
-          seconds = step.global_batch_sequences * r.compute.seq_len / (value * r.plan.gpus);
-        else if (key == "time.samples_per_second")
-          seconds = step.global_batch_sequences / value;
-        else if (key == "time.mfu")
-          seconds = step.step_seconds * step.mfu / value;
-        else if (key == "time.tflops_per_gpu")
-          seconds = step.step_seconds * step.mfu / (value / r.hardware.peak_tflops);
-        const double implied_mfu = step.mfu * step.step_seconds / seconds;
-        if (!(implied_mfu <= 1.0)) {
-          fit.errors.push_back({field, "out_of_range",
-                                "A measured " + key + " of " + format_number(value) + " means " +
-                                    fixed(100 * implied_mfu, 0) + "% of the " + r.hardware.gpu_name +
-                                    "'s dense peak: faster than the hardware runs. Check the number, its unit and "
-                                    "the run it belongs to.",
-                                {{"reason", "calibration_above_peak"}, {"got", format_number(value)}}});
-          continue;
-        }
-        speed.push_back({parts_of(step.seconds), step.seconds, seconds});
-        if (fit.speed_distance.empty() || rank_of(run.distance) < rank_of(fit.speed_distance))
-          fit.speed_distance = run.distance;
-        fit.points.push_back({double(i), key, value, seconds, step.step_seconds, step.step_seconds});
-      } else {
-        const double weights = r.memory.per_gpu_bytes.weights;
-        const double capacity = r.memory.capacity_bytes;
-        if (value < weights) {
-          fit.errors.push_back({field, "out_of_range",
-                                "A measured peak of " + fixed(value / units::bytes_per_gib, 2) +
-                                    " GiB is less than the weights alone hold on each GPU (" +
-                                    fixed(weights / units::bytes_per_gib, 2) +
-                                    " GiB) in this layout. Check the number, its unit (bytes) and the layout.",
-                                {{"reason", "calibration_below_weights"}, {"got", format_number(value)}}});
-          continue;
-        }
-        if (capacity > 0 && value > capacity * 1.001) {
-          fit.errors.push_back({field, "out_of_range",
-                                "A measured peak of " + fixed(value / units::bytes_per_gib, 2) + " GiB is more than the " +
-                                    r.hardware.gpu_name + " holds (" + fixed(capacity / units::bytes_per_gib, 2) +
-                                    " GiB). Check the number, its unit (bytes) and the GPU.",
-                                {{"reason", "calibration_above_capacity"}, {"got", format_number(value)}}});
-          continue;
-        }
-        if (fit.memory_distance.empty() || rank_of(run.distance) < rank_of(fit.memory_distance))
-          fit.memory_distance = run.distance;
-        const std::string counter = key.substr(std::string("memory.").size());
-        memory.push_back({value, r.memory.allocated_bytes, r.memory.reserved_bytes, r.memory.per_gpu_bytes.total, counter});
-        const double predicted = counter == "allocated_bytes"  ? r.memory.allocated_bytes
-                                 : counter == "reserved_bytes" ? r.memory.reserved_bytes
-                                                               : r.memory.per_gpu_bytes.total;
-        fit.points.push_back({double(i), key, value, value, predicted, predicted});
-      }
+      if (key.rfind("time.", 0) == 0)
+        read_measured_step(fit, m, i, run, r, key, value, field);
+      else
+        read_measured_peak(fit, m, i, run, r, key, value, field);
     }
   }
+  return m;
+}
+
+// Memory: the allocated peak's factor from the allocated peaks (their geometric mean), else from
+// whatever was measured (the factor that makes it come out), then the reserved gap's factor from
+// the reserved peaks.
+MemoryCalibration fit_memory(const std::vector<MeasuredPeak>& memory) {
+  auto outside = [](const MeasuredPeak& p) { return p.counter == "device_bytes" ? p.total - p.reserved : 0.0; };
+  double log_factor = 0, with_allocated = 0;
+  for (const MeasuredPeak& p : memory)
+    if (p.counter == "allocated_bytes" && p.allocated > 0) {
+      log_factor += std::log(p.measured / p.allocated);
+      ++with_allocated;
+    }
+  if (with_allocated == 0)
+    for (const MeasuredPeak& p : memory) {
+      const double gap = p.reserved - p.allocated;
+      log_factor += std::log(std::max(p.measured - gap - outside(p), 0.2 * p.allocated) / p.allocated);
+    }
+  const double factor =
+      std::clamp(std::exp(log_factor / (with_allocated > 0 ? with_allocated : double(memory.size()))), lowest_factor,
+                 highest_factor);
+  double gaps = 0, with_gap = 0;
+  if (with_allocated > 0)
+    for (const MeasuredPeak& p : memory)
+      if (p.counter != "allocated_bytes" && p.reserved > p.allocated) {
+        gaps += std::clamp((p.measured - outside(p) - factor * p.allocated) / (p.reserved - p.allocated), 0.0, 10.0);
+        ++with_gap;
+      }
+  return {factor, with_gap > 0 ? gaps / with_gap : 1.0, double(memory.size())};
+}
+
+// Each measured point as calibrated: what the fitted constants give for it.
+void set_calibrated_points(CalibrationFit& fit, const Measurements& m) {
+  std::size_t speed_index = 0, memory_index = 0;
+  for (CalibrationPoint& point : fit.points) {
+    if (point.key.rfind("time.", 0) == 0) {
+      point.calibrated = step_of(m.speed[speed_index++].parts, fit.speed);
+      continue;
+    }
+    const MeasuredPeak& p = m.memory[memory_index++];
+    const double added = (fit.memory.allocated_factor - 1) * p.allocated + (fit.memory.reserved_gap - 1) * (p.reserved - p.allocated);
+    point.calibrated = p.counter == "allocated_bytes"  ? fit.memory.allocated_factor * p.allocated
+                       : p.counter == "reserved_bytes" ? p.reserved + added
+                                                       : p.total + added;
+  }
+}
+
+}  // namespace
+
+CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
+  CalibrationFit fit;
+  const Measurements m = read_measurements(s, catalog, fit);
   if (!fit.errors.empty()) return fit;
   // The measured runs behind each fit: one run's step time and throughput are one measurement of it.
   {
@@ -283,54 +360,13 @@ CalibrationFit fit_calibration(const Scenario& s, const Catalog* catalog) {
     fit.memory_runs = double(memory_runs.size());
   }
 
-  if (!speed.empty()) {
+  if (!m.speed.empty()) {
     std::vector<std::pair<StepBreakdown, double>> points;
-    for (const SpeedPoint& p : speed) points.push_back({p.breakdown, p.measured});
+    for (const MeasuredStep& p : m.speed) points.push_back({p.breakdown, p.measured});
     fit.speed = fit_speed(points);
   }
-
-  // Memory: the allocated peak's factor from the allocated peaks (their geometric mean), else from
-  // whatever was measured (the factor that makes it come out), then the reserved gap's factor from
-  // the reserved peaks.
-  if (!memory.empty()) {
-    auto outside = [](const MemoryPoint& p) { return p.counter == "device_bytes" ? p.total - p.reserved : 0.0; };
-    double log_factor = 0, with_allocated = 0;
-    for (const MemoryPoint& p : memory)
-      if (p.counter == "allocated_bytes" && p.allocated > 0) {
-        log_factor += std::log(p.measured / p.allocated);
-        ++with_allocated;
-      }
-    if (with_allocated == 0)
-      for (const MemoryPoint& p : memory) {
-        const double gap = p.reserved - p.allocated;
-        log_factor += std::log(std::max(p.measured - gap - outside(p), 0.2 * p.allocated) / p.allocated);
-      }
-    const double factor =
-        std::clamp(std::exp(log_factor / (with_allocated > 0 ? with_allocated : double(memory.size()))), lowest_factor,
-                   highest_factor);
-    double gaps = 0, with_gap = 0;
-    if (with_allocated > 0)
-      for (const MemoryPoint& p : memory)
-        if (p.counter != "allocated_bytes" && p.reserved > p.allocated) {
-          gaps += std::clamp((p.measured - outside(p) - factor * p.allocated) / (p.reserved - p.allocated), 0.0, 10.0);
-          ++with_gap;
-        }
-    fit.memory = {factor, with_gap > 0 ? gaps / with_gap : 1.0, double(memory.size())};
-  }
-
-  // Each measured point as calibrated: what the fitted constants give for it.
-  std::size_t speed_index = 0, memory_index = 0;
-  for (CalibrationPoint& point : fit.points) {
-    if (point.key.rfind("time.", 0) == 0) {
-      point.calibrated = step_of(speed[speed_index++].parts, fit.speed);
-      continue;
-    }
-    const MemoryPoint& p = memory[memory_index++];
-    const double added = (fit.memory.allocated_factor - 1) * p.allocated + (fit.memory.reserved_gap - 1) * (p.reserved - p.allocated);
-    point.calibrated = p.counter == "allocated_bytes"  ? fit.memory.allocated_factor * p.allocated
-                       : p.counter == "reserved_bytes" ? p.reserved + added
-                                                       : p.total + added;
-  }
+  if (!m.memory.empty()) fit.memory = fit_memory(m.memory);
+  set_calibrated_points(fit, m);
   return fit;
 }
 

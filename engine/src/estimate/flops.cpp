@@ -90,12 +90,12 @@ ModelReport report_model(const Scenario& s) {
   return m;
 }
 
-ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& errors) {
-  const Training& t = s.training;
-  ComputeReport c;
-  c.seq_len = resolved_seq_len(s);
-  c.epochs = t.data_kind == DataKind::total_flops ? 1 : t.epochs;
+namespace {
 
+// The LoRA adapters a token passes through (none when the base trains in full); without the
+// architecture their size is unknown and left out, with a warning.
+double lora_params_per_token(const Scenario& s, Issues& warnings) {
+  const Training& t = s.training;
   const bool frozen_base = t.method != FinetuneMethod::full;
   double lora_params = 0;  // adapters a token passes through
   if (frozen_base) {
@@ -107,6 +107,34 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
                           "the FLOPs is left out."});
     }
   }
+  return lora_params;
+}
+
+// The per-layer count of training FLOPs per token, from the architecture.
+double detailed_flops_per_token(const Scenario& s, double seq_len, double lora_params) {
+  const Training& t = s.training;
+  const bool frozen_base = t.method != FinetuneMethod::full;
+  const Architecture& a = *s.model.architecture;
+  const ParameterCount count = count_parameters(a);
+  // Forward FLOPs per token: 2 per weight multiplied (Kaplan et al. 2020, table 1) ...
+  const double matmul_forward = 2.0 * count.matmul_active;
+  // ... the logits, an h x V matmul per token (tied or not) ...
+  const double logits_forward = t.objective == Objective::language_model ? 2.0 * a.hidden * a.vocab : 0.0;
+  // ... and attention: QK^T and softmax(QK^T)V, 2 * seq * (heads x head width) each per attention
+  // block, counted without a causal discount as Megatron-LM and PaLM's MFU do (Chowdhery et al.
+  // 2022, appendix B: 6N + 12LHQT). An encoder-decoder is counted as if each token passed both stacks.
+  const double attention_forward = 2.0 * seq_len * count.attention_width;
+  const double weight_multiplier = frozen_base ? 2.0 : 3.0;
+  // Attention has no weights: its backward pass needs both input gradients, so 3x forward always.
+  return weight_multiplier * (matmul_forward + logits_forward) + 3.0 * attention_forward + 6.0 * lora_params;
+}
+
+// The trainable parameters and the FLOPs per token (per image for an image network), both counts
+// and the one used.
+void set_flops_per_token(const Scenario& s, ComputeReport& c, Issues& warnings) {
+  const Training& t = s.training;
+  const bool frozen_base = t.method != FinetuneMethod::full;
+  const double lora_params = lora_params_per_token(s, warnings);
   c.trainable_params = frozen_base && s.model.architecture
                            ? trainable_lora_params(*s.model.architecture, t, /*per_token=*/false)
                        : frozen_base ? 0.0
@@ -118,22 +146,7 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
   c.flops_per_param_per_token = frozen_base ? 4.0 : 6.0;
   c.flops_per_token_6n = c.flops_per_param_per_token * s.model.active_params + 6.0 * lora_params;
 
-  if (s.model.architecture) {
-    const Architecture& a = *s.model.architecture;
-    const ParameterCount count = count_parameters(a);
-    // Forward FLOPs per token: 2 per weight multiplied (Kaplan et al. 2020, table 1) ...
-    const double matmul_forward = 2.0 * count.matmul_active;
-    // ... the logits, an h x V matmul per token (tied or not) ...
-    const double logits_forward = t.objective == Objective::language_model ? 2.0 * a.hidden * a.vocab : 0.0;
-    // ... and attention: QK^T and softmax(QK^T)V, 2 * seq * (heads x head width) each per attention
-    // block, counted without a causal discount as Megatron-LM and PaLM's MFU do (Chowdhery et al.
-    // 2022, appendix B: 6N + 12LHQT). An encoder-decoder is counted as if each token passed both stacks.
-    const double attention_forward = 2.0 * c.seq_len * count.attention_width;
-    const double weight_multiplier = frozen_base ? 2.0 : 3.0;
-    // Attention has no weights: its backward pass needs both input gradients, so 3x forward always.
-    c.flops_per_token_detailed =
-        weight_multiplier * (matmul_forward + logits_forward) + 3.0 * attention_forward + 6.0 * lora_params;
-  }
+  if (s.model.architecture) c.flops_per_token_detailed = detailed_flops_per_token(s, c.seq_len, lora_params);
   c.flops_per_token = c.flops_per_token_detailed.value_or(c.flops_per_token_6n);
   c.method = c.flops_per_token_detailed ? "detailed" : "6n";
   if (s.model.forward_macs_per_image) {
@@ -148,7 +161,38 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
     c.method = "per_image";
     c.image_resolution = resolution;
   }
+}
 
+// The tokens in a dataset of t.data_amount GB, at the bytes per token of its kind of text (English
+// unless told, with a warning) or as given.
+double dataset_tokens(const Training& t, ComputeReport& c, Issues& warnings) {
+  const TextKind kind = t.text.value_or(TextKind::english);
+  const TextDensity& d = text_density(kind);
+  c.bytes_per_token = t.bytes_per_token.value_or(d.bytes_per_token);
+  c.bytes_per_token_from = t.bytes_per_token ? "given" : std::string(contract::name_of(contract::text_kinds, kind));
+  c.bytes_per_token_source = t.bytes_per_token ? "" : d.source;
+  if (!t.bytes_per_token && !t.text) {
+    const auto bytes = [](TextKind k) { return format_number(text_density(k).bytes_per_token); };
+    warnings.push_back({"training.bytes_per_token",
+                        "bytes_per_token_assumed",
+                        "The dataset is read as English text at " + bytes(TextKind::english) +
+                            " bytes per token. Chinese text is about " + bytes(TextKind::chinese) +
+                            " bytes per token with a tokenizer built for it (Qwen, DeepSeek, Yi, GLM) but only "
+                            "about " +
+                            bytes(TextKind::chinese_english_tokenizer) +
+                            " with one built for English (Llama 2, GPT-2); code about " + bytes(TextKind::code) +
+                            ". Set training.text or training.bytes_per_token.",
+                        {{"english", bytes(TextKind::english)},
+                         {"chinese", bytes(TextKind::chinese)},
+                         {"chinese_english_tokenizer", bytes(TextKind::chinese_english_tokenizer)},
+                         {"code", bytes(TextKind::code)}}});
+  }
+  return units::gb_to_bytes(t.data_amount) / *c.bytes_per_token;
+}
+
+// The tokens one epoch holds, by how the amount of data is given (none for a FLOP total).
+double tokens_per_epoch_of(const Scenario& s, ComputeReport& c, Issues& warnings) {
+  const Training& t = s.training;
   double tokens_per_epoch = 0;
   switch (t.data_kind) {
     case DataKind::tokens:
@@ -162,31 +206,9 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
              "The 20-tokens-per-parameter rule was fitted on dense models; for this mixture of experts it "
              "is applied to the total parameter count."});
       break;
-    case DataKind::dataset_gb: {
-      const TextKind kind = t.text.value_or(TextKind::english);
-      const TextDensity& d = text_density(kind);
-      c.bytes_per_token = t.bytes_per_token.value_or(d.bytes_per_token);
-      c.bytes_per_token_from = t.bytes_per_token ? "given" : std::string(contract::name_of(contract::text_kinds, kind));
-      c.bytes_per_token_source = t.bytes_per_token ? "" : d.source;
-      if (!t.bytes_per_token && !t.text) {
-        const auto bytes = [](TextKind k) { return format_number(text_density(k).bytes_per_token); };
-        warnings.push_back({"training.bytes_per_token",
-                            "bytes_per_token_assumed",
-                            "The dataset is read as English text at " + bytes(TextKind::english) +
-                                " bytes per token. Chinese text is about " + bytes(TextKind::chinese) +
-                                " bytes per token with a tokenizer built for it (Qwen, DeepSeek, Yi, GLM) but only "
-                                "about " +
-                                bytes(TextKind::chinese_english_tokenizer) +
-                                " with one built for English (Llama 2, GPT-2); code about " + bytes(TextKind::code) +
-                                ". Set training.text or training.bytes_per_token.",
-                            {{"english", bytes(TextKind::english)},
-                             {"chinese", bytes(TextKind::chinese)},
-                             {"chinese_english_tokenizer", bytes(TextKind::chinese_english_tokenizer)},
-                             {"code", bytes(TextKind::code)}}});
-      }
-      tokens_per_epoch = units::gb_to_bytes(t.data_amount) / *c.bytes_per_token;
+    case DataKind::dataset_gb:
+      tokens_per_epoch = dataset_tokens(t, c, warnings);
       break;
-    }
     case DataKind::samples:
       tokens_per_epoch = t.data_amount * c.seq_len;
       break;
@@ -203,6 +225,18 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
     case DataKind::total_flops:
       break;
   }
+  return tokens_per_epoch;
+}
+
+}  // namespace
+
+ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& errors) {
+  const Training& t = s.training;
+  ComputeReport c;
+  c.seq_len = resolved_seq_len(s);
+  c.epochs = t.data_kind == DataKind::total_flops ? 1 : t.epochs;
+  set_flops_per_token(s, c, warnings);
+  const double tokens_per_epoch = tokens_per_epoch_of(s, c, warnings);
 
   if (t.data_kind == DataKind::total_flops) {
     c.method = "given";

@@ -23,134 +23,184 @@ namespace traincalc::detail {
 // pre-Ampere ones; AMD's CDNA 3 runs FlashAttention through composable kernels.
 bool runs_flash_attention(const GpuSpec& gpu) { return gpu.bf16_tflops.has_value(); }
 
+namespace {
+
+// A framework's defaults where the scenario says nothing: regime, attention on an Ampere-or-newer GPU
+// and before, loss kernel, adapters, NF4.
+struct Preset {
+  Regime regime = Regime::mixed;
+  AttentionKernel attention = AttentionKernel::flash;
+  CrossEntropy loss = CrossEntropy::eager;
+  AdapterPrecision adapters = AdapterPrecision::compute;
+  Quantization nf4 = Quantization::nf4_double;
+  double dropout = 0;  // LoRA dropout: PEFT's LoraConfig, torchtune's builders, Unsloth and NeMo default to 0
+};
+
+// The preset of Megatron-LM.
+void megatron_preset(const Scenario& s, bool flash_ok, Preset& p, MemoryRegime& r) {
+  // Megatron-LM: bf16 training accumulates and all-reduces gradients in fp32 (megatron/training/
+  // arguments.py: "if args.bf16: ... args.accumulate_allreduce_grads_in_fp32 = True"); Transformer
+  // Engine's fused attention, norms and SwiGLU; the loss fusion is opt-in (--cross-entropy-loss-fusion).
+  p.regime = Regime::megatron_mixed;
+  if (!flash_ok) p.attention = AttentionKernel::fused_softmax;
+  // On Hopper and later Transformer Engine prefers cuDNN's fused attention to FlashAttention-2 "for
+  // performance reasons" (NVIDIA/TransformerEngine transformer_engine/pytorch/attention.py @6792eca,
+  // get_attention_backend; dot_product_attention/utils.py @a0b36d0 keeps it).
+  if (flash_ok && s.hardware.gpu.compute_capability.value_or(0) >= 9) p.attention = AttentionKernel::flash3;
+  r.fused_elementwise = true;
+  r.transformer_engine = true;
+  // NeMo's QLoRA has its own NF4 linear autograd function which, like torchao's, saves only the weight
+  // (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py).
+  r.nf4_keeps_input = false;
+  r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::megatron;
+}
+
+// The preset of DeepSpeed.
+void deepspeed_preset(Preset& p) {
+  // DeepSpeed bf16/fp16: 16-bit parameters and gradients, fp32 master weights and Adam states in the
+  // (ZeRO-partitioned) optimizer (deepspeed.ai/docs/config-json, "BFLOAT16 training options"; Rajbhandari
+  // et al. 2020, sec. 3.1: 2 + 2 + 12 bytes per parameter).
+  p.regime = Regime::mixed;
+}
+
+// The preset of torchtitan on FSDP2.
+void fsdp2_preset(Preset& p, MemoryRegime& r) {
+  // torchtitan / FSDP2: fp32 sharded parameters and optimizer states, bf16 all-gather and compute,
+  // fp32 reduce-scatter (torchtitan config: mixed_precision_param "bfloat16", mixed_precision_reduce
+  // "float32"; PyTorch docs, torch.distributed.fsdp.MixedPrecisionPolicy).
+  p.regime = Regime::fsdp_mixed;
+  // run_train.sh launches with PYTORCH_ALLOC_CONF="expandable_segments:True" (torchtitan @0168bd51).
+  r.expandable_segments = true;
+  r.pipeline_holds_stage_unsharded = true;
+  // Tensor and sequence parallelism through DTensor's parallel styles (torchtitan/parallelisms/
+  // parallelize_llama.py @9dec370, apply_tp: PrepareModuleInput(desired_input_layouts=Replicate())
+  // ahead of ColwiseParallel wq/wk/wv and w1/w3, and the output head's input).
+  r.sp_keeps_gathered = true;
+  // Loss parallel, on whenever tp > 1 (torchtitan: enable_loss_parallel = not disable_loss_parallel).
+  r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::dtensor;
+  // apply_fsdp shards each transformer block, then fully_shard(model): tok_embeddings, norm and output
+  // form the root (torchtitan/parallelisms/parallelize_llama.py @9dec370; the same at e7c0cae).
+  r.root_unit_gathered = true;
+}
+
+// The preset of the Hugging Face Trainer (and PEFT).
+void hf_preset(const Scenario& s, bool flash_ok, Preset& p) {
+  const bool frozen_base = s.training.method != FinetuneMethod::full;
+  // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full
+  // fine-tuning keeps fp32 weights, gradients and states; PEFT loads the base in 16 bits and casts
+  // adapters to fp32 (peft LoraConfig / get_peft_model autocast_adapter_dtype=True). SDPA picks
+  // FlashAttention where it can; pre-Ampere, transformers' eager attention. BitsAndBytesConfig's
+  // bnb_4bit_use_double_quant defaults to False.
+  p.regime = frozen_base ? Regime::pure : Regime::amp;
+  if (!flash_ok) p.attention = AttentionKernel::eager;
+  p.adapters = AdapterPrecision::fp32;
+  p.nf4 = Quantization::nf4;
+}
+
+// The preset of LitGPT.
+void litgpt_preset(Preset& p, MemoryRegime& r) {
+  // LitGPT config hub: precision "bf16-true" (weights, gradients and AdamW states in bf16), torch SDPA,
+  // chunked cross-entropy (lm_head_chunk_size 128, litgpt/utils.py chunked_cross_entropy), and
+  // quantize "bnb.nf4" in the qlora.yaml configs.
+  // lora_dropout 0.05 (litgpt/finetune/lora.py and the config hub's lora.yaml/qlora.yaml), applied
+  // once to the fused QKV layer's input (litgpt/lora.py, LoRAQKVLinear).
+  p.regime = Regime::pure;
+  p.loss = CrossEntropy::chunked;
+  p.nf4 = Quantization::nf4;
+  p.dropout = 0.05;
+  r.fused_qkv_adapter = true;
+  // litgpt/model.py, GPT.__init__: lm_head = nn.Linear(...) beside wte = nn.Embedding(...), never tied;
+  // lightning/fabric/plugins/precision/bitsandbytes.py converts every nn.Linear, lm_head included.
+  r.separate_output_head = true;
+  r.nf4_output_head = true;
+  // Multi-GPU: Fabric's FSDPStrategy (FSDP1) wrapping each Block whole, LoRA weights included
+  // (litgpt/finetune/lora.py and full.py: auto_wrap_policy={Block}), and gradient accumulation under
+  // fabric.no_backward_sync, which for FSDP is module.no_sync() (lightning/fabric/strategies/fsdp.py,
+  // _FSDPBackwardSyncControl).
+  r.no_sync_accumulation = true;
+  r.flat_gradients_cover_frozen = true;
+  // litgpt/finetune/lora.py and full.py (@4a9b7e62, fit): "logits = model(input_ids, ...)" is
+  // rebound only after the next micro-batch's forward pass; LitGPT pinned bitsandbytes==0.41.0
+  // (pyproject.toml @e120da19), ==0.42.0 from 2024-03-15 (@929f9c79) until 2025-03-12 (@1f00c068:
+  // >=0.45.2).
+  r.previous_micro_batch_held = true;
+  // Fabric's FSDPStrategy wraps each Block; wte, ln_f and lm_head stay in the root unit.
+  r.root_unit_gathered = true;
+}
+
+// The preset of torchtune.
+void torchtune_preset(const Scenario& s, Preset& p, MemoryRegime& r) {
+  // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
+  // torchao NF4Tensor (scalers double-quantised in blocks of 256), whose linear_nf4 autograd function
+  // saves only the NF4 weight, not its input (torchao/dtypes/nf4tensor.py, LinearNF4.forward).
+  p.regime = Regime::pure;
+  p.loss = CrossEntropy::chunked;
+  r.nf4_keeps_input = false;
+  r.compiled_loss_chunks = s.strategy.compile;
+}
+
+// The preset of Unsloth.
+void unsloth_preset(Preset& p, MemoryRegime& r) {
+  // Unsloth: 16-bit base, Triton kernels for RMSNorm, RoPE and SwiGLU, a fused cross-entropy that never
+  // holds the logits whole, and its pre-quantised bnb-4bit models with double quantisation.
+  p.regime = Regime::pure;
+  p.loss = CrossEntropy::fused_linear;
+  r.fused_elementwise = true;
+}
+
+// The preset of r.framework: the defaults returned, the framework's own flags set in r.
+Preset framework_preset(const Scenario& s, MemoryRegime& r) {
+  const bool flash_ok = runs_flash_attention(s.hardware.gpu);
+  Preset p;
+  p.attention = flash_ok ? AttentionKernel::flash : AttentionKernel::memory_efficient;
+  r.fused_elementwise = false;
+  switch (r.framework) {
+    case Framework::megatron:
+      megatron_preset(s, flash_ok, p, r);
+      break;
+    case Framework::deepspeed:
+      deepspeed_preset(p);
+      break;
+    case Framework::fsdp2:
+      fsdp2_preset(p, r);
+      break;
+    case Framework::hf:
+      hf_preset(s, flash_ok, p);
+      break;
+    case Framework::litgpt:
+      litgpt_preset(p, r);
+      break;
+    case Framework::torchtune:
+      torchtune_preset(s, p, r);
+      break;
+    case Framework::unsloth:
+      unsloth_preset(p, r);
+      break;
+  }
+  return p;
+}
+
+}  // namespace
+
 MemoryRegime resolve_memory_regime(const Scenario& s) {
   const Strategy& st = s.strategy;
   const Training& t = s.training;
   MemoryRegime r;
   r.framework_assumed = !st.framework;
   r.framework = st.framework.value_or(t.type == TrainingType::pretrain ? Framework::megatron : Framework::hf);
-  const bool frozen_base = t.method != FinetuneMethod::full;
-  const bool flash_ok = runs_flash_attention(s.hardware.gpu);
-
-  // The preset: regime, attention on an Ampere-or-newer GPU and before, loss kernel, adapters, NF4.
-  Regime regime = Regime::mixed;
-  AttentionKernel attention = flash_ok ? AttentionKernel::flash : AttentionKernel::memory_efficient;
-  CrossEntropy loss = CrossEntropy::eager;
-  AdapterPrecision adapters = AdapterPrecision::compute;
-  Quantization nf4 = Quantization::nf4_double;
-  double dropout = 0;  // LoRA dropout: PEFT's LoraConfig, torchtune's builders, Unsloth and NeMo default to 0
-  r.fused_elementwise = false;
-  switch (r.framework) {
-    case Framework::megatron:
-      // Megatron-LM: bf16 training accumulates and all-reduces gradients in fp32 (megatron/training/
-      // arguments.py: "if args.bf16: ... args.accumulate_allreduce_grads_in_fp32 = True"); Transformer
-      // Engine's fused attention, norms and SwiGLU; the loss fusion is opt-in (--cross-entropy-loss-fusion).
-      regime = Regime::megatron_mixed;
-      if (!flash_ok) attention = AttentionKernel::fused_softmax;
-      // On Hopper and later Transformer Engine prefers cuDNN's fused attention to FlashAttention-2 "for
-      // performance reasons" (NVIDIA/TransformerEngine transformer_engine/pytorch/attention.py @6792eca,
-      // get_attention_backend; dot_product_attention/utils.py @a0b36d0 keeps it).
-      if (flash_ok && s.hardware.gpu.compute_capability.value_or(0) >= 9) attention = AttentionKernel::flash3;
-      r.fused_elementwise = true;
-      r.transformer_engine = true;
-      // NeMo's QLoRA has its own NF4 linear autograd function which, like torchao's, saves only the weight
-      // (nemo/collections/nlp/modules/common/megatron/adapters/qlora.py).
-      r.nf4_keeps_input = false;
-      r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::megatron;
-      break;
-    case Framework::deepspeed:
-      // DeepSpeed bf16/fp16: 16-bit parameters and gradients, fp32 master weights and Adam states in the
-      // (ZeRO-partitioned) optimizer (deepspeed.ai/docs/config-json, "BFLOAT16 training options"; Rajbhandari
-      // et al. 2020, sec. 3.1: 2 + 2 + 12 bytes per parameter).
-      regime = Regime::mixed;
-      break;
-    case Framework::fsdp2:
-      // torchtitan / FSDP2: fp32 sharded parameters and optimizer states, bf16 all-gather and compute,
-      // fp32 reduce-scatter (torchtitan config: mixed_precision_param "bfloat16", mixed_precision_reduce
-      // "float32"; PyTorch docs, torch.distributed.fsdp.MixedPrecisionPolicy).
-      regime = Regime::fsdp_mixed;
-      // run_train.sh launches with PYTORCH_ALLOC_CONF="expandable_segments:True" (torchtitan @0168bd51).
-      r.expandable_segments = true;
-      r.pipeline_holds_stage_unsharded = true;
-      // Tensor and sequence parallelism through DTensor's parallel styles (torchtitan/parallelisms/
-      // parallelize_llama.py @9dec370, apply_tp: PrepareModuleInput(desired_input_layouts=Replicate())
-      // ahead of ColwiseParallel wq/wk/wv and w1/w3, and the output head's input).
-      r.sp_keeps_gathered = true;
-      // Loss parallel, on whenever tp > 1 (torchtitan: enable_loss_parallel = not disable_loss_parallel).
-      r.vocab_parallel_loss = MemoryRegime::VocabParallelLoss::dtensor;
-      // apply_fsdp shards each transformer block, then fully_shard(model): tok_embeddings, norm and output
-      // form the root (torchtitan/parallelisms/parallelize_llama.py @9dec370; the same at e7c0cae).
-      r.root_unit_gathered = true;
-      break;
-    case Framework::hf:
-      // Hugging Face Trainer: a model loaded in fp32 trains under autocast (--bf16/--fp16: AMP), so full
-      // fine-tuning keeps fp32 weights, gradients and states; PEFT loads the base in 16 bits and casts
-      // adapters to fp32 (peft LoraConfig / get_peft_model autocast_adapter_dtype=True). SDPA picks
-      // FlashAttention where it can; pre-Ampere, transformers' eager attention. BitsAndBytesConfig's
-      // bnb_4bit_use_double_quant defaults to False.
-      regime = frozen_base ? Regime::pure : Regime::amp;
-      if (!flash_ok) attention = AttentionKernel::eager;
-      adapters = AdapterPrecision::fp32;
-      nf4 = Quantization::nf4;
-      break;
-    case Framework::litgpt:
-      // LitGPT config hub: precision "bf16-true" (weights, gradients and AdamW states in bf16), torch SDPA,
-      // chunked cross-entropy (lm_head_chunk_size 128, litgpt/utils.py chunked_cross_entropy), and
-      // quantize "bnb.nf4" in the qlora.yaml configs.
-      // lora_dropout 0.05 (litgpt/finetune/lora.py and the config hub's lora.yaml/qlora.yaml), applied
-      // once to the fused QKV layer's input (litgpt/lora.py, LoRAQKVLinear).
-      regime = Regime::pure;
-      loss = CrossEntropy::chunked;
-      nf4 = Quantization::nf4;
-      dropout = 0.05;
-      r.fused_qkv_adapter = true;
-      // litgpt/model.py, GPT.__init__: lm_head = nn.Linear(...) beside wte = nn.Embedding(...), never tied;
-      // lightning/fabric/plugins/precision/bitsandbytes.py converts every nn.Linear, lm_head included.
-      r.separate_output_head = true;
-      r.nf4_output_head = true;
-      // Multi-GPU: Fabric's FSDPStrategy (FSDP1) wrapping each Block whole, LoRA weights included
-      // (litgpt/finetune/lora.py and full.py: auto_wrap_policy={Block}), and gradient accumulation under
-      // fabric.no_backward_sync, which for FSDP is module.no_sync() (lightning/fabric/strategies/fsdp.py,
-      // _FSDPBackwardSyncControl).
-      r.no_sync_accumulation = true;
-      r.flat_gradients_cover_frozen = true;
-      // litgpt/finetune/lora.py and full.py (@4a9b7e62, fit): "logits = model(input_ids, ...)" is
-      // rebound only after the next micro-batch's forward pass; LitGPT pinned bitsandbytes==0.41.0
-      // (pyproject.toml @e120da19), ==0.42.0 from 2024-03-15 (@929f9c79) until 2025-03-12 (@1f00c068:
-      // >=0.45.2).
-      r.previous_micro_batch_held = true;
-      // Fabric's FSDPStrategy wraps each Block; wte, ln_f and lm_head stay in the root unit.
-      r.root_unit_gathered = true;
-      break;
-    case Framework::torchtune:
-      // torchtune recipes: dtype bf16 for everything, SDPA, CEWithChunkedOutputLoss (8 chunks) since v0.3,
-      // torchao NF4Tensor (scalers double-quantised in blocks of 256), whose linear_nf4 autograd function
-      // saves only the NF4 weight, not its input (torchao/dtypes/nf4tensor.py, LinearNF4.forward).
-      regime = Regime::pure;
-      loss = CrossEntropy::chunked;
-      r.nf4_keeps_input = false;
-      r.compiled_loss_chunks = st.compile;
-      break;
-    case Framework::unsloth:
-      // Unsloth: 16-bit base, Triton kernels for RMSNorm, RoPE and SwiGLU, a fused cross-entropy that never
-      // holds the logits whole, and its pre-quantised bnb-4bit models with double quantisation.
-      regime = Regime::pure;
-      loss = CrossEntropy::fused_linear;
-      r.fused_elementwise = true;
-      break;
-  }
+  Preset p = framework_preset(s, r);
 
   // torch.compile fuses the elementwise ops whatever the framework (Inductor's pointwise fusion; the
   // fused kernel saves its inputs and recomputes the rest in the backward pass).
   if (st.compile) r.fused_elementwise = true;
   // torchtitan compiles its loss function with the model (torchtitan/components/loss.py @e7c0cae,
   // build_cross_entropy_loss: "if job_config.training.compile: ... loss_fn = torch.compile(loss_fn)").
-  if (st.compile && r.framework == Framework::fsdp2 && loss == CrossEntropy::eager) loss = CrossEntropy::compiled;
+  if (st.compile && r.framework == Framework::fsdp2 && p.loss == CrossEntropy::eager) p.loss = CrossEntropy::compiled;
   r.expandable_segments = s.memory.expandable_segments.value_or(r.expandable_segments);
   r.previous_micro_batch_held = s.memory.previous_micro_batch_held.value_or(r.previous_micro_batch_held);
   r.nf4_keeps_input = s.memory.nf4_keeps_input.value_or(r.nf4_keeps_input);
   r.no_sync_accumulation = st.no_sync_accumulation.value_or(r.no_sync_accumulation);
-  r.regime = st.regime.value_or(regime);
+  r.regime = st.regime.value_or(p.regime);
   r.regime_assumed = !st.regime;
   // The version-1 flags, when given, say which attention kernel runs.
   if (st.attention) {
@@ -158,10 +208,10 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   } else if (st.flash_attention) {
     // true: the framework's tiled kernel (flash3 where Megatron picks it), else FlashAttention.
     r.attention = *st.flash_attention
-                      ? (attention == AttentionKernel::flash3 ? AttentionKernel::flash3 : AttentionKernel::flash)
+                      ? (p.attention == AttentionKernel::flash3 ? AttentionKernel::flash3 : AttentionKernel::flash)
                       : (st.fused_softmax.value_or(false) ? AttentionKernel::fused_softmax : AttentionKernel::eager);
   } else {
-    r.attention = attention;
+    r.attention = p.attention;
   }
   r.attention_assumed = !st.attention && !st.flash_attention;
   if (st.cross_entropy) {
@@ -169,11 +219,11 @@ MemoryRegime resolve_memory_regime(const Scenario& s) {
   } else if (st.fused_cross_entropy) {
     r.cross_entropy = *st.fused_cross_entropy ? CrossEntropy::fused : CrossEntropy::eager;
   } else {
-    r.cross_entropy = loss;
+    r.cross_entropy = p.loss;
   }
-  r.adapter_precision = t.adapter_precision.value_or(adapters);
-  r.lora_dropout = t.lora_dropout.value_or(dropout);
-  r.quantization = t.quantization.value_or(nf4);
+  r.adapter_precision = t.adapter_precision.value_or(p.adapters);
+  r.lora_dropout = t.lora_dropout.value_or(p.dropout);
+  r.quantization = t.quantization.value_or(p.nf4);
   return r;
 }
 

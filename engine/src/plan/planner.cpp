@@ -3,6 +3,8 @@
 // against memory and timed by predict_step; the fastest that fits wins.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "estimate/estimators.hpp"
 
@@ -72,41 +74,125 @@ bool layout_is_searched(const Strategy& st) {
   return !st.tp || !st.pp || !st.cp || !st.ep || !st.micro_batch || !st.zero || !st.recompute;
 }
 
-LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, const ComputeReport& compute,
-                               const HardwareReport& hardware, double gpus, double global_batch) {
+namespace {
+
+// The layout axes searched the same way at every stage count: tensor and context parallelism, and
+// the recomputation kinds.
+struct LayoutAxes {
+  std::vector<double> tps, cps;
+  std::vector<Recompute> recomputes;
+};
+
+// The values of tp, cp and recomputation worth weighing (a given one alone).
+LayoutAxes layout_axes(const Scenario& s, const ComputeReport& compute, const HardwareReport& hardware, double gpus) {
   const Strategy& st = s.strategy;
   const Architecture& a = *s.model.architecture;
-  const double blocks = a.layers + a.decoder_layers;
   const double kv_heads = effective_kv_heads(a);
   const double seq = compute.seq_len;
+  LayoutAxes axes;
+  std::vector<double>& tps = axes.tps;
+  std::vector<double>& cps = axes.cps;
+  std::vector<Recompute>& recomputes = axes.recomputes;
 
-  std::vector<double> tps =
-      st.tp ? std::vector<double>{*st.tp} : powers_of_two_up_to(std::min({gpus, hardware.gpus_per_node, a.heads}));
+  tps = st.tp ? std::vector<double>{*st.tp} : powers_of_two_up_to(std::min({gpus, hardware.gpus_per_node, a.heads}));
   std::erase_if(tps, [&](double tp) {
     return !st.tp && (!whole(a.heads / tp) || !(whole(kv_heads / tp) || whole(tp / kv_heads)));
   });
   // Context parallelism pays for long sequences only: each rank keeps at least 4096 tokens, the
   // range where Megatron-Core recommends it.
-  std::vector<double> cps = st.cp ? std::vector<double>{*st.cp} : powers_of_two_up_to(std::min(32.0, seq / 4096));
+  cps = st.cp ? std::vector<double>{*st.cp} : powers_of_two_up_to(std::min(32.0, seq / 4096));
   std::erase_if(cps, [&](double cp) { return !st.cp && !whole(seq / (2 * cp)); });  // 2 x cp chunks per sequence
   if (cps.empty()) cps = {1};
   // Megatron's selective recomputation redoes only what FlashAttention already recomputes: with it,
   // the same as none in time and memory, so not weighed twice. torchtitan's per-op kind (FSDP2) lies
   // between none and full in both, and is weighed.
-  std::vector<Recompute> recomputes = {Recompute::none, Recompute::full};
+  recomputes = {Recompute::none, Recompute::full};
   const MemoryRegime regime = resolve_memory_regime(s);
   if (!keeps_no_scores(regime.attention) || per_op_selective(Recompute::selective, regime)) {
     recomputes.insert(recomputes.begin() + 1, Recompute::selective);
   }
   if (st.recompute) recomputes = {*st.recompute};
+  return axes;
+}
 
+// The pipeline stage counts worth weighing for `rest` GPUs per tp x cp group, in increasing order.
+std::vector<double> pipeline_candidates(const Scenario& s, double rest, double blocks) {
+  const Strategy& st = s.strategy;
+  std::vector<double> pps = st.pp ? std::vector<double>{*st.pp} : std::vector<double>{};
+  if (!st.pp) {
+    // The divisors of rest (found up to sqrt(rest)) that leave every stage a whole number of layers:
+    // even, or with lighter first and last stages where they do not divide (pipeline_stage_layers).
+    for (double d = 1; d * d <= rest; ++d) {
+      if (!whole(rest / d)) continue;
+      for (double pp : {d, rest / d})
+        if (pp <= blocks && pipeline_stage_layers(s, pp).valid && std::find(pps.begin(), pps.end(), pp) == pps.end())
+          pps.push_back(pp);
+    }
+    std::sort(pps.begin(), pps.end());
+  }
+  return pps;
+}
+
+// The choices weighed on one tp x cp x pp: expert parallelism, micro-batch, ZeRO stage and chunks per
+// pipeline stage.
+struct StageChoices {
+  std::vector<double> eps, mbs, zeros, vs;
+};
+
+// The choices on pp stages of dp data-parallel ranks; nullopt where that stage count is not weighed.
+std::optional<StageChoices> stage_choices(const Scenario& s, double cp, double pp, double dp, double global_batch) {
+  const Strategy& st = s.strategy;
+  const Architecture& a = *s.model.architecture;
+  const double blocks = a.layers + a.decoder_layers;
+  StageChoices c;
+  std::vector<double>& eps = c.eps;
+  std::vector<double>& zeros = c.zeros;
+  std::vector<double>& vs = c.vs;
+  eps = st.ep ? std::vector<double>{*st.ep} : std::vector<double>{1};
+  if (!st.ep && a.experts > 1)
+    for (double ep = 2; ep <= std::min(a.experts, dp * cp); ep *= 2)
+      if (whole(a.experts / ep) && whole(dp * cp / ep)) eps.push_back(ep);
+  c.mbs = st.micro_batch ? std::vector<double>{*st.micro_batch} : micro_batch_candidates(global_batch / dp);
+  // ZeRO-2 takes the same time as ZeRO-1 (a reduce-scatter and a gather either way) in less
+  // memory, so ZeRO-1 is not weighed separately.
+  zeros = st.zero ? std::vector<double>{*st.zero} : std::vector<double>{0};
+  if (!st.zero && dp * cp > 1) zeros = {0, 2, 3};
+  if (!st.zero && dp * cp > 1 && st.framework == Framework::fsdp2) zeros = {3};  // fully_shard
+  // Interleaved 1F1B: v chunks of layers per stage cut the bubble v-fold for v times the sends
+  // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
+  vs = {1};
+  // A given number of chunks applies where they split the stages (pipeline_stage_layers: equal
+  // chunks, the ends at most a chunk lighter; else skip that stage count).
+  if (pp > 1 && st.pp_virtual_stages) {
+    if (*st.pp_virtual_stages > 1 && !st.pp && !pipeline_stage_layers(s, pp, *st.pp_virtual_stages).valid)
+      return std::nullopt;
+    vs = {*st.pp_virtual_stages};
+  }
+  // Zero-bubble and DualPipe schedules are not interleaved, and DualPipe pairs the stages.
+  const bool one_f_one_b = st.pp_schedule == PipelineSchedule::one_f_one_b;
+  if (st.pp_schedule == PipelineSchedule::dualpipe && !st.pp && pp > 1 && std::fmod(pp, 2) != 0) return std::nullopt;
+  if (pp > 1 && !st.pp_virtual_stages && one_f_one_b)
+    for (double v = 2; v <= std::min(8.0, std::ceil(blocks / pp)); ++v)
+      if (pipeline_stage_layers(s, pp, v).valid) vs.push_back(v);
+  return c;
+}
+
+// The search's running state: the layout being built, the count of those weighed and the best few.
+struct LayoutSearch {
+  static constexpr std::size_t keep = 6;
+  const Scenario& s;
+  const ModelReport& model;
+  const ComputeReport& compute;
+  const HardwareReport& hardware;
+  double global_batch;
+  StepHardware machine;
   LayoutSearchResult result;
   std::vector<LayoutOption> best;  // kept sorted, at most keep entries
-  constexpr std::size_t keep = 6;
   Issues ignored;
   ParallelismReport layout;
-  const StepHardware machine = step_hardware(s, hardware);
-  auto weigh = [&](const ParallelismReport& l) {
+
+  // Estimates the memory and step of one layout and keeps it among the best; whether it fits.
+  bool weigh(const ParallelismReport& l) {
     ignored.clear();
     const MemoryReport memory = estimate_memory(s, model, l, hardware, compute, ignored, MemoryDetail::numbers);
     const auto step = predict_step(s, compute, machine, l, memory.explain, global_batch);
@@ -130,82 +216,64 @@ LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, cons
       if (best.size() > keep) best.pop_back();
     }
     return option.fits;
-  };
-  for (double tp : tps) {
-    for (double cp : cps) {
+  }
+};
+
+// Weighs every choice on one tp x cp x pp x dp; false when the search's budget of layouts runs out.
+bool weigh_stage(LayoutSearch& search, double tp, double cp, double pp, double dp, const StageChoices& c,
+                 const std::vector<Recompute>& recomputes) {
+  const Strategy& st = search.s.strategy;
+  LayoutSearchResult& result = search.result;
+  ParallelismReport& layout = search.layout;
+  for (double v : c.vs)
+    for (double ep : c.eps)
+      for (double zero : c.zeros)
+        for (Recompute recompute : recomputes) {
+          layout.tp = tp;
+          layout.pp = pp;
+          layout.cp = cp;
+          layout.ep = ep;
+          layout.dp = dp;
+          layout.virtual_stages = v;
+          layout.zero = zero;
+          layout.recompute = recompute;
+          layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
+          // Memory grows with the micro-batch: past the first that does not fit, none will.
+          for (double mb : c.mbs) {
+            if (result.evaluated >= max_layouts) {
+              result.truncated = true;
+              return false;
+            }
+            layout.micro_batch = mb;
+            if (!search.weigh(layout)) break;
+          }
+        }
+  return true;
+}
+
+// Weighs every layout of `gpus` GPUs the strategy leaves open, until the budget of layouts runs out.
+void search_layouts(LayoutSearch& search, const LayoutAxes& axes, double gpus) {
+  const Strategy& st = search.s.strategy;
+  const Architecture& a = *search.s.model.architecture;
+  const double blocks = a.layers + a.decoder_layers;
+  for (double tp : axes.tps) {
+    for (double cp : axes.cps) {
       const double rest = gpus / (tp * cp);
       if (!whole(rest) || rest < 1) continue;
-      std::vector<double> pps = st.pp ? std::vector<double>{*st.pp} : std::vector<double>{};
-      if (!st.pp) {
-        // The divisors of rest (found up to sqrt(rest)) that leave every stage a whole number of layers:
-        // even, or with lighter first and last stages where they do not divide (pipeline_stage_layers).
-        for (double d = 1; d * d <= rest; ++d) {
-          if (!whole(rest / d)) continue;
-          for (double pp : {d, rest / d})
-            if (pp <= blocks && pipeline_stage_layers(s, pp).valid && std::find(pps.begin(), pps.end(), pp) == pps.end())
-              pps.push_back(pp);
-        }
-        std::sort(pps.begin(), pps.end());
-      }
-      for (double pp : pps) {
+      for (double pp : pipeline_candidates(search.s, rest, blocks)) {
         const double dp = rest / pp;
         if (!whole(dp) || dp < 1 || (st.dp && *st.dp != dp)) continue;
-        if (dp > global_batch) continue;  // every data-parallel rank needs at least one sequence
-        std::vector<double> eps = st.ep ? std::vector<double>{*st.ep} : std::vector<double>{1};
-        if (!st.ep && a.experts > 1)
-          for (double ep = 2; ep <= std::min(a.experts, dp * cp); ep *= 2)
-            if (whole(a.experts / ep) && whole(dp * cp / ep)) eps.push_back(ep);
-        const std::vector<double> mbs =
-            st.micro_batch ? std::vector<double>{*st.micro_batch} : micro_batch_candidates(global_batch / dp);
-        // ZeRO-2 takes the same time as ZeRO-1 (a reduce-scatter and a gather either way) in less
-        // memory, so ZeRO-1 is not weighed separately.
-        std::vector<double> zeros = st.zero ? std::vector<double>{*st.zero} : std::vector<double>{0};
-        if (!st.zero && dp * cp > 1) zeros = {0, 2, 3};
-        if (!st.zero && dp * cp > 1 && st.framework == Framework::fsdp2) zeros = {3};  // fully_shard
-        // Interleaved 1F1B: v chunks of layers per stage cut the bubble v-fold for v times the sends
-        // and a little more activation memory (Narayanan et al. 2021, sec. 2.2).
-        std::vector<double> vs = {1};
-        // A given number of chunks applies where they split the stages (pipeline_stage_layers: equal
-        // chunks, the ends at most a chunk lighter; else skip that stage count).
-        if (pp > 1 && st.pp_virtual_stages) {
-          if (*st.pp_virtual_stages > 1 && !st.pp && !pipeline_stage_layers(s, pp, *st.pp_virtual_stages).valid)
-            continue;
-          vs = {*st.pp_virtual_stages};
-        }
-        // Zero-bubble and DualPipe schedules are not interleaved, and DualPipe pairs the stages.
-        const bool one_f_one_b = st.pp_schedule == PipelineSchedule::one_f_one_b;
-        if (st.pp_schedule == PipelineSchedule::dualpipe && !st.pp && pp > 1 && std::fmod(pp, 2) != 0) continue;
-        if (pp > 1 && !st.pp_virtual_stages && one_f_one_b)
-          for (double v = 2; v <= std::min(8.0, std::ceil(blocks / pp)); ++v)
-            if (pipeline_stage_layers(s, pp, v).valid) vs.push_back(v);
-        for (double v : vs)
-          for (double ep : eps)
-            for (double zero : zeros)
-              for (Recompute recompute : recomputes) {
-                layout.tp = tp;
-                layout.pp = pp;
-                layout.cp = cp;
-                layout.ep = ep;
-                layout.dp = dp;
-                layout.virtual_stages = v;
-                layout.zero = zero;
-                layout.recompute = recompute;
-                layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
-                // Memory grows with the micro-batch: past the first that does not fit, none will.
-                for (double mb : mbs) {
-                  if (result.evaluated >= max_layouts) {
-                    result.truncated = true;
-                    goto done;
-                  }
-                  layout.micro_batch = mb;
-                  if (!weigh(layout)) break;
-                }
-              }
+        if (dp > search.global_batch) continue;  // every data-parallel rank needs at least one sequence
+        const std::optional<StageChoices> choices = stage_choices(search.s, cp, pp, dp, search.global_batch);
+        if (!choices) continue;
+        if (!weigh_stage(search, tp, cp, pp, dp, *choices, axes.recomputes)) return;
       }
     }
   }
-done:
-  if (best.empty()) return result;
+}
+
+// The best layout found as the result's layout, the others that fit as its alternatives.
+void choose_best(LayoutSearchResult& result, const std::vector<LayoutOption>& best, const Strategy& st) {
   const LayoutOption& chosen = best.front();
   ParallelismReport& p = result.layout;
   p.tp = chosen.tp;
@@ -224,7 +292,18 @@ done:
   for (std::size_t i = 1; i < best.size(); ++i)
     if (best[i].fits) p.alternatives.push_back(best[i]);
   result.found = true;
-  return result;
+}
+
+}  // namespace
+
+LayoutSearchResult plan_layout(const Scenario& s, const ModelReport& model, const ComputeReport& compute,
+                               const HardwareReport& hardware, double gpus, double global_batch) {
+  const LayoutAxes axes = layout_axes(s, compute, hardware, gpus);
+  LayoutSearch search{s, model, compute, hardware, global_batch, step_hardware(s, hardware), {}, {}, {}, {}};
+  search_layouts(search, axes, gpus);
+  if (search.best.empty()) return search.result;
+  choose_best(search.result, search.best, s.strategy);
+  return search.result;
 }
 
 }  // namespace traincalc::detail

@@ -167,11 +167,10 @@ double fit_fragmentation(const std::vector<MemoryValidationRow>& rows, const std
   return best;
 }
 
-}  // namespace
-
-MemoryValidationTable validate_memory(const Catalog& catalog) {
+// Every measured peak estimated once, into the table's rows, and each one's parts (returned in the
+// same order).
+std::vector<MemoryParts3> read_memory_rows(const Catalog& catalog, MemoryValidationTable& table) {
   const json data = json::parse(builtin_memory_validation_json(), nullptr, false);
-  MemoryValidationTable table;
   table.description = data.at("description").get<std::string>();
   std::vector<MemoryParts3> parts;
   for (const json& row : data.at("rows")) {
@@ -209,20 +208,23 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
     detail::describe_run(out, *parse.scenario, report);
     table.rows.push_back(std::move(out));
   }
-  std::vector<MemoryValidationRow>& rows = table.rows;
-  table.fragmentation_in_sample = fit_fragmentation(rows, parts, [](const MemoryValidationRow&) { return true; });
-  std::vector<std::string> groups;
-  for (const MemoryValidationRow& row : rows)
-    if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
-  // Each source predicted with the fragmentation fitted without its lineage: a framework's allocator
-  // habits are shared by every source that runs it.
-  std::map<std::string, double> fragmentation_without;
-  for (const MemoryValidationRow& row : rows)
-    if (!fragmentation_without.count(row.lineage))
-      fragmentation_without[row.lineage] =
-          fit_fragmentation(rows, parts, [&](const MemoryValidationRow& r) { return r.lineage != row.lineage; });
+  return parts;
+}
+
+// The held-out and in-sample errors of the measured peaks, and the held-out log(measured /
+// predicted) by lineage.
+struct MemoryErrors {
   std::vector<double> held_out, in_sample;
   std::map<std::string, std::vector<double>> logs_by_lineage;  // log(measured / predicted), held out
+};
+
+// Each source's rows predicted with the fragmentation fitted without their lineage (and in sample),
+// the out-of-memory and upper-bound rows checked, and each source's errors tabulated.
+MemoryErrors tabulate_memory_sources(MemoryValidationTable& table, const std::vector<MemoryParts3>& parts,
+                                     const std::vector<std::string>& groups,
+                                     const std::map<std::string, double>& fragmentation_without) {
+  std::vector<MemoryValidationRow>& rows = table.rows;
+  MemoryErrors e;
   for (const std::string& group : groups) {
     MemoryValidationSource source;
     source.group = group;
@@ -231,7 +233,7 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
       MemoryValidationRow& row = rows[i];
       if (row.source_group != group) continue;
       source.lineage = row.lineage;
-      source.fragmentation = fragmentation_without[row.lineage];
+      source.fragmentation = fragmentation_without.at(row.lineage);
       ++source.rows;
       row.predicted_bytes = predicted_for(row, parts[i], source.fragmentation);
       row.predicted_in_sample_bytes = predicted_for(row, parts[i], table.fragmentation_in_sample);
@@ -248,64 +250,88 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
         row.error_pct = 100 * (row.predicted_bytes / row.measured_bytes - 1);
         row.error_in_sample_pct = 100 * (row.predicted_in_sample_bytes / row.measured_bytes - 1);
         errors.push_back(std::abs(row.error_pct));
-        held_out.push_back(std::abs(row.error_pct));
-        in_sample.push_back(std::abs(row.error_in_sample_pct));
-        logs_by_lineage[row.lineage].push_back(std::log(row.measured_bytes / row.predicted_bytes));
+        e.held_out.push_back(std::abs(row.error_pct));
+        e.in_sample.push_back(std::abs(row.error_in_sample_pct));
+        e.logs_by_lineage[row.lineage].push_back(std::log(row.measured_bytes / row.predicted_bytes));
       }
     }
     source.median_abs_error_pct = median(errors);
     source.max_abs_error_pct = largest(errors);
     table.sources.push_back(source);
   }
+  return e;
+}
+
+// Calibration within each source: one measured peak sets the allocated factor that makes it come
+// out (calibration.cpp: with the allocator's gap and what sits outside it as predicted), and each of
+// the source's other measured peaks is predicted with the share of it that carries to another run
+// (the sources' effect, as for speed): its own prediction plus that factor's change of its
+// allocated bytes. Every peak of a source calibrates in turn.
+void memory_calibration_by_distance(MemoryValidationTable& table, const std::vector<MemoryParts3>& parts) {
+  const std::vector<MemoryValidationRow>& rows = table.rows;
+  std::map<std::string, std::vector<std::size_t>> by_source;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].measured_bytes > 0 && !rows[i].out_of_memory && !rows[i].upper_bound && parts[i].allocated > 0)
+      by_source[rows[i].source_group].push_back(i);
+  std::map<std::string, std::vector<double>> by;
+  for (const auto& [source, members] : by_source)
+    for (std::size_t i : members) by[source].push_back(std::log(rows[i].measured_bytes / rows[i].predicted_bytes));
+  const detail::SourceEffect effect = detail::source_effect(by);
+  table.calibration_between_sd = effect.between_sd;
+  table.calibration_within_sd = effect.within_sd;
+  table.calibration_weight = effect.weight;
+  // distance -> source -> log(measured / calibrated), |error| uncalibrated and carried in full
+  std::map<std::string, detail::BySource> logs, plain, full;
+  for (const auto& [source, members] : by_source)
+    for (std::size_t c : members) {
+      const double factor = std::max(0.2, 1 + (rows[c].measured_bytes - rows[c].predicted_bytes) / parts[c].allocated);
+      const double carried = std::pow(factor, effect.weight);
+      for (std::size_t q : members) {
+        if (q == c) continue;
+        const double calibrated = rows[q].predicted_bytes + (carried - 1) * parts[q].allocated;
+        const double in_full = rows[q].predicted_bytes + (factor - 1) * parts[q].allocated;
+        if (!(calibrated > 0) || !(in_full > 0)) continue;
+        const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
+        const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
+        logs[distance][source].push_back(std::log(rows[q].measured_bytes / calibrated));
+        plain[distance][source].push_back(std::abs(row_error(rows[q])));
+        full[distance][source].push_back(100 * std::abs(in_full / rows[q].measured_bytes - 1));
+      }
+    }
+  for (const std::string distance : {"layout", "gpus", "model"})
+    if (auto d = detail::calibration_distance(distance, logs[distance], plain[distance], full[distance]))
+      table.calibration.push_back(*d);
+}
+
+}  // namespace
+
+MemoryValidationTable validate_memory(const Catalog& catalog) {
+  MemoryValidationTable table;
+  const std::vector<MemoryParts3> parts = read_memory_rows(catalog, table);
+  std::vector<MemoryValidationRow>& rows = table.rows;
+  table.fragmentation_in_sample = fit_fragmentation(rows, parts, [](const MemoryValidationRow&) { return true; });
+  std::vector<std::string> groups;
+  for (const MemoryValidationRow& row : rows)
+    if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
+  // Each source predicted with the fragmentation fitted without its lineage: a framework's allocator
+  // habits are shared by every source that runs it.
+  std::map<std::string, double> fragmentation_without;
+  for (const MemoryValidationRow& row : rows)
+    if (!fragmentation_without.count(row.lineage))
+      fragmentation_without[row.lineage] =
+          fit_fragmentation(rows, parts, [&](const MemoryValidationRow& r) { return r.lineage != row.lineage; });
+  const MemoryErrors errors = tabulate_memory_sources(table, parts, groups, fragmentation_without);
   // The likely range for a new lineage, and each lineage's peaks against the range built without it.
-  const detail::HeldOutGroups held = detail::held_out_groups(logs_by_lineage, "memory");
+  const detail::HeldOutGroups held = detail::held_out_groups(errors.logs_by_lineage, "memory");
   table.range = {"memory", held.range.low, held.range.high, held.range.rows, double(groups.size()), held.range.groups};
   table.range_coverage_lineages_pct = held.coverage_pct;
   table.range_median_width = held.median_width;
   table.median_of_lineages_abs_error_pct = held.median_abs_error_pct;
-  // Calibration within each source: one measured peak sets the allocated factor that makes it come
-  // out (calibration.cpp: with the allocator's gap and what sits outside it as predicted), and each of
-  // the source's other measured peaks is predicted with the share of it that carries to another run
-  // (the sources' effect, as for speed): its own prediction plus that factor's change of its
-  // allocated bytes. Every peak of a source calibrates in turn.
-  {
-    std::map<std::string, std::vector<std::size_t>> by_source;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      if (rows[i].measured_bytes > 0 && !rows[i].out_of_memory && !rows[i].upper_bound && parts[i].allocated > 0)
-        by_source[rows[i].source_group].push_back(i);
-    std::map<std::string, std::vector<double>> by;
-    for (const auto& [source, members] : by_source)
-      for (std::size_t i : members) by[source].push_back(std::log(rows[i].measured_bytes / rows[i].predicted_bytes));
-    const detail::SourceEffect effect = detail::source_effect(by);
-    table.calibration_between_sd = effect.between_sd;
-    table.calibration_within_sd = effect.within_sd;
-    table.calibration_weight = effect.weight;
-    // distance -> source -> log(measured / calibrated), |error| uncalibrated and carried in full
-    std::map<std::string, detail::BySource> logs, plain, full;
-    for (const auto& [source, members] : by_source)
-      for (std::size_t c : members) {
-        const double factor = std::max(0.2, 1 + (rows[c].measured_bytes - rows[c].predicted_bytes) / parts[c].allocated);
-        const double carried = std::pow(factor, effect.weight);
-        for (std::size_t q : members) {
-          if (q == c) continue;
-          const double calibrated = rows[q].predicted_bytes + (carried - 1) * parts[q].allocated;
-          const double in_full = rows[q].predicted_bytes + (factor - 1) * parts[q].allocated;
-          if (!(calibrated > 0) || !(in_full > 0)) continue;
-          const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
-          const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
-          logs[distance][source].push_back(std::log(rows[q].measured_bytes / calibrated));
-          plain[distance][source].push_back(std::abs(row_error(rows[q])));
-          full[distance][source].push_back(100 * std::abs(in_full / rows[q].measured_bytes - 1));
-        }
-      }
-    for (const std::string distance : {"layout", "gpus", "model"})
-      if (auto d = detail::calibration_distance(distance, logs[distance], plain[distance], full[distance]))
-        table.calibration.push_back(*d);
-  }
-  table.median_abs_error_pct = median(held_out);
-  table.max_abs_error_pct = largest(held_out);
-  table.median_abs_error_in_sample_pct = median(in_sample);
-  table.max_abs_error_in_sample_pct = largest(in_sample);
+  memory_calibration_by_distance(table, parts);
+  table.median_abs_error_pct = median(errors.held_out);
+  table.max_abs_error_pct = largest(errors.held_out);
+  table.median_abs_error_in_sample_pct = median(errors.in_sample);
+  table.max_abs_error_in_sample_pct = largest(errors.in_sample);
   return table;
 }
 

@@ -210,18 +210,30 @@ std::string number(double x) {
   return detail::format_number(x);
 }
 
-}  // namespace
+// What a source gives each of its rows: its group, framework and lineage, and whether fits use it.
+struct SourceInfo {
+  std::string group, framework, lineage;
+  bool fitted = true;
+};
 
-SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, int search_grid) {
-  const json data = json::parse(builtin_speed_validation_json(), nullptr, false);
-  const json calibration = json::parse(builtin_calibration_json(), nullptr, false);
-  SpeedValidationTable table;
-  // The search's grid sweeps: 12 steps across each constant's range unless asked otherwise, within 4-48.
-  table.search_grid = std::clamp(search_grid, 4, 48);
-  search_grid = table.search_grid;
-  table.description = data.at("description").get<std::string>();
-  std::vector<Prepared> prepared;
-  auto add = [&](SpeedValidationRow row, const json& scenario) {
+// A row of `source`, its source's fields set.
+SpeedValidationRow source_row(const SourceInfo& source) {
+  SpeedValidationRow out;
+  out.source_group = source.group;
+  out.lineage = source.lineage;
+  out.framework = source.framework;
+  out.fitted = source.fitted;
+  return out;
+}
+
+// Estimates rows once each, appending a row to the table and its estimate to `prepared` together.
+struct RowReader {
+  const Catalog& catalog;
+  SpeedValidationTable& table;
+  std::vector<Prepared>& prepared;
+
+  // One row and its scenario; a row whose scenario does not parse or cannot be timed is left out.
+  void add(SpeedValidationRow row, const json& scenario) {
     const ScenarioParse parse = detail::parse_scenario_value(scenario, catalog);
     if (!parse.scenario) return;  // the built-in rows are valid (a test checks it)
     Prepared p{*parse.scenario, estimate(*parse.scenario, &catalog), 0};
@@ -233,137 +245,183 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
     row.range_basis = detail::speed_range_basis(*p.report.time.step);
     table.rows.push_back(std::move(row));
     prepared.push_back(std::move(p));
-  };
-  for (const json& source : data.at("sources")) {
-    const std::string group = source.at("group").get<std::string>();
-    const std::string framework = source.at("framework").get<std::string>();
-    const std::string lineage = source.at("lineage").get<std::string>();
-    // A source marked "fit": false is predicted like every other but never fitted on (its notes say why).
-    const bool fitted = source.value("fit", true);
-    if (source.contains("calibration_ids")) {
-      // Rows of calibration.json, whose IDs start with one of these.
-      for (const json& row : calibration.at("rows")) {
-        const std::string id = row.at("id").get<std::string>();
-        bool named = false;
-        for (const json& prefix : source.at("calibration_ids"))
-          named = named || id.rfind(prefix.get<std::string>(), 0) == 0;
-        if (!named) continue;
-        SpeedValidationRow out;
-        out.id = id;
-        out.label = row.at("label").get<std::string>();
-        out.source_group = group;
-        out.lineage = lineage;
-        out.framework = framework;
-        out.fitted = fitted;
-        out.metric = row.at("published").at("metric").get<std::string>();
-        out.measured = row.at("published").at("value").get<double>();
-        add(std::move(out), row.at("scenario"));
-      }
-      continue;
-    }
-    if (source.contains("scenarios")) {
-      // Rows with their own scenarios: {"id", "label", "scenario", "step_ms"}, or in place of step_ms a
-      // published utilisation, {"published": {"metric": "mfu" | "hfu", "value"}}.
-      for (const json& row : source.at("scenarios")) {
-        SpeedValidationRow out;
-        out.id = row.at("id").get<std::string>();
-        out.label = row.at("label").get<std::string>();
-        out.source_group = group;
-        out.lineage = lineage;
-        out.framework = framework;
-        out.fitted = fitted;
-        if (row.contains("published")) {
-          out.metric = row.at("published").at("metric").get<std::string>();
-          if (out.metric != "mfu" && out.metric != "hfu")
-            throw std::runtime_error("speed validation row " + out.id + ": published metric \"" + out.metric +
-                                     "\" is neither mfu nor hfu");
-          out.measured = row.at("published").at("value").get<double>();
-        } else {
-          out.metric = "step_seconds";
-          out.measured = row.at("step_ms").get<double>() / 1000;
-        }
-        add(std::move(out), row.at("scenario"));
-      }
-      continue;
-    }
-    // Rows as columns over a shared scenario: each row's values set these dotted paths of the
-    // template, the measured figure last.
-    const json& columns = source.at("columns");
-    const std::string label = source.at("label").get<std::string>();
-    const std::string measured = source.at("measured").get<std::string>();
-    const std::vector<std::string> rank_by = source.value("rank_by", std::vector<std::string>{});
-    int index = 0;
-    for (const json& values : source.at("rows")) {
-      json scenario = source.at("template");
-      std::map<std::string, double> by_name;
-      for (std::size_t c = 0; c < columns.size(); ++c) {
-        const std::string path = columns[c].get<std::string>();
-        set_path(scenario, path, values[c]);
-        by_name[path] = values[c].get<double>();
-      }
-      SpeedValidationRow out;
-      out.id = group + "#" + std::to_string(index++);
-      out.source_group = group;
-      out.lineage = lineage;
-      out.framework = framework;
-      out.fitted = fitted;
-      out.metric = "step_seconds";
-      const double value = values[columns.size()].get<double>();
-      out.measured = measured == "step_ms" ? value / 1000 : value;
-      // "vTrain multi-node: 40 layers, h 6144, 256 GPUs, TP 8 PP 2 DP 16, micro-batch 2"
-      out.label = label + ": " + number(by_name["model.layers"]) + " layers, h " + number(by_name["model.hidden"]) +
-                  ", " + number(by_name["hardware.count"]) + " GPUs, TP " + number(by_name["strategy.tp"]) + " PP " +
-                  number(by_name["strategy.pp"]) + " DP " + number(by_name["strategy.dp"]) + ", micro-batch " +
-                  number(by_name["strategy.micro_batch"]);
-      out.width = by_name.count("model.hidden") ? by_name["model.hidden"] : 0.0;
-      for (const std::string& key : rank_by) out.rank_group += (out.rank_group.empty() ? "" : " ") + number(by_name[key]);
-      if (!out.rank_group.empty()) out.rank_group = group + " " + out.rank_group;
-      add(std::move(out), scenario);
-    }
   }
+};
 
-  std::vector<SpeedValidationRow>& rows = table.rows;
+// Rows of calibration.json, whose IDs start with one of the source's calibration_ids.
+void read_calibration_rows(RowReader& reader, const json& source, const SourceInfo& info, const json& calibration) {
+  for (const json& row : calibration.at("rows")) {
+    const std::string id = row.at("id").get<std::string>();
+    bool named = false;
+    for (const json& prefix : source.at("calibration_ids"))
+      named = named || id.rfind(prefix.get<std::string>(), 0) == 0;
+    if (!named) continue;
+    SpeedValidationRow out = source_row(info);
+    out.id = id;
+    out.label = row.at("label").get<std::string>();
+    out.metric = row.at("published").at("metric").get<std::string>();
+    out.measured = row.at("published").at("value").get<double>();
+    reader.add(std::move(out), row.at("scenario"));
+  }
+}
+
+// Rows with their own scenarios: {"id", "label", "scenario", "step_ms"}, or in place of step_ms a
+// published utilisation, {"published": {"metric": "mfu" | "hfu", "value"}}.
+void read_scenario_rows(RowReader& reader, const json& source, const SourceInfo& info) {
+  for (const json& row : source.at("scenarios")) {
+    SpeedValidationRow out = source_row(info);
+    out.id = row.at("id").get<std::string>();
+    out.label = row.at("label").get<std::string>();
+    if (row.contains("published")) {
+      out.metric = row.at("published").at("metric").get<std::string>();
+      if (out.metric != "mfu" && out.metric != "hfu")
+        throw std::runtime_error("speed validation row " + out.id + ": published metric \"" + out.metric +
+                                 "\" is neither mfu nor hfu");
+      out.measured = row.at("published").at("value").get<double>();
+    } else {
+      out.metric = "step_seconds";
+      out.measured = row.at("step_ms").get<double>() / 1000;
+    }
+    reader.add(std::move(out), row.at("scenario"));
+  }
+}
+
+// Rows as columns over a shared scenario: each row's values set these dotted paths of the
+// template, the measured figure last.
+void read_column_rows(RowReader& reader, const json& source, const SourceInfo& info) {
+  const std::string& group = info.group;
+  const json& columns = source.at("columns");
+  const std::string label = source.at("label").get<std::string>();
+  const std::string measured = source.at("measured").get<std::string>();
+  const std::vector<std::string> rank_by = source.value("rank_by", std::vector<std::string>{});
+  int index = 0;
+  for (const json& values : source.at("rows")) {
+    json scenario = source.at("template");
+    std::map<std::string, double> by_name;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string path = columns[c].get<std::string>();
+      set_path(scenario, path, values[c]);
+      by_name[path] = values[c].get<double>();
+    }
+    SpeedValidationRow out = source_row(info);
+    out.id = group + "#" + std::to_string(index++);
+    out.metric = "step_seconds";
+    const double value = values[columns.size()].get<double>();
+    out.measured = measured == "step_ms" ? value / 1000 : value;
+    // "vTrain multi-node: 40 layers, h 6144, 256 GPUs, TP 8 PP 2 DP 16, micro-batch 2"
+    out.label = label + ": " + number(by_name["model.layers"]) + " layers, h " + number(by_name["model.hidden"]) +
+                ", " + number(by_name["hardware.count"]) + " GPUs, TP " + number(by_name["strategy.tp"]) + " PP " +
+                number(by_name["strategy.pp"]) + " DP " + number(by_name["strategy.dp"]) + ", micro-batch " +
+                number(by_name["strategy.micro_batch"]);
+    out.width = by_name.count("model.hidden") ? by_name["model.hidden"] : 0.0;
+    for (const std::string& key : rank_by) out.rank_group += (out.rank_group.empty() ? "" : " ") + number(by_name[key]);
+    if (!out.rank_group.empty()) out.rank_group = group + " " + out.rank_group;
+    reader.add(std::move(out), scenario);
+  }
+}
+
+// Every row of the speed validation set (and the calibration rows its sources name), each estimated
+// once: the rows go to the table, their estimates are returned in the same order.
+std::vector<Prepared> read_rows(const Catalog& catalog, SpeedValidationTable& table) {
+  const json data = json::parse(builtin_speed_validation_json(), nullptr, false);
+  const json calibration = json::parse(builtin_calibration_json(), nullptr, false);
+  table.description = data.at("description").get<std::string>();
+  std::vector<Prepared> prepared;
+  RowReader reader{catalog, table, prepared};
+  for (const json& source : data.at("sources")) {
+    SourceInfo info;
+    info.group = source.at("group").get<std::string>();
+    info.framework = source.at("framework").get<std::string>();
+    info.lineage = source.at("lineage").get<std::string>();
+    // A source marked "fit": false is predicted like every other but never fitted on (its notes say why).
+    info.fitted = source.value("fit", true);
+    if (source.contains("calibration_ids"))
+      read_calibration_rows(reader, source, info, calibration);
+    else if (source.contains("scenarios"))
+      read_scenario_rows(reader, source, info);
+    else
+      read_column_rows(reader, source, info);
+  }
+  return prepared;
+}
+
+// The rows' source groups and lineages, each once, in the order the rows first name them.
+struct RowNames {
   std::vector<std::string> groups, lineages;
+};
+RowNames names_of(const std::vector<SpeedValidationRow>& rows) {
+  RowNames names;
+  std::vector<std::string>& groups = names.groups;
+  std::vector<std::string>& lineages = names.lineages;
   for (const SpeedValidationRow& row : rows) {
     if (std::find(groups.begin(), groups.end(), row.source_group) == groups.end()) groups.push_back(row.source_group);
     if (std::find(lineages.begin(), lineages.end(), row.lineage) == lineages.end()) lineages.push_back(row.lineage);
   }
+  return names;
+}
+
+// What every fit shares: the rows and their estimates, each source's size, the point every search
+// starts from and the search's grid.
+struct Fitter {
+  const std::vector<Prepared>& prepared;
+  const std::vector<SpeedValidationRow>& rows;
+  int grid;
+  std::map<std::string, std::size_t> group_size;
+  SpeedParams start;
+
+  Fitter(const std::vector<Prepared>& prepared_rows, const std::vector<SpeedValidationRow>& all_rows, int search_grid)
+      : prepared(prepared_rows), rows(all_rows), grid(search_grid) {
+    for (const SpeedValidationRow& row : rows) ++group_size[row.source_group];
+    // Every fit starts from the same data-free point, each constant at the geometric middle of its
+    // physical range: started from the engine's constants (the fit on every source) a left-out
+    // lineage's own information would carry into its held-out fit through where the search begins.
+    for (const Knob& k : knobs()) start.*k.field = std::sqrt(k.low * k.high);
+  }
+
   // The rows a fit weighs: every row not left out, a large source thinned to every k-th (at most 240 of
   // it) so a fit stays fast; the objective weighs sources equally anyway.
-  std::map<std::string, std::size_t> group_size;
-  for (const SpeedValidationRow& row : rows) ++group_size[row.source_group];
-  auto fit_rows = [&](const std::function<bool(const SpeedValidationRow&)>& left_out) {
+  std::vector<std::size_t> fit_rows(const std::function<bool(const SpeedValidationRow&)>& left_out) const {
     std::vector<std::size_t> use;
     std::map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const std::string& g = rows[i].source_group;
       if (!rows[i].fitted || left_out(rows[i])) continue;
-      const std::size_t stride = std::max<std::size_t>(1, group_size[g] / 240);
+      const std::size_t stride = std::max<std::size_t>(1, group_size.at(g) / 240);
       if (seen[g]++ % stride == 0) use.push_back(i);
     }
     return use;
-  };
+  }
+
+  // The constants fitted on every fitted row but those left out.
+  SpeedParams fit_without(const std::function<bool(const SpeedValidationRow&)>& left_out) const {
+    return fit(prepared, rows, fit_rows(left_out), start, grid);
+  }
+};
+
+// The constants fitted on every source, and those fitted without each lineage.
+struct Fits {
+  SpeedParams in_sample;
+  std::map<std::string, SpeedParams> without_lineage;
+};
+
+// Fits the constants on every source and without each lineage in turn (the engine's own constants
+// when not fitting), records each fit in the table, and predicts each lineage's rows held out.
+Fits fit_held_out(SpeedValidationTable& table, const Fitter& fitter, const std::vector<std::string>& lineages,
+                  bool fit_constants) {
+  std::vector<SpeedValidationRow>& rows = table.rows;
+  const std::vector<Prepared>& prepared = fitter.prepared;
   const SpeedParams built_in;
-  // Every fit starts from the same data-free point, each constant at the geometric middle of its
-  // physical range: started from the engine's constants (the fit on every source) a left-out
-  // lineage's own information would carry into its held-out fit through where the search begins.
-  SpeedParams start;
-  for (const Knob& k : knobs()) start.*k.field = std::sqrt(k.low * k.high);
-  const SpeedParams in_sample =
-      fit_constants ? fit(prepared, rows, fit_rows([](const SpeedValidationRow&) { return false; }), start, search_grid)
-                    : built_in;
-  table.fits.push_back({"", values_of(in_sample)});
+  Fits fits;
+  fits.in_sample = fit_constants ? fitter.fit_without([](const SpeedValidationRow&) { return false; }) : built_in;
+  table.fits.push_back({"", values_of(fits.in_sample)});
   // Each lineage predicted with the constants fitted without every source of it: a new publisher's
   // code shares nothing with the rows the constants saw.
-  std::map<std::string, SpeedParams> without_lineage;
   for (const std::string& lineage : lineages) {
     const SpeedParams without =
-        fit_constants
-            ? fit(prepared, rows, fit_rows([&](const SpeedValidationRow& r) { return r.lineage == lineage; }), start,
-                  search_grid)
-            : built_in;
+        fit_constants ? fitter.fit_without([&](const SpeedValidationRow& r) { return r.lineage == lineage; })
+                      : built_in;
     table.fits.push_back({lineage, values_of(without)});
-    without_lineage[lineage] = without;
+    fits.without_lineage[lineage] = without;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       SpeedValidationRow& row = rows[i];
       if (row.lineage != lineage) continue;
@@ -371,6 +429,15 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       row.error_pct = 100 * (held - 1);
     }
   }
+  return fits;
+}
+
+// Each source's held-out, in-sample and built-in errors, and the summaries of them over all rows and
+// over sources.
+void tabulate_sources(SpeedValidationTable& table, const std::vector<Prepared>& prepared,
+                      const std::vector<std::string>& groups, const SpeedParams& in_sample) {
+  std::vector<SpeedValidationRow>& rows = table.rows;
+  const SpeedParams built_in;
   std::vector<double> held_out_all, in_sample_all, built_in_all;
   std::vector<double> source_medians, source_medians_in_sample;  // each source's held-out and in-sample median
   for (const std::string& group : groups) {
@@ -413,17 +480,24 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.median_abs_error_built_in_pct = median(built_in_all);
   table.median_of_sources_abs_error_pct = median(std::move(source_medians));
   table.median_of_sources_abs_error_in_sample_pct = median(std::move(source_medians_in_sample));
+}
 
-  // Likely ranges: by basis, the 80% range of measured / predicted step time for a row from a new
-  // lineage, over the held-out rows, each lineage weighing the same (1 / its rows of that basis),
-  // widened to contain 1.
-  const std::vector<std::string> bases = {"launch_bound", "launch_near", "compute_bound", "mixture_of_experts"};
+// The bases a likely range is kept for, in order from the most launch-bound step to a mixture of experts.
+const std::vector<std::string>& range_bases() {
+  static const std::vector<std::string> all = {"launch_bound", "launch_near", "compute_bound", "mixture_of_experts"};
+  return all;
+}
+
+// Each row's measured / predicted step time, held out (range_ratio): by lineage, or for a kind of
+// step only one lineage measures, by model width within that lineage.
+void set_range_ratios(std::vector<SpeedValidationRow>& rows, const Fitter& fitter, bool fit_constants) {
+  const std::vector<Prepared>& prepared = fitter.prepared;
   for (SpeedValidationRow& row : rows) row.range_ratio = 1 / (1 + row.error_pct / 100);
   // A kind of step only one lineage measures: held out by lineage, the constant it turns on (the
   // launch cost) is never learnt and stays where the fit starts, so those residuals describe no fit at
   // all. Within that lineage each model width is held out instead: the rows of one hidden size
   // predicted with the constants fitted on everything else.
-  for (const std::string& basis : bases) {
+  for (const std::string& basis : range_bases()) {
     std::set<std::string> measured_by;
     for (const SpeedValidationRow& row : rows)
       if (row.range_basis == basis) measured_by.insert(row.lineage);
@@ -437,60 +511,76 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       if (row.lineage == only && row.width > 0) widths.insert(row.width);
     if (widths.size() < 2) continue;
     for (double width : widths) {
-      const SpeedParams without = fit(
-          prepared, rows, fit_rows([&](const SpeedValidationRow& r) { return r.lineage == only && r.width == width; }),
-          start, search_grid);
+      const SpeedParams without =
+          fitter.fit_without([&](const SpeedValidationRow& r) { return r.lineage == only && r.width == width; });
       for (std::size_t i = 0; i < rows.size(); ++i)
         if (rows[i].lineage == only && rows[i].width == width && rows[i].range_basis == basis)
           rows[i].range_ratio = 1 / step_ratio(prepared[i], rows[i], without, nullptr);
     }
   }
-  auto ranges_without = [&](const std::string& without) {
-    std::map<std::pair<std::string, std::string>, detail::GroupLogs> cells;
-    std::map<std::string, std::set<std::string>> sources;
-    for (const SpeedValidationRow& row : rows) {
-      if (row.lineage == without || !std::isfinite(row.range_ratio)) continue;
-      detail::GroupLogs& cell = cells[{row.range_basis, row.lineage}];
-      cell.basis = row.range_basis;
-      cell.group = row.lineage;
-      cell.logs.push_back(std::log(row.range_ratio));
-      sources[row.range_basis].insert(row.source_group);
-    }
-    std::vector<detail::GroupLogs> list;
-    for (auto& [key, cell] : cells) list.push_back(std::move(cell));
-    const auto by_basis = detail::ranges_for_new_group(list);
-    std::vector<LikelyRange> out;
-    for (const std::string& basis : bases) {
-      const auto it = by_basis.find(basis);
-      if (it == by_basis.end()) continue;
-      LikelyRange r;
-      r.basis = basis;
-      r.low = it->second.low;
-      r.high = it->second.high;
-      r.rows = it->second.rows;
-      r.sources = double(sources[basis].size());
-      r.lineages = it->second.groups;
-      out.push_back(r);
-    }
-    return out;
-  };
-  // The range a row is checked against: its basis's (a basis the ranges lack: the nearest one they have).
-  auto range_for = [&](const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) -> const LikelyRange* {
-    const auto index = [&](const std::string& b) { return std::find(bases.begin(), bases.end(), b) - bases.begin(); };
-    const LikelyRange* best = nullptr;
-    for (const LikelyRange& r : ranges)
-      if (!best || std::abs(index(r.basis) - index(row.range_basis)) < std::abs(index(best->basis) - index(row.range_basis)))
-        best = &r;
-    return best;
-  };
-  auto covered = [&](const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) {
-    const LikelyRange* range = range_for(row, ranges);
-    const double ratio = row.range_ratio;  // measured / predicted step time
-    return range && std::isfinite(ratio) && ratio >= range->low * (1 - 1e-12) && ratio <= range->high * (1 + 1e-12);
-  };
-  table.ranges = ranges_without("");
+}
+
+// Likely ranges: by basis, the 80% range of measured / predicted step time for a row from a new
+// lineage, over the held-out rows but those of lineage `without`, each lineage weighing the same
+// (1 / its rows of that basis), widened to contain 1.
+std::vector<LikelyRange> ranges_without(const std::vector<SpeedValidationRow>& rows, const std::string& without) {
+  const std::vector<std::string>& bases = range_bases();
+  std::map<std::pair<std::string, std::string>, detail::GroupLogs> cells;
+  std::map<std::string, std::set<std::string>> sources;
+  for (const SpeedValidationRow& row : rows) {
+    if (row.lineage == without || !std::isfinite(row.range_ratio)) continue;
+    detail::GroupLogs& cell = cells[{row.range_basis, row.lineage}];
+    cell.basis = row.range_basis;
+    cell.group = row.lineage;
+    cell.logs.push_back(std::log(row.range_ratio));
+    sources[row.range_basis].insert(row.source_group);
+  }
+  std::vector<detail::GroupLogs> list;
+  for (auto& [key, cell] : cells) list.push_back(std::move(cell));
+  const auto by_basis = detail::ranges_for_new_group(list);
+  std::vector<LikelyRange> out;
+  for (const std::string& basis : bases) {
+    const auto it = by_basis.find(basis);
+    if (it == by_basis.end()) continue;
+    LikelyRange r;
+    r.basis = basis;
+    r.low = it->second.low;
+    r.high = it->second.high;
+    r.rows = it->second.rows;
+    r.sources = double(sources[basis].size());
+    r.lineages = it->second.groups;
+    out.push_back(r);
+  }
+  return out;
+}
+
+// The range a row is checked against: its basis's (a basis the ranges lack: the nearest one they have).
+const LikelyRange* range_for(const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) {
+  const std::vector<std::string>& bases = range_bases();
+  const auto index = [&](const std::string& b) { return std::find(bases.begin(), bases.end(), b) - bases.begin(); };
+  const LikelyRange* best = nullptr;
+  for (const LikelyRange& r : ranges)
+    if (!best || std::abs(index(r.basis) - index(row.range_basis)) < std::abs(index(best->basis) - index(row.range_basis)))
+      best = &r;
+  return best;
+}
+
+// Whether a row's measured / predicted step time lies inside the range it is checked against.
+bool covered(const SpeedValidationRow& row, const std::vector<LikelyRange>& ranges) {
+  const LikelyRange* range = range_for(row, ranges);
+  const double ratio = row.range_ratio;  // measured / predicted step time
+  return range && std::isfinite(ratio) && ratio >= range->low * (1 - 1e-12) && ratio <= range->high * (1 + 1e-12);
+}
+
+// The likely ranges over every lineage, and the share of rows inside them by source, overall and
+// nested (each row checked against the ranges computed without its lineage). Returns the nested
+// ranges by lineage.
+std::map<std::string, std::vector<LikelyRange>> tabulate_ranges(SpeedValidationTable& table,
+                                                                const std::vector<std::string>& lineages) {
+  std::vector<SpeedValidationRow>& rows = table.rows;
+  table.ranges = ranges_without(rows, "");
   std::map<std::string, std::vector<LikelyRange>> nested;
-  for (const std::string& lineage : lineages) nested[lineage] = ranges_without(lineage);
+  for (const std::string& lineage : lineages) nested[lineage] = ranges_without(rows, lineage);
   double inside_rows = 0;
   std::vector<double> inside_sources, inside_nested;
   for (SpeedValidationSource& source : table.sources) {
@@ -499,7 +589,7 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       if (row.source_group != source.group) continue;
       row.in_range = covered(row, table.ranges);
       inside += row.in_range;
-      inside_nest += covered(row, nested[row.lineage]);
+      inside_nest += covered(row, nested.at(row.lineage));
     }
     inside_rows += inside;
     source.range_coverage_pct = 100 * inside / source.rows;
@@ -510,9 +600,16 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.range_coverage_rows_pct = rows.empty() ? 0 : 100 * inside_rows / rows.size();
   table.range_coverage_sources_pct = mean(inside_sources);
   table.range_coverage_nested_pct = mean(inside_nested);
-  // By lineage: what a publisher the constants and the ranges never saw meets.
+  return nested;
+}
+
+// By lineage: what a publisher the constants and the ranges never saw meets.
+void tabulate_lineages(SpeedValidationTable& table, const std::vector<std::string>& lineages,
+                       const std::map<std::string, std::vector<LikelyRange>>& nested) {
+  const std::vector<SpeedValidationRow>& rows = table.rows;
   std::vector<double> lineage_medians, lineage_coverages, lineage_widths;
   for (const std::string& lineage : lineages) {
+    const std::vector<LikelyRange>& ranges = nested.at(lineage);
     SpeedValidationLineage out;
     out.name = lineage;
     std::set<std::string> sources;
@@ -523,8 +620,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
       sources.insert(row.source_group);
       abs_errors.push_back(std::abs(row.error_pct));
       errors.push_back(row.error_pct);
-      inside += covered(row, nested[lineage]);
-      if (const LikelyRange* range = range_for(row, nested[lineage])) widths.push_back(range->high / range->low);
+      inside += covered(row, ranges);
+      if (const LikelyRange* range = range_for(row, ranges)) widths.push_back(range->high / range->low);
     }
     out.sources = double(sources.size());
     out.rows = double(errors.size());
@@ -540,168 +637,205 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
   table.median_of_lineages_abs_error_pct = median(lineage_medians);
   table.range_coverage_lineages_pct = mean(lineage_coverages);
   table.range_median_width = median(lineage_widths);
+}
 
-  // The validated envelope, and what stepping beyond it costs. Along each dimension the lowest and
-  // highest values a measured row has bound the envelope. Then the rows past an edge (the source-weighted 80th percentile, or
-  // the 20th for the smallest models) are fitted without, as rows beyond the envelope would be, and
-  // each one's prediction compared with the fit on every row: the change of log(predicted), over
-  // doublings past the edge, is what the constants could not know about going that far (RMS per
-  // doubling, each source weighing the same). Pooled, it widens the range of a run outside.
-  if (fit_constants) {
-    struct Dimension {
-      const char* name;
-      double (*of)(const SpeedValidationRow&);
-      bool above;
-    };
-    const Dimension dimensions[] = {
-        {"params", [](const SpeedValidationRow& r) { return r.params; }, true},
-        {"params", [](const SpeedValidationRow& r) { return r.params; }, false},
-        {"gpus", [](const SpeedValidationRow& r) { return r.gpus; }, true},
-        {"pp", [](const SpeedValidationRow& r) { return r.layout.pp; }, true},
-        {"dp", [](const SpeedValidationRow& r) { return r.layout.dp; }, true},
-    };
-    double pooled_moved = 0, pooled_doublings = 0;
-    for (const Dimension& d : dimensions) {
-      SpeedEnvelopeDimension out;
-      out.dimension = d.name;
-      out.above = d.above;
-      std::map<std::string, double> count;
-      out.low = std::numeric_limits<double>::infinity();
-      out.high = 0;
-      for (const SpeedValidationRow& row : rows) {
-        out.low = std::min(out.low, d.of(row));
-        out.high = std::max(out.high, d.of(row));
-        ++count[row.source_group];
-      }
-      std::vector<std::pair<double, double>> weighted;
-      for (const SpeedValidationRow& row : rows) weighted.emplace_back(std::log(d.of(row)), 1.0 / count[row.source_group]);
-      out.edge = std::exp(detail::weighted_quantile_interpolated(weighted, d.above ? 0.8 : 0.2));
-      auto past = [&](const SpeedValidationRow& r) { return d.above ? d.of(r) > out.edge : d.of(r) < out.edge; };
-      const SpeedParams without = fit(prepared, rows, fit_rows(past), start, search_grid);
-      std::map<std::string, std::pair<double, double>> by_source;  // moved^2, doublings^2
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!past(rows[i])) continue;
-        double edge_predicted = 0, all_predicted = 0;
-        const double a = step_ratio(prepared[i], rows[i], without, &edge_predicted);
-        const double b = step_ratio(prepared[i], rows[i], in_sample, &all_predicted);
-        if (!std::isfinite(a) || !std::isfinite(b)) continue;
-        const double doublings = std::abs(std::log2(d.of(rows[i]) / out.edge));
-        auto& [moved, far] = by_source[rows[i].source_group];
-        moved += std::log(a / b) * std::log(a / b);
-        far += doublings * doublings;
-        ++out.rows;
-      }
-      double moved = 0, far = 0;
-      for (const auto& [source, m] : by_source) {
-        moved += m.first / count[source];
-        far += m.second / count[source];
-      }
-      out.sources = double(by_source.size());
-      out.per_doubling = far > 0 ? std::sqrt(moved / far) : 0.0;
-      pooled_moved += moved;
-      pooled_doublings += far;
-      table.envelope.push_back(out);
-    }
-    table.extrapolation_per_doubling = pooled_doublings > 0 ? std::sqrt(pooled_moved / pooled_doublings) : 0.0;
+// One dimension of the envelope: its name, a row's value along it, and which edge is stepped past.
+struct Dimension {
+  const char* name;
+  double (*of)(const SpeedValidationRow&);
+  bool above;
+};
+
+// One dimension's experiment, and its source-weighted sums of squared moves and squared doublings.
+struct DimensionResult {
+  SpeedEnvelopeDimension out;
+  double moved = 0, far = 0;
+};
+
+// The envelope along one dimension, and how far the rows past its edge move when fitted without.
+DimensionResult envelope_dimension(const Dimension& d, const Fitter& fitter, const SpeedParams& in_sample) {
+  const std::vector<Prepared>& prepared = fitter.prepared;
+  const std::vector<SpeedValidationRow>& rows = fitter.rows;
+  DimensionResult result;
+  SpeedEnvelopeDimension& out = result.out;
+  out.dimension = d.name;
+  out.above = d.above;
+  std::map<std::string, double> count;
+  out.low = std::numeric_limits<double>::infinity();
+  out.high = 0;
+  for (const SpeedValidationRow& row : rows) {
+    out.low = std::min(out.low, d.of(row));
+    out.high = std::max(out.high, d.of(row));
+    ++count[row.source_group];
   }
+  std::vector<std::pair<double, double>> weighted;
+  for (const SpeedValidationRow& row : rows) weighted.emplace_back(std::log(d.of(row)), 1.0 / count[row.source_group]);
+  out.edge = std::exp(detail::weighted_quantile_interpolated(weighted, d.above ? 0.8 : 0.2));
+  auto past = [&](const SpeedValidationRow& r) { return d.above ? d.of(r) > out.edge : d.of(r) < out.edge; };
+  const SpeedParams without = fitter.fit_without(past);
+  std::map<std::string, std::pair<double, double>> by_source;  // moved^2, doublings^2
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!past(rows[i])) continue;
+    double edge_predicted = 0, all_predicted = 0;
+    const double a = step_ratio(prepared[i], rows[i], without, &edge_predicted);
+    const double b = step_ratio(prepared[i], rows[i], in_sample, &all_predicted);
+    if (!std::isfinite(a) || !std::isfinite(b)) continue;
+    const double doublings = std::abs(std::log2(d.of(rows[i]) / out.edge));
+    auto& [moved, far] = by_source[rows[i].source_group];
+    moved += std::log(a / b) * std::log(a / b);
+    far += doublings * doublings;
+    ++out.rows;
+  }
+  double& moved = result.moved;
+  double& far = result.far;
+  for (const auto& [source, m] : by_source) {
+    moved += m.first / count[source];
+    far += m.second / count[source];
+  }
+  out.sources = double(by_source.size());
+  out.per_doubling = far > 0 ? std::sqrt(moved / far) : 0.0;
+  return result;
+}
 
-  // Calibration within each source: one measured row (up to 12 of each source, evenly spaced) fits the
-  // speed multipliers (calibration.cpp), and the source's other rows (up to 240, evenly spaced) are
-  // predicted with them, as a user of a lineage the constants never saw who measured that one row
-  // would: from the constants fitted without the row's lineage, and beside that prediction uncalibrated.
-  {
-    std::vector<std::optional<StepPrediction>> held(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const Prepared& p = prepared[i];
-      const detail::StepHardware machine = detail::step_hardware(p.scenario, p.report.hardware, without_lineage[rows[i].lineage]);
-      held[i] = detail::predict_step(p.scenario, p.report.compute, machine, p.report.parallelism, p.report.memory.explain, p.batch);
-    }
-    std::map<std::string, std::vector<std::size_t>> by_source;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      if (held[i] && held[i]->step_seconds > 0) by_source[rows[i].source_group].push_back(i);
-    // How much of one measured row's departure from the model is its source's (its code's, its
-    // machine's) and how much its own: the held-out rows' log(measured / predicted), the sources'
-    // means spread by tau (their variance less what their own rows' scatter adds, DerSimonian & Laird
-    // 1986), a row about its source's mean by sigma. A measured row's departure carries to another run
-    // of the same code in the share tau^2 / (tau^2 + sigma^2 / n) for n measured rows (the posterior
-    // mean of a normal random effect; calibration_weight in the engine).
-    {
-      std::map<std::string, std::vector<double>> by;
-      for (const SpeedValidationRow& row : rows)
-        if (std::isfinite(row.error_pct)) by[row.source_group].push_back(-std::log1p(row.error_pct / 100));
-      const detail::SourceEffect effect = detail::source_effect(by);
-      table.calibration_between_sd = effect.between_sd;
-      table.calibration_within_sd = effect.within_sd;
-      table.calibration_weight = effect.weight;
-    }
-    const double carried = table.calibration_weight;
-    const std::vector<std::string> distances = {"layout", "gpus", "model"};
-    std::map<std::string, std::map<std::string, std::vector<double>>> logs;  // distance -> source -> log ratios
-    std::map<std::string, std::map<std::string, std::vector<double>>> plain;  // the same, uncalibrated
-    std::map<std::string, std::map<std::string, std::vector<double>>> full;   // the same, carried in full
-    auto measured_seconds = [&](std::size_t i) {
-      const StepPrediction& step = *held[i];
-      // A published utilisation as the step it implies (the same FLOPs).
-      return rows[i].metric == "step_seconds" ? rows[i].measured
-                                              : step.step_seconds * (rows[i].metric == "hfu" ? step.hfu : step.mfu) / rows[i].measured;
-    };
-    auto spaced = [](const std::vector<std::size_t>& all, std::size_t at_most) {
-      std::vector<std::size_t> out;
-      const std::size_t stride = std::max<std::size_t>(1, (all.size() + at_most - 1) / at_most);
-      for (std::size_t k = 0; k < all.size(); k += stride) out.push_back(all[k]);
-      return out;
-    };
-    for (const auto& [source, members] : by_source) {
-      if (members.size() < 2) continue;
-      const std::vector<std::size_t> targets = spaced(members, 240);
-      for (std::size_t c : spaced(members, 12)) {
-        const SpeedCalibration k = detail::fit_speed({{held[c]->seconds, measured_seconds(c)}});
-        const SpeedCalibration shrunk = detail::carried_calibration(k, carried);
-        for (std::size_t q : targets) {
-          if (q == c) continue;
-          const double calibrated = detail::calibrated_seconds(held[q]->seconds, shrunk);
-          const double in_full = detail::calibrated_seconds(held[q]->seconds, k);
-          if (!(calibrated > 0) || !(in_full > 0)) continue;
-          const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
-          const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
-          logs[distance][source].push_back(std::log(measured_seconds(q) / calibrated));
-          plain[distance][source].push_back(
-              100 * std::abs(held[q]->step_seconds / measured_seconds(q) - 1));
-          full[distance][source].push_back(100 * std::abs(in_full / measured_seconds(q) - 1));
-        }
+// The validated envelope, and what stepping beyond it costs. Along each dimension the lowest and
+// highest values a measured row has bound the envelope. Then the rows past an edge (the source-weighted 80th percentile, or
+// the 20th for the smallest models) are fitted without, as rows beyond the envelope would be, and
+// each one's prediction compared with the fit on every row: the change of log(predicted), over
+// doublings past the edge, is what the constants could not know about going that far (RMS per
+// doubling, each source weighing the same). Pooled, it widens the range of a run outside.
+void envelope_experiment(SpeedValidationTable& table, const Fitter& fitter, const SpeedParams& in_sample) {
+  const Dimension dimensions[] = {
+      {"params", [](const SpeedValidationRow& r) { return r.params; }, true},
+      {"params", [](const SpeedValidationRow& r) { return r.params; }, false},
+      {"gpus", [](const SpeedValidationRow& r) { return r.gpus; }, true},
+      {"pp", [](const SpeedValidationRow& r) { return r.layout.pp; }, true},
+      {"dp", [](const SpeedValidationRow& r) { return r.layout.dp; }, true},
+  };
+  double pooled_moved = 0, pooled_doublings = 0;
+  for (const Dimension& d : dimensions) {
+    const DimensionResult result = envelope_dimension(d, fitter, in_sample);
+    pooled_moved += result.moved;
+    pooled_doublings += result.far;
+    table.envelope.push_back(result.out);
+  }
+  table.extrapolation_per_doubling = pooled_doublings > 0 ? std::sqrt(pooled_moved / pooled_doublings) : 0.0;
+}
+
+// Each row's step predicted with the constants fitted without its lineage.
+std::vector<std::optional<StepPrediction>> held_out_steps(const std::vector<SpeedValidationRow>& rows,
+                                                          const std::vector<Prepared>& prepared,
+                                                          const std::map<std::string, SpeedParams>& without_lineage) {
+  std::vector<std::optional<StepPrediction>> held(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Prepared& p = prepared[i];
+    const detail::StepHardware machine = detail::step_hardware(p.scenario, p.report.hardware, without_lineage.at(rows[i].lineage));
+    held[i] = detail::predict_step(p.scenario, p.report.compute, machine, p.report.parallelism, p.report.memory.explain, p.batch);
+  }
+  return held;
+}
+
+// How much of one measured row's departure from the model is its source's (its code's, its
+// machine's) and how much its own: the held-out rows' log(measured / predicted), the sources'
+// means spread by tau (their variance less what their own rows' scatter adds, DerSimonian & Laird
+// 1986), a row about its source's mean by sigma. A measured row's departure carries to another run
+// of the same code in the share tau^2 / (tau^2 + sigma^2 / n) for n measured rows (the posterior
+// mean of a normal random effect; calibration_weight in the engine).
+void record_source_effect(SpeedValidationTable& table) {
+  std::map<std::string, std::vector<double>> by;
+  for (const SpeedValidationRow& row : table.rows)
+    if (std::isfinite(row.error_pct)) by[row.source_group].push_back(-std::log1p(row.error_pct / 100));
+  const detail::SourceEffect effect = detail::source_effect(by);
+  table.calibration_between_sd = effect.between_sd;
+  table.calibration_within_sd = effect.within_sd;
+  table.calibration_weight = effect.weight;
+}
+
+// Up to `at_most` of `all`, evenly spaced from the first.
+std::vector<std::size_t> evenly_spaced(const std::vector<std::size_t>& all, std::size_t at_most) {
+  std::vector<std::size_t> out;
+  const std::size_t stride = std::max<std::size_t>(1, (all.size() + at_most - 1) / at_most);
+  for (std::size_t k = 0; k < all.size(); k += stride) out.push_back(all[k]);
+  return out;
+}
+
+// A row's measured step time; a published utilisation as the step it implies (the same FLOPs).
+double measured_seconds(const SpeedValidationRow& row, const StepPrediction& step) {
+  return row.metric == "step_seconds" ? row.measured
+                                      : step.step_seconds * (row.metric == "hfu" ? step.hfu : step.mfu) / row.measured;
+}
+
+// Calibration within each source: one measured row (up to 12 of each source, evenly spaced) fits the
+// speed multipliers (calibration.cpp), and the source's other rows (up to 240, evenly spaced) are
+// predicted with them, as a user of a lineage the constants never saw who measured that one row
+// would: from the constants fitted without the row's lineage, and beside that prediction uncalibrated.
+void calibration_by_distance(SpeedValidationTable& table, const std::vector<Prepared>& prepared,
+                             const std::map<std::string, SpeedParams>& without_lineage) {
+  const std::vector<SpeedValidationRow>& rows = table.rows;
+  const std::vector<std::optional<StepPrediction>> held = held_out_steps(rows, prepared, without_lineage);
+  std::map<std::string, std::vector<std::size_t>> by_source;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (held[i] && held[i]->step_seconds > 0) by_source[rows[i].source_group].push_back(i);
+  record_source_effect(table);
+  const double carried = table.calibration_weight;
+  const std::vector<std::string> distances = {"layout", "gpus", "model"};
+  std::map<std::string, std::map<std::string, std::vector<double>>> logs;  // distance -> source -> log ratios
+  std::map<std::string, std::map<std::string, std::vector<double>>> plain;  // the same, uncalibrated
+  std::map<std::string, std::map<std::string, std::vector<double>>> full;   // the same, carried in full
+  auto measured = [&](std::size_t i) { return measured_seconds(rows[i], *held[i]); };
+  for (const auto& [source, members] : by_source) {
+    if (members.size() < 2) continue;
+    const std::vector<std::size_t> targets = evenly_spaced(members, 240);
+    for (std::size_t c : evenly_spaced(members, 12)) {
+      const SpeedCalibration k = detail::fit_speed({{held[c]->seconds, measured(c)}});
+      const SpeedCalibration shrunk = detail::carried_calibration(k, carried);
+      for (std::size_t q : targets) {
+        if (q == c) continue;
+        const double calibrated = detail::calibrated_seconds(held[q]->seconds, shrunk);
+        const double in_full = detail::calibrated_seconds(held[q]->seconds, k);
+        if (!(calibrated > 0) || !(in_full > 0)) continue;
+        const bool same_model = rows[q].params == rows[c].params && rows[q].layers == rows[c].layers;
+        const std::string distance = !same_model ? "model" : rows[q].gpus == rows[c].gpus ? "layout" : "gpus";
+        logs[distance][source].push_back(std::log(measured(q) / calibrated));
+        plain[distance][source].push_back(
+            100 * std::abs(held[q]->step_seconds / measured(q) - 1));
+        full[distance][source].push_back(100 * std::abs(in_full / measured(q) - 1));
       }
     }
-    for (const std::string& distance : distances)
-      if (auto d = detail::calibration_distance(distance, logs[distance], plain[distance], full[distance]))
-        table.calibration.push_back(*d);
   }
+  for (const std::string& distance : distances)
+    if (auto d = detail::calibration_distance(distance, logs[distance], plain[distance], full[distance]))
+      table.calibration.push_back(*d);
+}
 
-  // Within each rank group (one model on one GPU count, different layouts), how well the held-out
-  // predictions order the layouts.
-  // And how much slower than the group's fastest measured layout is the one predicted fastest.
+// How much slower than the group's fastest measured layout is the one predicted fastest (percent).
+double pick_slower(const std::vector<double>& measured, const std::vector<double>& predicted) {
+  const std::size_t pick = std::min_element(predicted.begin(), predicted.end()) - predicted.begin();
+  return 100 * (measured[pick] / *std::min_element(measured.begin(), measured.end()) - 1);
+}
+
+// Within each rank group (one model on one GPU count, different layouts), how well the held-out
+// predictions order the layouts.
+// And how much slower than the group's fastest measured layout is the one predicted fastest.
+void tabulate_rank_groups(SpeedValidationTable& table) {
   struct Group {
     std::vector<double> measured, held_out, built_in;
   };
   std::map<std::string, Group> ranked;
-  for (const SpeedValidationRow& row : rows)
+  for (const SpeedValidationRow& row : table.rows)
     if (!row.rank_group.empty() && row.metric == "step_seconds") {
       Group& g = ranked[row.rank_group];
       g.measured.push_back(row.measured);
       g.held_out.push_back(row.predicted);
       g.built_in.push_back(row.predicted_built_in);
     }
-  auto pick_slower = [](const std::vector<double>& measured, const std::vector<double>& predicted) {
-    const std::size_t pick = std::min_element(predicted.begin(), predicted.end()) - predicted.begin();
-    return 100 * (measured[pick] / *std::min_element(measured.begin(), measured.end()) - 1);
-  };
   for (const auto& [key, g] : ranked)
     if (g.measured.size() >= 3)
       table.rank_groups.push_back({key, double(g.measured.size()), spearman(g.measured, g.held_out),
                                    pick_slower(g.measured, g.held_out), pick_slower(g.measured, g.built_in)});
-  return table;
 }
 
-std::string speed_validation_to_json(const SpeedValidationTable& table, int indent) {
+// Each row: its source, its run, and its measured, predicted and held-out figures.
+json rows_json(const SpeedValidationTable& table) {
   json rows = json::array();
   for (const SpeedValidationRow& row : table.rows) {
     json out = {{"id", row.id},
@@ -724,6 +858,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                     {"in_range", row.in_range}});
     rows.push_back(std::move(out));
   }
+  return rows;
+}
+
+// Each source's errors, held out and in sample, and its rows' range coverage.
+json sources_json(const SpeedValidationTable& table) {
   json sources = json::array();
   for (const SpeedValidationSource& s : table.sources)
     sources.push_back({{"group", s.group},
@@ -739,7 +878,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                        {"range_coverage_pct", s.range_coverage_pct},
                        {"range_coverage_nested_pct", s.range_coverage_nested_pct},
                        {"fitted", s.fitted}});
-  const json calibration = detail::calibration_to_json(table.calibration);
+  return sources;
+}
+
+// The envelope experiment, one entry per dimension and edge.
+json envelope_json(const SpeedValidationTable& table) {
   json envelope = json::array();
   for (const SpeedEnvelopeDimension& d : table.envelope)
     envelope.push_back({{"dimension", d.dimension},
@@ -750,6 +893,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                         {"rows", d.rows},
                         {"sources", d.sources},
                         {"per_doubling", d.per_doubling}});
+  return envelope;
+}
+
+// Each lineage's held-out errors and range coverage.
+json lineages_json(const SpeedValidationTable& table) {
   json lineages = json::array();
   for (const SpeedValidationLineage& l : table.lineages)
     lineages.push_back({{"name", l.name},
@@ -759,6 +907,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                         {"median_error_pct", l.median_error_pct},
                         {"range_coverage_pct", l.range_coverage_pct},
                         {"range_median_width", l.range_median_width}});
+  return lineages;
+}
+
+// Each rank group's ordering of its layouts.
+json rank_groups_json(const SpeedValidationTable& table) {
   json ranks = json::array();
   for (const SpeedRankGroup& g : table.rank_groups)
     ranks.push_back({{"key", g.key},
@@ -766,6 +919,11 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                      {"spearman", g.spearman},
                      {"pick_slower_pct", g.pick_slower_pct},
                      {"pick_slower_built_in_pct", g.pick_slower_built_in_pct}});
+  return ranks;
+}
+
+// The likely range of each basis.
+json ranges_json(const SpeedValidationTable& table) {
   json ranges = json::array();
   for (const LikelyRange& r : table.ranges)
     ranges.push_back({{"basis", r.basis},
@@ -774,12 +932,49 @@ std::string speed_validation_to_json(const SpeedValidationTable& table, int inde
                       {"rows", r.rows},
                       {"sources", r.sources},
                       {"lineages", r.lineages}});
+  return ranges;
+}
+
+// The fitted constants: the in-sample fit, then one per lineage left out.
+json fits_json(const SpeedValidationTable& table) {
   json fits = json::array();
   for (const SpeedFittedParams& f : table.fits) {
     json values = json::object();
     for (const auto& [name, value] : f.values) values[name] = value;
     fits.push_back({{"without", f.without}, {"params", values}});
   }
+  return fits;
+}
+
+}  // namespace
+
+SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, int search_grid) {
+  SpeedValidationTable table;
+  // The search's grid sweeps: 12 steps across each constant's range unless asked otherwise, within 4-48.
+  table.search_grid = std::clamp(search_grid, 4, 48);
+  const std::vector<Prepared> prepared = read_rows(catalog, table);
+  const RowNames names = names_of(table.rows);
+  const Fitter fitter(prepared, table.rows, table.search_grid);
+  const Fits fits = fit_held_out(table, fitter, names.lineages, fit_constants);
+  tabulate_sources(table, prepared, names.groups, fits.in_sample);
+  set_range_ratios(table.rows, fitter, fit_constants);
+  const auto nested = tabulate_ranges(table, names.lineages);
+  tabulate_lineages(table, names.lineages, nested);
+  if (fit_constants) envelope_experiment(table, fitter, fits.in_sample);
+  calibration_by_distance(table, prepared, fits.without_lineage);
+  tabulate_rank_groups(table);
+  return table;
+}
+
+std::string speed_validation_to_json(const SpeedValidationTable& table, int indent) {
+  const json rows = rows_json(table);
+  const json sources = sources_json(table);
+  const json calibration = detail::calibration_to_json(table.calibration);
+  const json envelope = envelope_json(table);
+  const json lineages = lineages_json(table);
+  const json ranks = rank_groups_json(table);
+  const json ranges = ranges_json(table);
+  const json fits = fits_json(table);
   json result = {{"description", table.description},
                  {"rows", rows},
                  {"sources", sources},

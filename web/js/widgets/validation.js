@@ -1,7 +1,7 @@
 // How accurate the speed prediction is: the engine's prediction for every published run it was
 // calibrated on, beside the published figure, and the planner's own layout for the same GPUs.
 // Computed (in the engine's worker, by the validation module, which is fetched then) the first time
-// it is opened; where that fails, it says so and opens again to retry.
+// it is opened; where that fails, it says so.
 import { el } from '../dom.js';
 import * as format from '../format.js';
 import { confidenceWord, t } from '../i18n.js';
@@ -31,8 +31,7 @@ export class Validation {
     this.status.textContent = t(lang, 'loading');
   }
 
-  // The validation module could not be fetched or run (offline, blocked): said, and tried again the
-  // next time the view opens.
+  // The validation module could not be fetched or run (offline, blocked): said, with what to do.
   failed(lang) {
     this.status.textContent = t(lang, 'validation_failed');
     this.container.dataset.state = 'failed';
