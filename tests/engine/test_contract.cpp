@@ -271,3 +271,65 @@ TEST_CASE("A report that departs from its contract is found: an undeclared key, 
   const ordered refused = ordered::parse(R"({"errors": [{"field": "", "code": "x", "message": "m"}], "warnings": []})");
   CHECK(contract::departures(refused, contract::report).empty());
 }
+
+TEST_CASE("A field declared with its member lands there: numbers, flags, choices, auto, and defaults when absent",
+          "[contract]") {
+  const auto parse = [](const json& scenario) {
+    const traincalc::ScenarioParse parsed = traincalc::parse_scenario(scenario.dump(), traincalc::builtin_catalog());
+    INFO(scenario.dump());
+    REQUIRE(parsed.errors.empty());
+    REQUIRE(parsed.scenario);
+    return *parsed.scenario;
+  };
+  json s = {{"model", {{"preset", "llama-2-7b"}}},
+            {"training", {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}, {"lora_rank", 64},
+                          {"lora_targets", "query_value"}, {"epochs", 2}, {"global_batch_sequences", 128}}},
+            {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}, {"gpus_per_node", 4}}},
+            {"strategy", {{"precision", "fp16"}, {"optimizer", "lion"}, {"tp", 2}, {"pp", "auto"},
+                          {"overlap_grad_reduce", false}, {"sequence_parallel", true}, {"pp_schedule", "zero_bubble"}}},
+            {"memory", {{"fragmentation", 0.3}, {"expandable_segments", true}}},
+            {"operations", {{"recovery", "in_memory"}, {"restart_minutes", 12}}},
+            {"energy", {{"pue", 1.1}}}};
+  const traincalc::Scenario given = parse(s);
+  CHECK(given.training.method == traincalc::FinetuneMethod::lora);
+  CHECK(given.training.lora_rank == 64);
+  CHECK(given.training.lora_targets == traincalc::LoraTargets::query_value);
+  CHECK(given.training.epochs == 2);
+  CHECK(given.training.global_batch_sequences == 128);
+  CHECK(given.hardware.count == 16);
+  CHECK(given.hardware.gpus_per_node == 4);
+  CHECK(given.strategy.precision == traincalc::Precision::fp16);
+  CHECK(given.strategy.optimizer == traincalc::Optimizer::lion);
+  CHECK(given.strategy.tp == 2);
+  CHECK_FALSE(given.strategy.pp.has_value());  // "auto": the planner decides
+  CHECK_FALSE(given.strategy.overlap_grad_reduce);
+  CHECK(given.strategy.sequence_parallel == true);
+  CHECK(given.strategy.pp_schedule == traincalc::PipelineSchedule::zero_bubble);
+  CHECK(given.memory.fragmentation == 0.3);
+  CHECK(given.memory.expandable_segments == true);
+  CHECK(given.operations.recovery == traincalc::Recovery::in_memory);
+  CHECK(given.operations.restart_minutes == 12);
+  CHECK(given.energy.pue == 1.1);
+  // Absent: an optional member stays unset, a plain one keeps the struct's default (as scenario.hpp
+  // and the contract's default both say: LoRA rank 16, all linear layers, one epoch, AdamW, overlap on).
+  const traincalc::Scenario absent =
+      parse({{"model", {{"preset", "llama-2-7b"}}}, {"training", {{"type", "finetune"}, {"method", "lora"}, {"tokens", 1e8}}},
+             {"hardware", {{"gpu", "h100-sxm"}, {"count", 8}}}});
+  CHECK(absent.training.lora_rank == 16);
+  CHECK(absent.training.lora_targets == traincalc::LoraTargets::all_linear);
+  CHECK(absent.training.epochs == 1);
+  CHECK(absent.strategy.optimizer == traincalc::Optimizer::adamw);
+  CHECK(absent.strategy.overlap_grad_reduce);
+  CHECK_FALSE(absent.strategy.precision.has_value());
+  CHECK_FALSE(absent.memory.fragmentation.has_value());
+  CHECK_FALSE(absent.hardware.gpus_per_node.has_value());
+  // The contract's stated defaults are the structs' (for the plain members bound above).
+  const auto default_of = [](const traincalc::contract::Record& record, std::string_view key) {
+    return std::string(traincalc::contract::find(record, key)->default_value);
+  };
+  CHECK(default_of(traincalc::contract::training, "lora_rank") == "16");
+  CHECK(default_of(traincalc::contract::training, "lora_targets") == "all_linear");
+  CHECK(default_of(traincalc::contract::training, "epochs") == "1");
+  CHECK(default_of(traincalc::contract::strategy, "optimizer") == "adamw");
+  CHECK(default_of(traincalc::contract::strategy, "overlap_grad_reduce") == "true");
+}

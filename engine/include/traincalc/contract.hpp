@@ -21,6 +21,10 @@
 #include "traincalc/scenario.hpp"
 #include "traincalc/strategy.hpp"
 
+namespace traincalc::detail {
+class Fields;  // the strict reader (engine/src/contract/json_fields.hpp)
+}
+
 namespace traincalc::contract {
 
 // The range a number may take. Each bound is far outside any real run and keeps every product the
@@ -49,6 +53,15 @@ enum class Type {
 };
 
 struct Record;
+struct Field;
+
+// How a declared field reaches its member of the section's struct: `read` takes the field's value
+// from the strict reader into the struct the section's reader passes (Fields::read_bound). Declared
+// with the field (contract.cpp, bound<&Section::member>), so one row gives a field's name, type,
+// range, default, description and where it lands.
+struct Binding {
+  void (*read)(detail::Fields& fields, const Field& field, void* target);
+};
 
 struct Field {
   std::string_view name;
@@ -61,6 +74,7 @@ struct Field {
   const Record* record = nullptr;                       // object, id_or_object, list
   bool required = false;                                // always required (conditional needs are in the reader)
   std::span<const std::string_view> row_requires = {};  // list: keys each row needs beyond its record's
+  const Binding* binding = nullptr;                     // read by Fields::read_bound; nullptr: by its reader
 };
 
 struct Record {

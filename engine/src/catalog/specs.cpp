@@ -108,55 +108,7 @@ const std::vector<std::string>& architecture_keys() {
 bool read_architecture_fields(Fields& f, Architecture& a) {
   bool any = false;
   for (const auto& key : architecture_keys()) any = any || f.has(key);
-  // Where each field lives in Architecture; its range is the contract's (contract::architecture).
-  struct NumberField {
-    const char* key;
-    double Architecture::*member;
-  };
-  static const NumberField numbers[] = {
-      {"layers", &Architecture::layers},
-      {"hidden", &Architecture::hidden},
-      {"heads", &Architecture::heads},
-      {"kv_heads", &Architecture::kv_heads},
-      {"head_dim", &Architecture::head_dim},
-      {"ffn_hidden", &Architecture::ffn_hidden},
-      {"vocab", &Architecture::vocab},
-      {"experts", &Architecture::experts},
-      {"experts_per_token", &Architecture::experts_per_token},
-      {"position_embeddings", &Architecture::position_embeddings},
-      {"norms_per_layer", &Architecture::norms_per_layer},
-      {"moe_ffn_hidden", &Architecture::moe_ffn_hidden},
-      {"shared_experts", &Architecture::shared_experts},
-      {"dense_layers", &Architecture::dense_layers},
-      {"expert_groups", &Architecture::expert_groups},
-      {"expert_groups_per_token", &Architecture::expert_groups_per_token},
-      {"q_lora_rank", &Architecture::q_lora_rank},
-      {"kv_lora_rank", &Architecture::kv_lora_rank},
-      {"qk_nope_head_dim", &Architecture::qk_nope_head_dim},
-      {"qk_rope_head_dim", &Architecture::qk_rope_head_dim},
-      {"v_head_dim", &Architecture::v_head_dim},
-      {"decoder_layers", &Architecture::decoder_layers},
-  };
-  for (const auto& field : numbers)
-    if (auto v = f.number(field.key)) a.*field.member = *v;
-  struct FlagField {
-    const char* key;
-    bool Architecture::*member;
-  };
-  static const FlagField flags[] = {
-      {"gated_mlp", &Architecture::gated_mlp},
-      {"tied_embeddings", &Architecture::tied_embeddings},
-      {"encoder_only", &Architecture::encoder_only},
-      {"bias", &Architecture::bias},
-      {"qkv_bias", &Architecture::qkv_bias},
-      {"qk_norm", &Architecture::qk_norm},
-      {"embedding_norm", &Architecture::embedding_norm},
-      {"lm_head_bias", &Architecture::lm_head_bias},
-      {"dropout", &Architecture::dropout},
-  };
-  for (const auto& field : flags)
-    if (auto v = f.flag(field.key)) a.*field.member = *v;
-  if (auto v = f.choice("norm", contract::norm_kinds)) a.norm = *v;
+  f.read_bound(contract::architecture, a);
   return any;
 }
 

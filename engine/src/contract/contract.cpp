@@ -2,6 +2,10 @@
 // outside any real run and keeps every product the estimate forms finite (no zero, denormal or
 // overflowing intermediate). Descriptions are one line; the methodology behind them is in docs/.
 #include <array>
+#include <optional>
+#include <type_traits>
+
+#include "contract/json_fields.hpp"
 #include "traincalc/contract.hpp"
 #include "traincalc/currencies.hpp"
 #include "traincalc/grids.hpp"
@@ -107,6 +111,69 @@ constexpr Field out(std::string_view name, std::string_view unit, std::string_vi
   return {name, Type::number, unit, amount, {}, description};
 }
 
+// ---- Bindings: the member each scenario field lands in (Fields::read_bound reads them) ----
+
+template <class M>
+struct MemberOf;
+template <class S, class T>
+struct MemberOf<T S::*> {
+  using Section = S;
+  using Type = T;
+};
+
+template <class T>
+inline constexpr bool is_optional = false;
+template <class T>
+inline constexpr bool is_optional<std::optional<T>> = true;
+
+// Into an optional member as given (absent: nullopt); into a plain one only when given (absent: the
+// struct's default).
+template <class T, class V>
+void assign(T& slot, const std::optional<V>& value) {
+  if constexpr (is_optional<T>)
+    slot = value;
+  else if (value)
+    slot = *value;
+}
+
+// A number (in the declared range; "auto" and the other declared words leave it unset) or a flag.
+template <auto Member>
+void read_member(detail::Fields& f, const Field& field, void* target) {
+  using Of = MemberOf<decltype(Member)>;
+  auto& slot = static_cast<typename Of::Section*>(target)->*Member;
+  if constexpr (std::is_same_v<typename Of::Type, bool> || std::is_same_v<typename Of::Type, std::optional<bool>>)
+    assign(slot, f.flag(field.name));
+  else if (field.type == Type::number_or_word)
+    assign(slot, f.number_or_word(field.name).value);
+  else
+    assign(slot, f.number(field.name));
+}
+
+// One of an enumeration's names, by its table.
+template <auto Member, const auto& Table>
+void read_choice(detail::Fields& f, const Field& field, void* target) {
+  using Of = MemberOf<decltype(Member)>;
+  assign(static_cast<typename Of::Section*>(target)->*Member, f.choice(field.name, Table));
+}
+
+template <auto Member>
+inline constexpr Binding member_binding{&read_member<Member>};
+template <auto Member, const auto& Table>
+inline constexpr Binding choice_binding{&read_choice<Member, Table>};
+
+// A field and the member it lands in: bound<&Section::member>(num(...)), or for a choice
+// bound<&Section::member, its_table>(pick(...)).
+template <auto Member>
+constexpr Field bound(Field field) {
+  field.binding = &member_binding<Member>;
+  return field;
+}
+template <auto Member, const auto& Table>
+constexpr Field bound(Field field) {
+  field.binding = &choice_binding<Member, Table>;
+  return field;
+}
+
 constexpr auto precision_names = names_of(precisions);
 constexpr auto reduce_precision_names = names_of(reduce_precisions);
 constexpr auto optimizer_names = names_of(optimizers);
@@ -143,42 +210,42 @@ constexpr std::string_view stage_names[] = {"only", "first", "middle", "last"};
 // ---- Scenario ----
 
 constexpr Field architecture_fields[] = {
-    num("layers", "layers", layers_range, {}, "Transformer layers (the encoder's, in an encoder-decoder)."),
-    num("hidden", "", dimension_range, {}, "Hidden size (model width)."),
-    num("heads", "", heads_range, {}, "Attention heads."),
-    num("kv_heads", "", heads_range, "heads", "Key/value heads (grouped-query or multi-query attention)."),
-    num("head_dim", "", dimension_range, "hidden / heads", "Width of each attention head."),
-    num("ffn_hidden", "", dimension_range, {}, "Inner width of the MLP."),
-    num("vocab", "tokens", dimension_range, {}, "Vocabulary size."),
-    flag("gated_mlp", "false", "SwiGLU/GeGLU MLP: gate, up and down matrices."),
-    flag("tied_embeddings", "false", "The output projection shares the input embedding."),
-    num("experts", "", experts_range, "1", "Experts per mixture-of-experts layer."),
-    num("experts_per_token", "", experts_range, "1", "Routed experts each token passes through."),
-    flag("encoder_only", "false", "BERT-style: token-type embeddings and a pooler."),
-    flag("bias", "false", "Biases on every linear layer (GPT-2, GPT-3, BERT)."),
-    pick("norm", norm_names, "rmsnorm", "Normalisation: LayerNorm has a bias vector, RMSNorm does not."),
-    num("position_embeddings", "positions", positions_range, "0", "Learned absolute positions (0 for rotary/ALiBi)."),
-    flag("qkv_bias", "false", "Biases on Q, K and V only (Qwen2)."),
-    flag("qk_norm", "false", "A norm over each head of Q and K (Qwen3, Gemma 3)."),
-    num("norms_per_layer", "", norms_range, "2", "Norms per layer: 4 in Gemma 2/3, 1 with one shared norm."),
-    flag("embedding_norm", "false", "A norm right after the embedding (BLOOM)."),
-    flag("lm_head_bias", "false", "A bias on the output projection (Phi-2)."),
-    num("moe_ffn_hidden", "", dimension_range, "ffn_hidden", "Each expert's MLP width."),
-    num("shared_experts", "", count_or_zero_range, "0", "Experts every token passes through (DeepSeek)."),
-    num("dense_layers", "layers", count_or_zero_range, "0", "Leading layers with a dense MLP in a mixture of experts."),
-    num("expert_groups", "", count_or_zero_range, "0",
-        "Group-limited routing (DeepSeek's n_group): the experts form this many groups (0: no groups)."),
-    num("expert_groups_per_token", "", count_or_zero_range, "0",
-        "Group-limited routing (DeepSeek's topk_group): each token's experts come from at most this many groups."),
-    num("q_lora_rank", "", zero_or_dimension_range, "0",
-        "Latent attention: the query's low-rank projection (0: none)."),
-    num("kv_lora_rank", "", zero_or_dimension_range, "0",
-        "Latent attention: the key/value compression rank (0: none)."),
-    num("qk_nope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width without rotary."),
-    num("qk_rope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width with rotary."),
-    num("v_head_dim", "", zero_or_dimension_range, "0", "Latent attention: value head width."),
-    num("decoder_layers", "layers", count_or_zero_range, "0", "Decoder layers of an encoder-decoder (T5)."),
-    flag("dropout", "false", "Dropout in training: its masks are kept for the backward pass."),
+    bound<&Architecture::layers>(num("layers", "layers", layers_range, {}, "Transformer layers (the encoder's, in an encoder-decoder).")),
+    bound<&Architecture::hidden>(num("hidden", "", dimension_range, {}, "Hidden size (model width).")),
+    bound<&Architecture::heads>(num("heads", "", heads_range, {}, "Attention heads.")),
+    bound<&Architecture::kv_heads>(num("kv_heads", "", heads_range, "heads", "Key/value heads (grouped-query or multi-query attention).")),
+    bound<&Architecture::head_dim>(num("head_dim", "", dimension_range, "hidden / heads", "Width of each attention head.")),
+    bound<&Architecture::ffn_hidden>(num("ffn_hidden", "", dimension_range, {}, "Inner width of the MLP.")),
+    bound<&Architecture::vocab>(num("vocab", "tokens", dimension_range, {}, "Vocabulary size.")),
+    bound<&Architecture::gated_mlp>(flag("gated_mlp", "false", "SwiGLU/GeGLU MLP: gate, up and down matrices.")),
+    bound<&Architecture::tied_embeddings>(flag("tied_embeddings", "false", "The output projection shares the input embedding.")),
+    bound<&Architecture::experts>(num("experts", "", experts_range, "1", "Experts per mixture-of-experts layer.")),
+    bound<&Architecture::experts_per_token>(num("experts_per_token", "", experts_range, "1", "Routed experts each token passes through.")),
+    bound<&Architecture::encoder_only>(flag("encoder_only", "false", "BERT-style: token-type embeddings and a pooler.")),
+    bound<&Architecture::bias>(flag("bias", "false", "Biases on every linear layer (GPT-2, GPT-3, BERT).")),
+    bound<&Architecture::norm, norm_kinds>(pick("norm", norm_names, "rmsnorm", "Normalisation: LayerNorm has a bias vector, RMSNorm does not.")),
+    bound<&Architecture::position_embeddings>(num("position_embeddings", "positions", positions_range, "0", "Learned absolute positions (0 for rotary/ALiBi).")),
+    bound<&Architecture::qkv_bias>(flag("qkv_bias", "false", "Biases on Q, K and V only (Qwen2).")),
+    bound<&Architecture::qk_norm>(flag("qk_norm", "false", "A norm over each head of Q and K (Qwen3, Gemma 3).")),
+    bound<&Architecture::norms_per_layer>(num("norms_per_layer", "", norms_range, "2", "Norms per layer: 4 in Gemma 2/3, 1 with one shared norm.")),
+    bound<&Architecture::embedding_norm>(flag("embedding_norm", "false", "A norm right after the embedding (BLOOM).")),
+    bound<&Architecture::lm_head_bias>(flag("lm_head_bias", "false", "A bias on the output projection (Phi-2).")),
+    bound<&Architecture::moe_ffn_hidden>(num("moe_ffn_hidden", "", dimension_range, "ffn_hidden", "Each expert's MLP width.")),
+    bound<&Architecture::shared_experts>(num("shared_experts", "", count_or_zero_range, "0", "Experts every token passes through (DeepSeek).")),
+    bound<&Architecture::dense_layers>(num("dense_layers", "layers", count_or_zero_range, "0", "Leading layers with a dense MLP in a mixture of experts.")),
+    bound<&Architecture::expert_groups>(num("expert_groups", "", count_or_zero_range, "0",
+        "Group-limited routing (DeepSeek's n_group): the experts form this many groups (0: no groups).")),
+    bound<&Architecture::expert_groups_per_token>(num("expert_groups_per_token", "", count_or_zero_range, "0",
+        "Group-limited routing (DeepSeek's topk_group): each token's experts come from at most this many groups.")),
+    bound<&Architecture::q_lora_rank>(num("q_lora_rank", "", zero_or_dimension_range, "0",
+        "Latent attention: the query's low-rank projection (0: none).")),
+    bound<&Architecture::kv_lora_rank>(num("kv_lora_rank", "", zero_or_dimension_range, "0",
+        "Latent attention: the key/value compression rank (0: none).")),
+    bound<&Architecture::qk_nope_head_dim>(num("qk_nope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width without rotary.")),
+    bound<&Architecture::qk_rope_head_dim>(num("qk_rope_head_dim", "", zero_or_dimension_range, "0", "Latent attention: query/key head width with rotary.")),
+    bound<&Architecture::v_head_dim>(num("v_head_dim", "", zero_or_dimension_range, "0", "Latent attention: value head width.")),
+    bound<&Architecture::decoder_layers>(num("decoder_layers", "layers", count_or_zero_range, "0", "Decoder layers of an encoder-decoder (T5).")),
+    bound<&Architecture::dropout>(flag("dropout", "false", "Dropout in training: its masks are kept for the backward pass.")),
 };
 
 constexpr Field image_network_fields[] = {
@@ -206,17 +273,17 @@ constexpr Field model_fields[] = {
 
 constexpr Field training_fields[] = {
     required(pick("type", training_type_names, {}, "Pre-training or fine-tuning.")),
-    pick("method", finetune_method_names, "full", "Fine-tuning method."),
-    num("lora_rank", "", lora_rank_range, "16", "LoRA rank."),
-    pick("lora_targets", lora_target_names, "all_linear",
-         "The matrices LoRA adapts: Q and V, every attention projection, or every linear layer."),
-    num("lora_dropout", "", probability_range, "the framework's",
+    bound<&Training::method, finetune_methods>(pick("method", finetune_method_names, "full", "Fine-tuning method.")),
+    bound<&Training::lora_rank>(num("lora_rank", "", lora_rank_range, "16", "LoRA rank.")),
+    bound<&Training::lora_targets, lora_targets>(pick("lora_targets", lora_target_names, "all_linear",
+         "The matrices LoRA adapts: Q and V, every attention projection, or every linear layer.")),
+    bound<&Training::lora_dropout>(num("lora_dropout", "", probability_range, "the framework's",
         "Dropout on the adapters' input (LitGPT 0.05; PEFT, torchtune and Unsloth 0): each adapted layer then "
-        "keeps the dropped-out copy and its mask for the backward pass."),
-    pick("adapter_precision", adapter_precision_names, "the framework's",
-         "How LoRA adapters are stored: in the compute precision, or fp32 (PEFT's default)."),
-    pick("quantization", quantization_names, "the framework's",
-         "QLoRA's base weights: NF4, or NF4 with double-quantised constants."),
+        "keeps the dropped-out copy and its mask for the backward pass.")),
+    bound<&Training::adapter_precision, adapter_precisions>(pick("adapter_precision", adapter_precision_names, "the framework's",
+         "How LoRA adapters are stored: in the compute precision, or fp32 (PEFT's default).")),
+    bound<&Training::quantization, quantizations>(pick("quantization", quantization_names, "the framework's",
+         "QLoRA's base weights: NF4, or NF4 with double-quantised constants.")),
     number_or("tokens", chinchilla_word, "tokens", tokens_range, {},
               "Tokens seen per epoch, or \"chinchilla\" (20 per parameter). One of tokens, dataset_gb, samples, "
               "steps, total_flops, images."),
@@ -225,16 +292,16 @@ constexpr Field training_fields[] = {
     num("steps", "steps", steps_range, {}, "Optimizer steps, each of the global batch."),
     num("total_flops", "FLOPs", total_flops_range, {}, "All the run's work, stated directly (skips the FLOPs count)."),
     num("images", "images", images_range, {}, "Images per epoch (image networks)."),
-    num("resolution", "pixels", resolution_range, "the network's", "Training image side."),
-    num("bytes_per_token", "bytes", bytes_per_token_range, "from text", "Bytes of text per token, for dataset_gb."),
-    pick("text", text_kind_names, "english", "What dataset_gb is made of, for its bytes per token."),
-    pick("objective", objective_names, "language_model",
-         "What the model predicts: tokens over the vocabulary, or a few classes."),
-    num("epochs", "epochs", epochs_range, "1", "Passes over the data."),
-    num("seq_len", "tokens", seq_len_range, "the preset's, else 2048", "Sequence length."),
-    num("global_batch_tokens", "tokens", batch_tokens_range, "a typical batch", "Tokens per optimizer step."),
-    num("global_batch_sequences", "sequences", batch_sequences_range, "a typical batch",
-        "Sequences per optimizer step."),
+    bound<&Training::resolution>(num("resolution", "pixels", resolution_range, "the network's", "Training image side.")),
+    bound<&Training::bytes_per_token>(num("bytes_per_token", "bytes", bytes_per_token_range, "from text", "Bytes of text per token, for dataset_gb.")),
+    bound<&Training::text, text_kinds>(pick("text", text_kind_names, "english", "What dataset_gb is made of, for its bytes per token.")),
+    bound<&Training::objective, objectives>(pick("objective", objective_names, "language_model",
+         "What the model predicts: tokens over the vocabulary, or a few classes.")),
+    bound<&Training::epochs>(num("epochs", "epochs", epochs_range, "1", "Passes over the data.")),
+    bound<&Training::seq_len>(num("seq_len", "tokens", seq_len_range, "the preset's, else 2048", "Sequence length.")),
+    bound<&Training::global_batch_tokens>(num("global_batch_tokens", "tokens", batch_tokens_range, "a typical batch", "Tokens per optimizer step.")),
+    bound<&Training::global_batch_sequences>(num("global_batch_sequences", "sequences", batch_sequences_range, "a typical batch",
+        "Sequences per optimizer step.")),
 };
 
 constexpr Field gpu_fields[] = {
@@ -283,75 +350,75 @@ namespace {
 
 constexpr Field hardware_fields[] = {
     holds("gpu", Type::id_or_object, &gpu, "A catalog GPU ID (e.g. \"h100-sxm\") or an inline GPU spec."),
-    num("count", "GPUs", gpu_count_range, {}, "GPUs used; required unless budget.per_month or deadline_days decides."),
-    num("gpus_per_node", "GPUs", gpus_per_node_range, "the GPU's, else 8", "GPUs in one server."),
-    num("intra_node_gbs", "GB/s", bandwidth_range, "the GPU's", "Intra-node bandwidth per GPU, per direction."),
-    num("inter_node_gbps", "Gbit/s", bandwidth_range, "the GPU's", "Inter-node bandwidth per GPU."),
+    bound<&HardwareChoice::count>(num("count", "GPUs", gpu_count_range, {}, "GPUs used; required unless budget.per_month or deadline_days decides.")),
+    bound<&HardwareChoice::gpus_per_node>(num("gpus_per_node", "GPUs", gpus_per_node_range, "the GPU's, else 8", "GPUs in one server.")),
+    bound<&HardwareChoice::intra_node_gbs>(num("intra_node_gbs", "GB/s", bandwidth_range, "the GPU's", "Intra-node bandwidth per GPU, per direction.")),
+    bound<&HardwareChoice::inter_node_gbps>(num("inter_node_gbps", "Gbit/s", bandwidth_range, "the GPU's", "Inter-node bandwidth per GPU.")),
 };
 
 constexpr Field strategy_fields[] = {
-    pick("precision", precision_names, "the GPU's: bf16 where it has it", "Numeric precision of the matmuls."),
-    pick("framework", framework_names, "megatron to pre-train, hf to fine-tune",
-         "The training framework: its defaults for the regime, kernels and adapters."),
-    pick("regime", regime_names, "the framework's",
-         "How weights, gradients and optimizer states are held (bytes per parameter)."),
-    pick("optimizer", optimizer_names, "adamw", "Optimizer (decides the optimizer states' bytes)."),
-    flag("optimizer_in_backward", "false", "Each parameter updated as its gradient arrives: gradients never all held."),
-    number_or("mfu", auto_word, "fraction", mfu_range, "auto",
-              "Model-FLOPs utilisation in (0, 1], or \"auto\" to predict it."),
-    number_or("tp", auto_word, "GPUs", layout_range, "auto", "Tensor-parallel degree."),
-    number_or("pp", auto_word, "stages", layout_range, "auto", "Pipeline stages."),
-    number_or("cp", auto_word, "GPUs", layout_range, "auto", "Context-parallel degree."),
-    number_or("ep", auto_word, "GPUs", layout_range, "auto", "Expert-parallel degree."),
-    number_or("dp", auto_word, "GPUs", data_parallel_range, "the rest", "Data-parallel degree."),
-    number_or("micro_batch", auto_word, "sequences", layout_range, "auto", "Sequences per micro-batch."),
+    bound<&Strategy::precision, precisions>(pick("precision", precision_names, "the GPU's: bf16 where it has it", "Numeric precision of the matmuls.")),
+    bound<&Strategy::framework, frameworks>(pick("framework", framework_names, "megatron to pre-train, hf to fine-tune",
+         "The training framework: its defaults for the regime, kernels and adapters.")),
+    bound<&Strategy::regime, regimes>(pick("regime", regime_names, "the framework's",
+         "How weights, gradients and optimizer states are held (bytes per parameter).")),
+    bound<&Strategy::optimizer, optimizers>(pick("optimizer", optimizer_names, "adamw", "Optimizer (decides the optimizer states' bytes).")),
+    bound<&Strategy::optimizer_in_backward>(flag("optimizer_in_backward", "false", "Each parameter updated as its gradient arrives: gradients never all held.")),
+    bound<&Strategy::mfu>(number_or("mfu", auto_word, "fraction", mfu_range, "auto",
+              "Model-FLOPs utilisation in (0, 1], or \"auto\" to predict it.")),
+    bound<&Strategy::tp>(number_or("tp", auto_word, "GPUs", layout_range, "auto", "Tensor-parallel degree.")),
+    bound<&Strategy::pp>(number_or("pp", auto_word, "stages", layout_range, "auto", "Pipeline stages.")),
+    bound<&Strategy::cp>(number_or("cp", auto_word, "GPUs", layout_range, "auto", "Context-parallel degree.")),
+    bound<&Strategy::ep>(number_or("ep", auto_word, "GPUs", layout_range, "auto", "Expert-parallel degree.")),
+    bound<&Strategy::dp>(number_or("dp", auto_word, "GPUs", data_parallel_range, "the rest", "Data-parallel degree.")),
+    bound<&Strategy::micro_batch>(number_or("micro_batch", auto_word, "sequences", layout_range, "auto", "Sequences per micro-batch.")),
     number_or("zero", fsdp_word, "", zero_stage_range, "planned", "ZeRO stage 0-3 (\"fsdp\" = 3); absent, the planner chooses."),
-    number_or("pp_virtual_stages", auto_word, "", virtual_stages_range, "auto",
-              "Interleaved 1F1B chunks per stage (1: plain 1F1B)."),
-    number_or("pp_first_stage_layers", auto_word, "layers", layout_range, "auto",
+    bound<&Strategy::pp_virtual_stages>(number_or("pp_virtual_stages", auto_word, "", virtual_stages_range, "auto",
+              "Interleaved 1F1B chunks per stage (1: plain 1F1B).")),
+    bound<&Strategy::pp_first_stage_layers>(number_or("pp_first_stage_layers", auto_word, "layers", layout_range, "auto",
               "Layers on the first pipeline stage (the stages between split the rest evenly); auto: even, or one "
-              "lighter where the layers do not divide the stages."),
-    number_or("pp_last_stage_layers", auto_word, "layers", layout_range, "auto",
-              "Layers on the last pipeline stage, which also runs the output head and the loss."),
+              "lighter where the layers do not divide the stages.")),
+    bound<&Strategy::pp_last_stage_layers>(number_or("pp_last_stage_layers", auto_word, "layers", layout_range, "auto",
+              "Layers on the last pipeline stage, which also runs the output head and the loss.")),
     pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),
-    pick("attention", attention_kernel_names, "the framework's on this GPU",
+    bound<&Strategy::attention, attention_kernels>(pick("attention", attention_kernel_names, "the framework's on this GPU",
          "Attention kernel: flash, flash3 and memory_efficient keep no scores (flash needs Ampere or newer; flash3, "
-         "FlashAttention-3 or cuDNN's fused attention, is faster on Hopper and Megatron's default from Hopper on)."),
-    flag("flash_attention", "from attention", "Version 1: false means eager attention (see attention)."),
-    flag("fused_softmax", "false", "Version 1: with flash_attention false, Megatron's fused softmax (16-bit scores)."),
-    flag("activation_offload", "false", "Activations kept for the backward pass wait in CPU memory."),
-    flag("compile", "false",
-         "torch.compile: norms and activation functions fuse into kernels that keep only their 16-bit inputs."),
-    flag("no_sync_accumulation", "the framework's: true for litgpt",
+         "FlashAttention-3 or cuDNN's fused attention, is faster on Hopper and Megatron's default from Hopper on).")),
+    bound<&Strategy::flash_attention>(flag("flash_attention", "from attention", "Version 1: false means eager attention (see attention).")),
+    bound<&Strategy::fused_softmax>(flag("fused_softmax", "false", "Version 1: with flash_attention false, Megatron's fused softmax (16-bit scores).")),
+    bound<&Strategy::activation_offload>(flag("activation_offload", "false", "Activations kept for the backward pass wait in CPU memory.")),
+    bound<&Strategy::compile>(flag("compile", "false",
+         "torch.compile: norms and activation functions fuse into kernels that keep only their 16-bit inputs.")),
+    bound<&Strategy::no_sync_accumulation>(flag("no_sync_accumulation", "the framework's: true for litgpt",
          "Gradient accumulation under FSDP's no_sync: each GPU holds the whole unsharded gradients until the last "
-         "micro-batch."),
-    flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism."),
-    pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity)."),
-    pick("cross_entropy", cross_entropy_names, "the framework's",
+         "micro-batch.")),
+    bound<&Strategy::sequence_parallel>(flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism.")),
+    bound<&Strategy::offload, offloads>(pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity).")),
+    bound<&Strategy::cross_entropy, cross_entropies>(pick("cross_entropy", cross_entropy_names, "the framework's",
          "The loss kernel: eager (fp32 copies), fused (in place: Transformer Engine's), chunked, fused_linear "
          "(no whole logits), compiled (torch.compile: 16-bit logits and gradient), or megatron_native "
-         "(Megatron-LM's --cross-entropy-loss-fusion with its default native implementation)."),
-    flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\"."),
-    flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass."),
-    pick("grad_reduce_precision", reduce_precision_names,
+         "(Megatron-LM's --cross-entropy-loss-fusion with its default native implementation).")),
+    bound<&Strategy::fused_cross_entropy>(flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\".")),
+    bound<&Strategy::overlap_grad_reduce>(flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass.")),
+    bound<&Strategy::grad_reduce_precision, reduce_precisions>(pick("grad_reduce_precision", reduce_precision_names,
          "the regime's: fp32 for megatron_mixed (bf16, fp8), fsdp_mixed and amp; else 16 bits",
-         "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes)."),
-    flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls."),
-    flag("overlap_p2p_comm", "false",
+         "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes).")),
+    bound<&Strategy::overlap_tp_comm>(flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls.")),
+    bound<&Strategy::overlap_p2p_comm>(flag("overlap_p2p_comm", "false",
          "Interleaved pipeline stages (pp_virtual_stages > 1) send and receive while the next chunk computes, "
          "without synchronising the host after each exchange (Megatron-Core's overlap_p2p_comm, which "
-         "Megatron-LM and NeMo turn on with interleaving)."),
-    pick("pp_schedule", pipeline_schedule_names, "1f1b",
+         "Megatron-LM and NeMo turn on with interleaving).")),
+    bound<&Strategy::pp_schedule, pipeline_schedules>(pick("pp_schedule", pipeline_schedule_names, "1f1b",
          "The pipeline schedule: 1f1b (interleaved with pp_virtual_stages > 1); zero_bubble (ZB-H1: weight-gradient "
          "passes fill the bubble, DeepSeek-V2); dualpipe (DeepSeek-V3: two stages a rank, a smaller bubble, twice the "
-         "parameters)."),
-    pick("ep_dispatch", expert_dispatch_names, "all_to_all",
+         "parameters).")),
+    bound<&Strategy::ep_dispatch, expert_dispatches>(pick("ep_dispatch", expert_dispatch_names, "all_to_all",
          "How expert parallelism sends tokens: all_to_all, a copy per routed expert (Megatron-Core's alltoall "
          "dispatcher); per_node, once over the network to each node holding its experts, then over NVLink "
-         "(DeepSeek-V3, DeepEP)."),
-    flag("overlap_ep_comm", "false",
+         "(DeepSeek-V3, DeepEP).")),
+    bound<&Strategy::overlap_ep_comm>(flag("overlap_ep_comm", "false",
          "The expert all-to-alls overlapped with another micro-batch's compute (DeepSeek's DualPipe, Megatron-Core's "
-         "--overlap-moe-expert-parallel-comm)."),
+         "--overlap-moe-expert-parallel-comm).")),
 };
 
 // The currency codes the reference rates know: the examples of every currency field.
@@ -375,10 +442,10 @@ constexpr Field pricing_fields[] = {
 };
 
 constexpr Field budget_fields[] = {
-    num("per_month", "money", money_range, {}, "Monthly budget: how many GPUs it rents."),
-    num("total", "money", money_range, {}, "Total budget, checked against the cost."),
-    num("deadline_days", "days", deadline_days_range, {}, "Deadline: how many GPUs it takes."),
-    num("months", "months", months_range, {}, "With per_month: for how long."),
+    bound<&Budget::per_month>(num("per_month", "money", money_range, {}, "Monthly budget: how many GPUs it rents.")),
+    bound<&Budget::total>(num("total", "money", money_range, {}, "Total budget, checked against the cost.")),
+    bound<&Budget::deadline_days>(num("deadline_days", "days", deadline_days_range, {}, "Deadline: how many GPUs it takes.")),
+    bound<&Budget::months>(num("months", "months", months_range, {}, "With per_month: for how long.")),
     currency_text("currency", "ISO code of the budget (the price's when absent); never reinterpreted."),
 };
 
@@ -395,57 +462,57 @@ constexpr auto exchange_rate_fields = [] {
 }();
 
 constexpr Field energy_fields[] = {
-    num("pue", "", pue_range, "1.3", "The facility's power usage effectiveness."),
-    num("grid_kg_co2_per_kwh", "kg CO2/kWh", grid_range, "the region's", "The grid's carbon intensity."),
+    bound<&Energy::pue>(num("pue", "", pue_range, "1.3", "The facility's power usage effectiveness.")),
+    bound<&Energy::grid_kg_co2_per_kwh>(num("grid_kg_co2_per_kwh", "kg CO2/kWh", grid_range, "the region's", "The grid's carbon intensity.")),
     pick("region", grid_names, "world", "A built-in grid (or give grid_kg_co2_per_kwh for another)."),
-    num("gpu_power_fraction", "fraction of TDP", power_fraction_range, "from utilisation", "Average GPU draw."),
-    num("host_power_fraction", "fraction of GPU power", host_fraction_range, "0.4",
-        "CPUs, memory and network, per GPU watt."),
+    bound<&Energy::gpu_power_fraction>(num("gpu_power_fraction", "fraction of TDP", power_fraction_range, "from utilisation", "Average GPU draw.")),
+    bound<&Energy::host_power_fraction>(num("host_power_fraction", "fraction of GPU power", host_fraction_range, "0.4",
+        "CPUs, memory and network, per GPU watt.")),
 };
 
 constexpr Field memory_options_fields[] = {
-    num("cuda_context_gb", "GB", allowance_gb_range, "documented in memory.cpp", "CUDA context per GPU."),
-    num("communication_gb", "GB", allowance_gb_range, "documented in memory.cpp",
-        "NCCL buffers per communicator in use."),
-    num("fragmentation", "fraction", fraction_range, "documented in memory.cpp",
-        "The caching allocator's reserve, as a fraction of the dynamic allocations."),
-    flag("expandable_segments", "true for framework fsdp2 (torchtitan's launcher sets it), else false",
+    bound<&MemoryOptions::cuda_context_gb>(num("cuda_context_gb", "GB", allowance_gb_range, "documented in memory.cpp", "CUDA context per GPU.")),
+    bound<&MemoryOptions::communication_gb>(num("communication_gb", "GB", allowance_gb_range, "documented in memory.cpp",
+        "NCCL buffers per communicator in use.")),
+    bound<&MemoryOptions::fragmentation>(num("fragmentation", "fraction", fraction_range, "documented in memory.cpp",
+        "The caching allocator's reserve, as a fraction of the dynamic allocations.")),
+    bound<&MemoryOptions::expandable_segments>(flag("expandable_segments", "true for framework fsdp2 (torchtitan's launcher sets it), else false",
          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the allocator maps pages into one growing segment, "
-         "leaving no reserve beyond what is allocated."),
-    flag("previous_micro_batch_held", "true for framework litgpt, else false",
+         "leaving no reserve beyond what is allocated.")),
+    bound<&MemoryOptions::previous_micro_batch_held>(flag("previous_micro_batch_held", "true for framework litgpt, else false",
          "The training loop still holds the previous micro-batch's logits (and its autograd graph) while the next "
          "forward pass runs, as LitGPT's does; false for a loop that drops its outputs first (Hugging Face's "
-         "Trainer, torchtune, torchtitan)."),
-    flag("nf4_keeps_input", "false for frameworks megatron and torchtune, else true",
+         "Trainer, torchtune, torchtitan).")),
+    bound<&MemoryOptions::nf4_keeps_input>(flag("nf4_keeps_input", "false for frameworks megatron and torchtune, else true",
          "QLoRA: each 4-bit layer keeps its 16-bit input for the backward pass, as bitsandbytes did before 0.43.2 "
-         "(July 2024); false for later versions."),
+         "(July 2024); false for later versions.")),
 };
 
 constexpr auto recovery_names = names_of(recoveries);
 constexpr Field operations_fields[] = {
-    pick("recovery", recovery_names, "automated",
+    bound<&Operations::recovery, recoveries>(pick("recovery", recovery_names, "automated",
          "How an interruption is recovered from: \"automated\" (the scheduler relaunches from the last checkpoint), "
          "\"manual\" (a person does, checkpoints written synchronously) or \"in_memory\" (snapshots to host memory, "
-         "persisted in the background, hot spares); sets the defaults below."),
-    num("interruptions_per_1000_gpu_days", "per 1000 GPU-days", interruption_rate_range, "0.47 (Llama 3's)",
-        "Unexpected job interruptions per 1,000 GPU-days; the job's rate grows with its GPUs."),
-    num("restart_minutes", "minutes", restart_minutes_range, "the recovery's",
-        "From an interruption to training again, lost work apart."),
-    num("checkpoint_interval_hours", "hours", interval_hours_range, "Daly's optimum",
-        "Training time between checkpoints."),
-    num("checkpoint_write_gb_per_s", "GB/s per GPU", bandwidth_range, "the recovery's",
+         "persisted in the background, hot spares); sets the defaults below.")),
+    bound<&Operations::interruptions_per_1000_gpu_days>(num("interruptions_per_1000_gpu_days", "per 1000 GPU-days", interruption_rate_range, "0.47 (Llama 3's)",
+        "Unexpected job interruptions per 1,000 GPU-days; the job's rate grows with its GPUs.")),
+    bound<&Operations::restart_minutes>(num("restart_minutes", "minutes", restart_minutes_range, "the recovery's",
+        "From an interruption to training again, lost work apart.")),
+    bound<&Operations::checkpoint_interval_hours>(num("checkpoint_interval_hours", "hours", interval_hours_range, "Daly's optimum",
+        "Training time between checkpoints.")),
+    bound<&Operations::checkpoint_write_gb_per_s>(num("checkpoint_write_gb_per_s", "GB/s per GPU", bandwidth_range, "the recovery's",
         "How fast each GPU's share of a checkpoint is written while training waits (to host memory when "
-        "asynchronous)."),
-    num("storage_write_gb_per_s", "GB/s", bandwidth_range, "1 GB/s a node, at most 2,000 (Llama 3's storage)",
-        "The cluster storage's aggregate write speed, shared by every node: a checkpoint persists at it."),
-    flag("async_checkpoint", "true for Megatron and FSDP2 (torchtitan) unless recovery is \"manual\"; "
+        "asynchronous).")),
+    bound<&Operations::storage_write_gb_per_s>(num("storage_write_gb_per_s", "GB/s", bandwidth_range, "1 GB/s a node, at most 2,000 (Llama 3's storage)",
+        "The cluster storage's aggregate write speed, shared by every node: a checkpoint persists at it.")),
+    bound<&Operations::async_checkpoint>(flag("async_checkpoint", "true for Megatron and FSDP2 (torchtitan) unless recovery is \"manual\"; "
          "never with \"in_memory\", whose snapshots do not wait on storage",
          "Whether training waits only for the copy to host memory while the checkpoint persists in the "
-         "background (Megatron's async_save, PyTorch DCP's async_save); the next one starts once it is on storage."),
-    num("overhead_fraction", "fraction", overhead_fraction_range, "0",
-        "Wall-clock time spent on evaluation, data stalls and scheduling."),
-    num("run_efficiency", "fraction", run_efficiency_range, "fitted on whole runs (predicted utilisation only)",
-        "A real run's steady speed as a fraction of the step model's tuned prediction."),
+         "background (Megatron's async_save, PyTorch DCP's async_save); the next one starts once it is on storage.")),
+    bound<&Operations::overhead_fraction>(num("overhead_fraction", "fraction", overhead_fraction_range, "0",
+        "Wall-clock time spent on evaluation, data stalls and scheduling.")),
+    bound<&Operations::run_efficiency>(num("run_efficiency", "fraction", run_efficiency_range, "fitted on whole runs (predicted utilisation only)",
+        "A real run's steady speed as a fraction of the step model's tuned prediction.")),
 };
 
 // What a measured run measured, each key a report key (calibration.cpp says what each pins down).

@@ -117,6 +117,11 @@ std::optional<std::string> closest_id(std::string_view typed, const std::vector<
 Fields::Fields(const json& object, std::string path, Issues& errors, const contract::Record* record)
     : object_(object), path_(std::move(path)), errors_(errors), record_(record) {}
 
+void Fields::read_bound_into(const contract::Record& record, void* target) {
+  for (const contract::Field& field : record.fields)
+    if (field.binding) field.binding->read(*this, field, target);
+}
+
 const contract::Field* Fields::declared(std::string_view key) const {
   return record_ ? contract::find(*record_, key) : nullptr;
 }

@@ -79,6 +79,18 @@ class Fields {
   // The declaration of key in the bound record (nullptr when unbound or undeclared).
   const contract::Field* declared(std::string_view key) const;
 
+  // Every field of the bound record that declares its member (contract::Binding), read into target
+  // in declared order: target is the struct of the record's section (MemoryOptions for "memory", ...).
+  template <class Section>
+  void read_bound(Section& target) {
+    if (record_) read_bound_into(*record_, &target);
+  }
+  // The same for one of the bound record's includes (the architecture in a model).
+  template <class Section>
+  void read_bound(const contract::Record& record, Section& target) {
+    read_bound_into(record, &target);
+  }
+
   // A missing key: the message names what it should hold (what); id names that for a translation
   // (params.expected, which the page reads as required_<id>).
   void require(std::string_view key, std::string_view what, std::string_view id);
@@ -92,6 +104,8 @@ class Fields {
   Issues& errors() { return errors_; }
 
  private:
+  void read_bound_into(const contract::Record& record, void* target);
+
   const json& object_;
   std::string path_;
   Issues& errors_;

@@ -115,12 +115,7 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
   Fields f(value, "training", errors, &contract::training);
   f.require("type", "\"pretrain\" or \"finetune\"", "training_type");
   if (auto v = f.choice("type", contract::training_types)) t.type = *v;
-  if (auto v = f.choice("method", contract::finetune_methods)) t.method = *v;
-  if (auto v = f.number("lora_rank")) t.lora_rank = *v;
-  if (auto v = f.choice("lora_targets", contract::lora_targets)) t.lora_targets = *v;
-  t.lora_dropout = f.number("lora_dropout");
-  t.adapter_precision = f.choice("adapter_precision", contract::adapter_precisions);
-  t.quantization = f.choice("quantization", contract::quantizations);
+  f.read_bound(t);
   if (t.type == TrainingType::pretrain && t.method != FinetuneMethod::full)
     f.error("method", "conflict",
             "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
@@ -153,22 +148,14 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
       t.data_amount = *v;
     }
   }
-  t.resolution = f.number("resolution");
   if (given.size() == 1) {
     t.data_kind = *contract::value_of(contract::data_amount_keys, given[0]);
     if (tokens.is_word) t.data_kind = DataKind::chinchilla;
   }
 
-  t.bytes_per_token = f.number("bytes_per_token");
-  t.text = f.choice("text", contract::text_kinds);
-  if (auto v = f.choice("objective", contract::objectives)) t.objective = *v;
-  if (auto v = f.number("epochs")) t.epochs = *v;
   if (f.has("epochs") && t.data_kind == DataKind::total_flops)
     f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.",
             {{"reason", "epochs_total_flops"}});
-  t.seq_len = f.number("seq_len");
-  t.global_batch_tokens = f.number("global_batch_tokens");
-  t.global_batch_sequences = f.number("global_batch_sequences");
   if (f.has("global_batch_tokens") && f.has("global_batch_sequences"))
     f.error("global_batch_sequences", "conflict",
             "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.",
@@ -288,71 +275,34 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
   } else if (offer) {
     h.gpu = offer->gpu;
   }
-  h.count = f.number("count");
-  h.gpus_per_node = f.number("gpus_per_node");
-  h.intra_node_gbs = f.number("intra_node_gbs");
-  h.inter_node_gbps = f.number("inter_node_gbps");
+  f.read_bound(h);
   f.reject_unknown();
 }
 
 void read_strategy(const json& value, Strategy& s, Issues& errors) {
   Fields f(value, "strategy", errors, &contract::strategy);
-  s.precision = f.choice("precision", contract::precisions);
-  if (auto v = f.choice("optimizer", contract::optimizers)) s.optimizer = *v;
-  s.framework = f.choice("framework", contract::frameworks);
-  s.regime = f.choice("regime", contract::regimes);
-  if (auto v = f.flag("optimizer_in_backward")) s.optimizer_in_backward = *v;
-  if (auto v = f.flag("activation_offload")) s.activation_offload = *v;
-  if (auto v = f.flag("compile")) s.compile = *v;
-  s.no_sync_accumulation = f.flag("no_sync_accumulation");
-  s.attention = f.choice("attention", contract::attention_kernels);
-  s.cross_entropy = f.choice("cross_entropy", contract::cross_entropies);
-  s.mfu = f.number_or_word("mfu").value;
-  s.tp = f.number_or_word("tp").value;
-  s.pp = f.number_or_word("pp").value;
-  s.cp = f.number_or_word("cp").value;
-  s.ep = f.number_or_word("ep").value;
-  s.dp = f.number_or_word("dp").value;
-  s.micro_batch = f.number_or_word("micro_batch").value;
+  f.read_bound(s);
   const auto zero = f.number_or_word("zero");
   s.zero = zero.is_word ? 3 : zero.value;  // "fsdp" is ZeRO-3
-  s.pp_virtual_stages = f.number_or_word("pp_virtual_stages").value;
-  s.pp_first_stage_layers = f.number_or_word("pp_first_stage_layers").value;
-  s.pp_last_stage_layers = f.number_or_word("pp_last_stage_layers").value;
   if (f.has("recompute") && value.at("recompute") == "auto") {
     f.raw("recompute");
   } else {
     s.recompute = f.choice("recompute", contract::recomputes);
   }
-  s.flash_attention = f.flag("flash_attention");
   if (f.has("attention") && f.has("flash_attention"))
     f.error("flash_attention", "conflict",
             "strategy.attention and strategy.flash_attention both choose the attention kernel; keep attention.",
             {{"reason", "attention_kernel"}});
-  if (auto v = f.flag("overlap_grad_reduce")) s.overlap_grad_reduce = *v;
-  s.grad_reduce_precision = f.choice("grad_reduce_precision", contract::reduce_precisions);
-  if (auto v = f.flag("overlap_tp_comm")) s.overlap_tp_comm = *v;
-  if (auto v = f.flag("overlap_p2p_comm")) s.overlap_p2p_comm = *v;
-  if (auto v = f.choice("ep_dispatch", contract::expert_dispatches)) s.ep_dispatch = *v;
-  if (auto v = f.choice("pp_schedule", contract::pipeline_schedules)) s.pp_schedule = *v;
-  if (auto v = f.flag("overlap_ep_comm")) s.overlap_ep_comm = *v;
-  s.fused_cross_entropy = f.flag("fused_cross_entropy");
   if (f.has("cross_entropy") && f.has("fused_cross_entropy"))
     f.error("fused_cross_entropy", "conflict",
             "strategy.cross_entropy and strategy.fused_cross_entropy both choose the loss kernel; keep cross_entropy.",
             {{"reason", "loss_kernel"}});
-  s.fused_softmax = f.flag("fused_softmax");
-  s.sequence_parallel = f.flag("sequence_parallel");
-  if (auto v = f.choice("offload", contract::offloads)) s.offload = *v;
   f.reject_unknown();
 }
 
 void read_budget(const json& value, Budget& b, Issues& errors) {
   Fields f(value, "budget", errors, &contract::budget);
-  b.per_month = f.number("per_month");
-  b.total = f.number("total");
-  b.deadline_days = f.number("deadline_days");
-  b.months = f.number("months");
+  f.read_bound(b);
   if (auto v = f.text("currency")) b.currency = detail::currency_code(*v);
   if (f.has("months") && !f.has("per_month"))
     f.error("months", "inconsistent",
@@ -372,36 +322,20 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
 
 void read_memory_options(const json& value, MemoryOptions& m, Issues& errors) {
   Fields f(value, "memory", errors, &contract::memory_options);
-  m.cuda_context_gb = f.number("cuda_context_gb");
-  m.communication_gb = f.number("communication_gb");
-  m.fragmentation = f.number("fragmentation");
-  m.expandable_segments = f.flag("expandable_segments");
-  m.previous_micro_batch_held = f.flag("previous_micro_batch_held");
-  m.nf4_keeps_input = f.flag("nf4_keeps_input");
+  f.read_bound(m);
   f.reject_unknown();
 }
 
 void read_operations(const json& value, Operations& o, Issues& errors) {
   Fields f(value, "operations", errors, &contract::operations);
   o.given = true;
-  o.recovery = f.choice("recovery", contract::recoveries);
-  o.interruptions_per_1000_gpu_days = f.number("interruptions_per_1000_gpu_days");
-  o.restart_minutes = f.number("restart_minutes");
-  o.checkpoint_interval_hours = f.number("checkpoint_interval_hours");
-  o.checkpoint_write_gb_per_s = f.number("checkpoint_write_gb_per_s");
-  o.storage_write_gb_per_s = f.number("storage_write_gb_per_s");
-  o.async_checkpoint = f.flag("async_checkpoint");
-  o.overhead_fraction = f.number("overhead_fraction");
-  o.run_efficiency = f.number("run_efficiency");
+  f.read_bound(o);
   f.reject_unknown();
 }
 
 void read_energy(const json& value, Energy& e, Issues& errors) {
   Fields f(value, "energy", errors, &contract::energy);
-  e.pue = f.number("pue");
-  e.grid_kg_co2_per_kwh = f.number("grid_kg_co2_per_kwh");
-  e.gpu_power_fraction = f.number("gpu_power_fraction");  // of TDP
-  e.host_power_fraction = f.number("host_power_fraction");
+  f.read_bound(e);
   if (auto region = f.text("region")) {
     if (detail::grid_intensity(*region)) {
       e.region = *region;
