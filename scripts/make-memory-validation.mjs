@@ -6,7 +6,7 @@
 // Each included row becomes a scenario in the contract's terms plus what was measured and how. Rows
 // are included or left out on their settings alone (the reasons are in those files), never on an
 // error. Run it when those files change:  node scripts/make-memory-validation.mjs
-// A test (tests/node/memory-validation.test.mjs) keeps the output current.
+// A test (tests/node/measured-data.test.mjs) keeps the output current.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

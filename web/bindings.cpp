@@ -1,4 +1,5 @@
-// The calculator's binding: with validation_bindings.cpp, the only C++ that knows JavaScript exists. Strings cross the boundary (JSON in, JSON out), so
+// The calculator's binding: with validation_bindings.cpp, the only C++ that knows JavaScript
+// exists. Strings cross the boundary (JSON in, JSON out), so
 // nothing in JavaScript ever has to delete a handle, and embind never turns a bad argument into NaN.
 #include <emscripten/bind.h>
 

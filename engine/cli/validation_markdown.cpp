@@ -27,6 +27,12 @@ std::string pct(double x, bool sign = false) {
   return s;
 }
 
+// Percentage points to one decimal, signed: "+2.2", "−1.9", "0.0".
+std::string points(double x) {
+  std::string s = pct(x, true);
+  return s.substr(0, s.size() - 1);
+}
+
 std::string fixed(double x, int decimals) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", decimals, x);
@@ -78,18 +84,25 @@ void markdown_validation(const ValidationTable& table) {
   std::printf("|---|---|---:|---:|---:|\n");
   for (const auto& row : table.rows)
     std::printf("| %s | %s | %s | %s | %s |\n", row.label.c_str(), row.metric == "hfu" ? "HFU" : "MFU",
-                pct(100 * row.published).c_str(), pct(100 * row.predicted).c_str(), pct(row.error_pp, true).c_str());
+                pct(100 * row.published).c_str(), pct(100 * row.predicted).c_str(), points(row.error_pp).c_str());
   std::printf("\nMedian |error| %s points, largest %s, over %zu runs.\n", fixed(table.median_abs_error_pp, 2).c_str(),
               fixed(table.max_abs_error_pp, 2).c_str(), table.rows.size());
 }
 
 void markdown_memory_validation(const MemoryValidationTable& table) {
-  std::printf("| source (its lineage held out) | lineage | peaks | fitted reserve | median error | largest |\n");
-  std::printf("|---|---|---:|---:|---:|---:|\n");
-  for (const auto& s : table.sources)
-    std::printf("| %s | %s | %s | %s | %s | %s |\n", s.group.c_str(), s.lineage.c_str(), count(s.rows).c_str(),
-                fixed(s.fragmentation, 3).c_str(), pct(s.median_abs_error_pct).c_str(),
-                pct(s.max_abs_error_pct).c_str());
+  // Rows are measured peaks, runs that ran out of memory and capacity bounds; the errors are the
+  // measured peaks' (a source with none has no error to report).
+  std::map<std::string, double> peaks;
+  for (const auto& r : table.rows) peaks[r.source_group] += r.out_of_memory || r.upper_bound ? 0 : 1;
+  std::printf("| source (its lineage held out) | lineage | rows | measured peaks | fitted reserve | median error | "
+              "largest |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|\n");
+  for (const auto& s : table.sources) {
+    const bool measured = peaks[s.group] > 0;
+    std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", s.group.c_str(), s.lineage.c_str(), count(s.rows).c_str(),
+                count(peaks[s.group]).c_str(), fixed(s.fragmentation, 3).c_str(),
+                measured ? pct(s.median_abs_error_pct).c_str() : "—", measured ? pct(s.max_abs_error_pct).c_str() : "—");
+  }
   std::printf("\nHeld out: median |error| %s, largest %s; in sample (reserve %s): median %s, largest %s. Out of "
               "memory: %s of %s runs predicted not to fit; capacity bounds: %s of %s respected.\n\n",
               pct(table.median_abs_error_pct).c_str(), pct(table.max_abs_error_pct).c_str(),
@@ -220,10 +233,11 @@ void markdown_summary(const SpeedValidationTable& speed, const MemoryValidationT
     else it->second += 1;
   }
   std::stable_sort(publishers.begin(), publishers.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  if (publishers.size() > 3) publishers.resize(3);
-  std::printf("| whole run | %s with a predicted utilisation, of %zu | %s publishers: %s, ... | %s | %s | %s× |\n",
+  const bool cut = publishers.size() > 3;
+  if (cut) publishers.resize(3);
+  std::printf("| whole run | %s with a predicted utilisation, of %zu | %s publishers: %s%s | %s | %s | %s× |\n",
               count(runs.runs_predicted).c_str(), runs.rows.size(), count(runs.publishers).c_str(),
-              named_counts(publishers, "runs").c_str(), pct(runs.median_of_publishers_abs_error_pct).c_str(),
+              named_counts(publishers, "runs").c_str(), cut ? ", ..." : "", pct(runs.median_of_publishers_abs_error_pct).c_str(),
               pct(runs.range_coverage_publishers_pct).c_str(), fixed(runs.range_median_width, 2).c_str());
 }
 

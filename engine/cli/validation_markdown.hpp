@@ -1,5 +1,6 @@
 // The validation's summary tables as Markdown: what docs/validation.md shows between its
-// `<!-- traincalc validate ... --markdown -->` markers (tests/docs_tables.cmake fails when they drift).
+// `<!-- traincalc validate ... --markdown -->` markers (scripts/doc-tables.mjs writes them; the CTest
+// test docs_validation_tables fails when they drift).
 #pragma once
 
 #include "traincalc/json_api.hpp"

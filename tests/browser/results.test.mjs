@@ -250,9 +250,13 @@ describe('what the estimate shows', () => {
       await page.locator('#validation-view summary').click();
       await page.locator('#validation-view[data-state="failed"]').waitFor();
       assert.match(await page.locator('#validation-view .status').textContent(),
-        lang === 'en' ? /could not be loaded; reload the page/ : /无法加载验证数据；请刷新页面重试/);
+        lang === 'en' ? /could not be loaded; the calculator works as before\. Reload the page/ : /无法加载验证表格；计算器照常可用。请刷新页面重试/);
       // The calculator goes on: the estimate is still on screen.
       assert.ok(await reportValue(page, 'time.gpu_hours') > 0);
+      // The message follows the page's language.
+      await page.click('#lang-toggle');
+      await page.waitForFunction((other) => (other === 'en' ? /could not be loaded/ : /无法加载验证表格/)
+        .test(document.querySelector('#validation-view .status').textContent), lang === 'en' ? 'zh' : 'en');
       await context.close();
     }
   });
@@ -385,8 +389,8 @@ describe('what the estimate shows', () => {
     assert.match(await page.locator('[data-section="scaling-law"]').innerText(), /20-tokens-per-parameter[\s\S]*fitted law[\s\S]*disagree/);
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    // The results re-render in the new language a moment after the page's language switches (a loaded
-    // CI machine showed the English cards still there): wait for the Chinese energy card.
+    // The results re-render in the new language a moment after the page's language switches (on a
+    // loaded machine, later): wait for the Chinese energy card.
     await page.waitForFunction(() => /能耗/.test(document.querySelector('#results')?.innerText ?? ''));
     await page.locator('#results[data-state="ok"]').waitFor();
     assert.match(await page.locator('#results').innerText(), /能耗[\s\S]*CO₂/);

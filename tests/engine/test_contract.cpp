@@ -333,3 +333,32 @@ TEST_CASE("A field declared with its member lands there: numbers, flags, choices
   CHECK(default_of(traincalc::contract::strategy, "optimizer") == "adamw");
   CHECK(default_of(traincalc::contract::strategy, "overlap_grad_reduce") == "true");
 }
+
+TEST_CASE("The physics compiles without JSON: JSON is read and written only at the edges", "[contract]") {
+  // The estimators and the planner take structs and give structs; the contract's reader and writers,
+  // the report writer (estimate.cpp), the catalog loader, the importers, the comparison and the
+  // validation are the edges that see JSON.
+  const std::string root = TRAINCALC_SOURCE_DIR;
+  const char* physics[] = {"engine/src/estimate/calibration.cpp", "engine/src/estimate/cost.cpp",
+                           "engine/src/estimate/energy.cpp",      "engine/src/estimate/flops.cpp",
+                           "engine/src/estimate/goodput.cpp",     "engine/src/estimate/memory.cpp",
+                           "engine/src/estimate/memory_regime.cpp", "engine/src/estimate/scaling_law.cpp",
+                           "engine/src/estimate/step_time.cpp",   "engine/src/estimate/throughput.cpp",
+                           "engine/src/estimate/estimators.hpp",  "engine/src/estimate/stats.hpp",
+                           "engine/src/plan/plan.cpp",            "engine/src/plan/planner.cpp",
+                           "engine/include/traincalc/names.hpp",  "engine/include/traincalc/report.hpp",
+                           "engine/include/traincalc/scenario.hpp", "engine/include/traincalc/catalog.hpp",
+                           "engine/include/traincalc/json_api.hpp", "engine/src/contract/text.hpp"};
+  for (const char* file : physics) {
+    INFO(file);
+    std::ifstream in(root + "/" + file);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    CHECK(source.find("#include <nlohmann") == std::string::npos);
+    CHECK(source.find("json_fields.hpp\"") == std::string::npos);
+    CHECK(source.find("catalog/specs.hpp\"") == std::string::npos);
+    CHECK(source.find("traincalc/contract.hpp\"") == std::string::npos);
+  }
+}

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "contract/text.hpp"
 #include "traincalc/contract.hpp"
 #include "traincalc/issue.hpp"
 
@@ -24,8 +25,6 @@ using json = nlohmann::ordered_json;
 using contract::NumberRule;
 inline constexpr NumberRule positive{};
 
-// "12", "1.5e+22", "0.4": short, round-trippable enough for messages.
-std::string format_number(double value);
 // A JSON value described for a message: "a string (\"abc\")", "an array", ...
 std::string describe(const json& value);
 std::string join_path(std::string_view parent, std::string_view key);

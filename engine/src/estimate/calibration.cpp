@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
+#include "contract/text.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/units.hpp"
 

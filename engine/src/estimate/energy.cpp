@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
+#include "contract/text.hpp"
 #include "traincalc/grids.hpp"
 
 namespace traincalc::detail {

@@ -3,8 +3,8 @@
 // count with the attention and logits terms (Narayanan et al. 2021, sec. 5.1; Chowdhery et al. 2022,
 // appendix B). The detailed one is used whenever it exists.
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
-#include "traincalc/contract.hpp"
+#include "contract/text.hpp"
+#include "traincalc/names.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {

@@ -16,8 +16,8 @@
 #include <limits>
 
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
-#include "traincalc/contract.hpp"
+#include "contract/text.hpp"
+#include "traincalc/names.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "estimate/estimators.hpp"
-#include "traincalc/contract.hpp"
+#include "traincalc/names.hpp"
 
 namespace traincalc {
 

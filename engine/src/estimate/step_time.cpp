@@ -15,7 +15,7 @@
 #include <string>
 
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
+#include "contract/text.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
+#include "contract/text.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {

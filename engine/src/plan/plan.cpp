@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "estimate/estimators.hpp"
-#include "contract/json_fields.hpp"
+#include "contract/text.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {

@@ -1,6 +1,7 @@
 // The engine against published throughput: every row of engine/data/calibration.json estimated as a
 // scenario, its predicted MFU (or HFU, where the source counts recomputed FLOPs) against the published
-// figure; optionally the planner's own layout for the same GPUs against the published one.
+// figure; optionally the planner's own layout for the same GPUs against the published one. And the
+// memory model against measured peaks (engine/data/memory-validation.json), each lineage held out.
 #include <algorithm>
 #include <cmath>
 #include <functional>

@@ -1,8 +1,9 @@
 // The step-time model against measurements it was not fitted to. Every row of
 // engine/data/speed-validation.json (and the calibration rows it names) is estimated once; then the
 // step model's calibrated constants (SpeedParams) are fitted, robustly and within each one's physical
-// range, on every source but one, and that source's rows are predicted with them: the held-out error.
-// The in-sample fit uses every source; the engine's own constants are reported beside both.
+// range, on every software lineage but one, and that lineage's rows are predicted with them: the
+// held-out error. The in-sample fit uses every source; the engine's own constants are reported beside
+// both.
 #include <algorithm>
 #include <cmath>
 #include <functional>

@@ -259,7 +259,7 @@ export const STRINGS = {
   examples_open: 'Open in the calculator',
   examples_loading: 'Computing the answers…',
   examples_failed: 'The answers could not be computed; reload the page to try again.',
-  validation_failed: 'The validation data could not be loaded; reload the page to try again (offline, use the single-file version). What you typed is kept.',
+  validation_failed: 'The validation tables could not be loaded; the calculator works as before. Reload the page to try again; to see them offline, save the single-file version (traincalc.html) while online.',
   examples_batches: '{n} {n#batch|batches} a second',
   examples_fits: '{gb} per GPU, fits',
   examples_no_fit: '{gb} per GPU, does not fit',

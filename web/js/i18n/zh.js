@@ -260,7 +260,7 @@ export const STRINGS = {
   examples_open: '在计算器中打开',
   examples_loading: '正在计算……',
   examples_failed: '无法计算，请刷新页面重试。',
-  validation_failed: '无法加载验证数据；请刷新页面重试（离线时请使用单文件版本）。已输入的内容会保留。',
+  validation_failed: '无法加载验证表格；计算器照常可用。请刷新页面重试；如需离线查看，请在联网时保存单文件版本（traincalc.html）。',
   examples_batches: '每秒 {n} 个批次',
   examples_fits: '每张 GPU {gb}，放得下',
   examples_no_fit: '每张 GPU {gb}，放不下',

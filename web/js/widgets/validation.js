@@ -25,14 +25,18 @@ export class Validation {
   label(lang) {
     this.summaryLabel.textContent = t(lang, 'validation');
     if (this.data) this.render(this.data, lang, this.memory, this.measured, this.runs);
+    else if (this.statusKey) this.status.textContent = t(lang, this.statusKey);
   }
 
   loading(lang) {
+    this.statusKey = 'loading';
     this.status.textContent = t(lang, 'loading');
+    delete this.container.dataset.state;
   }
 
   // The validation module could not be fetched or run (offline, blocked): said, with what to do.
   failed(lang) {
+    this.statusKey = 'validation_failed';
     this.status.textContent = t(lang, 'validation_failed');
     this.container.dataset.state = 'failed';
   }
@@ -42,6 +46,7 @@ export class Validation {
     this.memory = memory;
     this.measured = measured;
     this.runs = runs;
+    this.statusKey = null;
     this.filters ??= { source: '', gpu: '', framework: '', outside: false };
     this.status.textContent = '';
     this.container.dataset.state = 'ok';
