@@ -55,6 +55,18 @@ std::string named_counts(const std::vector<std::pair<std::string, double>>& item
   return text;
 }
 
+// How many of `items` have each key, the keys in their first order.
+template <class Items, class Key>
+std::vector<std::pair<std::string, double>> count_by(const Items& items, Key key) {
+  std::vector<std::pair<std::string, double>> counts;
+  for (const auto& item : items) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == key(item); });
+    if (it == counts.end()) counts.emplace_back(key(item), 1);
+    else it->second += 1;
+  }
+  return counts;
+}
+
 void calibration_table(const std::vector<CalibrationDistance>& distances, const char* what, double between_sd,
                        double within_sd, double weight) {
   static const std::map<std::string, std::string> names = {
@@ -213,25 +225,14 @@ void markdown_summary(const SpeedValidationTable& speed, const MemoryValidationT
               speed.lineages.size(), named_counts(lineages, "sources").c_str(),
               pct(speed.median_of_lineages_abs_error_pct).c_str(), pct(speed.range_coverage_lineages_pct).c_str(),
               fixed(speed.range_median_width, 2).c_str());
-  std::vector<std::pair<std::string, double>> memory_lineages;
-  for (const auto& s : memory.sources) {
-    auto it = std::find_if(memory_lineages.begin(), memory_lineages.end(),
-                           [&](const auto& l) { return l.first == s.lineage; });
-    if (it == memory_lineages.end()) memory_lineages.emplace_back(s.lineage, 1);
-    else it->second += 1;
-  }
+  const auto memory_lineages = count_by(memory.sources, [](const auto& s) { return s.lineage; });
   double peaks = 0;
   for (const auto& r : memory.rows) peaks += r.out_of_memory || r.upper_bound ? 0 : 1;
   std::printf("| peak memory, framework named | %s | %zu lineages: %s | %s | %s | %s× |\n", count(peaks).c_str(),
               memory_lineages.size(), named_counts(memory_lineages, "sources").c_str(),
               pct(memory.median_of_lineages_abs_error_pct).c_str(), pct(memory.range_coverage_lineages_pct).c_str(),
               fixed(memory.range_median_width, 2).c_str());
-  std::vector<std::pair<std::string, double>> publishers;
-  for (const auto& r : runs.rows) {
-    auto it = std::find_if(publishers.begin(), publishers.end(), [&](const auto& p) { return p.first == r.publisher; });
-    if (it == publishers.end()) publishers.emplace_back(r.publisher, 1);
-    else it->second += 1;
-  }
+  auto publishers = count_by(runs.rows, [](const auto& r) { return r.publisher; });
   std::stable_sort(publishers.begin(), publishers.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   const bool cut = publishers.size() > 3;
   if (cut) publishers.resize(3);

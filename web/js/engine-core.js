@@ -13,6 +13,20 @@ export function createValidationModule(wasmBinary) {
   return import('./traincalc_validation.mjs').then(({ default: create }) => create(wasmBinary ? { wasmBinary } : {}));
 }
 
+// The validation module as the worker and the page's thread both hold it: fetched on the first
+// validation request (or already loaded) and kept; a failed load is forgotten, so a later request
+// tries again.
+export function validationLoader(wasmBinary, loaded = null) {
+  let module = loaded;
+  return () => {
+    module ??= createValidationModule(wasmBinary).catch((error) => {
+      module = null;
+      throw error;
+    });
+    return module;
+  };
+}
+
 const parse = (text) => JSON.parse(text);
 
 export const METHODS = {

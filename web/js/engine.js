@@ -2,7 +2,7 @@
 // It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
 // start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
 // Values cross as JSON; nothing here computes an estimate.
-import { createModule, createValidationModule, LONG_RUNNING, METHODS, VALIDATION_METHODS } from './engine-core.js';
+import { createModule, createValidationModule, LONG_RUNNING, METHODS, VALIDATION_METHODS, validationLoader } from './engine-core.js';
 import { latestWinsByKind } from './latest.js';
 
 let ready = null;  // Promise of {where, call(method, args, onProgress)}
@@ -24,16 +24,12 @@ function onThisThread({ wasmBinary, validationWasmBinary, wholeWasmBinary } = {}
   const whole = wholeWasmBinary ? createValidationModule(wholeWasmBinary) : null;
   return (whole ?? createModule(wasmBinary)).then((module) => {
     const requests = latestWinsByKind();  // a newer long request of a kind stops the older one
-    let validation = whole;
+    const validation = validationLoader(validationWasmBinary, whole);
     return {
       where: 'page',
       async call(method, args, onProgress) {
         if (VALIDATION_METHODS[method]) {
-          validation ??= createValidationModule(validationWasmBinary).catch((error) => {
-            validation = null;  // a later request tries again
-            throw error;
-          });
-          return VALIDATION_METHODS[method](await validation, args);
+          return VALIDATION_METHODS[method](await validation(), args);
         }
         if (!LONG_RUNNING[method]) return METHODS[method](module, args);
         const request = requests.start(method);

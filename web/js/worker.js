@@ -1,11 +1,11 @@
 // The engine in a Web Worker: a long search (the planner at many GPU counts) never blocks typing.
 // Messages in: {id, method, args}; out: {id, result} | {id, error} | {id, progress}. A long request
 // (scaling, estimateMany, compare) stops (result null) when a newer one of its kind arrives.
-import { createModule, createValidationModule, LONG_RUNNING, METHODS, VALIDATION_METHODS } from './engine-core.js';
+import { createModule, LONG_RUNNING, METHODS, VALIDATION_METHODS, validationLoader } from './engine-core.js';
 import { latestWinsByKind } from './latest.js';
 
 let modulePromise = null;
-let validationPromise = null;  // the validation module, loaded on the first validation request
+const validation = validationLoader();
 const requests = latestWinsByKind();  // a newer request of a long-running kind stops the older one
 
 self.addEventListener('message', async ({ data }) => {
@@ -18,11 +18,7 @@ self.addEventListener('message', async ({ data }) => {
       return;
     }
     if (VALIDATION_METHODS[method]) {
-      validationPromise ??= createValidationModule().catch((error) => {
-        validationPromise = null;  // a later request tries again
-        throw error;
-      });
-      self.postMessage({ id, result: VALIDATION_METHODS[method](await validationPromise, args) });
+      self.postMessage({ id, result: VALIDATION_METHODS[method](await validation(), args) });
       return;
     }
     const module = await modulePromise;
