@@ -23,9 +23,10 @@ for (const file of ['traincalc_engine.mjs', 'traincalc_engine.wasm', 'traincalc_
   cpSync(join(wasmDir, file), join(site, 'js', file));
 }
 
-// The contract's JSON Schemas, from the engine's own field tables, for people who integrate with it.
-const createEngine = (await import(join(wasmDir, 'traincalc_engine.mjs'))).default;
-const engine = await createEngine({ wasmBinary: readFileSync(join(wasmDir, 'traincalc_engine.wasm')) });
+// The contract's JSON Schemas, from the engine's own field tables, for people who integrate with it
+// (the whole engine's module writes them; the calculator's leaves the descriptions out).
+const createEngine = (await import(join(wasmDir, 'traincalc_validation.mjs'))).default;
+const engine = await createEngine({ wasmBinary: readFileSync(join(wasmDir, 'traincalc_validation.wasm')) });
 mkdirSync(join(site, 'schema'), { recursive: true });
 for (const which of ['scenario', 'catalog', 'report']) {
   const text = engine.schema(which);

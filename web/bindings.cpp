@@ -6,7 +6,6 @@
 #include <string>
 
 #include "traincalc/catalog.hpp"
-#include "traincalc/contract.hpp"
 #include "traincalc/json_api.hpp"
 
 namespace {
@@ -55,11 +54,6 @@ std::string parse_log(const std::string& text) {
   return traincalc::log_reading_to_json(traincalc::parse_log(text));
 }
 
-// The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
-std::string schema(const std::string& which) {
-  return traincalc::contract::json_schema(which);
-}
-
 std::string version() {
   return TRAINCALC_VERSION;
 }
@@ -72,6 +66,5 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("catalog", &catalog);
   emscripten::function("import_hf_config", &import_hf);
   emscripten::function("parse_log", &parse_log);
-  emscripten::function("schema", &schema);
   emscripten::function("version", &version);
 }

@@ -1,12 +1,14 @@
-// The validation view's binding: the engine against its validation data. Linked with bindings.cpp
-// into a module of its own, so that the calculator's download leaves the data out (the page loads
-// this one when the view opens; the offline single file embeds it alone). Each returns the table as
-// JSON, as `traincalc validate --json` prints it.
+// The validation view's binding: the engine against its validation data, and the contract as JSON
+// Schema. Linked with bindings.cpp into a module of its own, so that the calculator's download leaves
+// the data and the contract's descriptions out (the page loads this one when the view opens; the
+// offline single file embeds it alone). Each table comes as JSON, as `traincalc validate --json`
+// prints it.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "traincalc/catalog.hpp"
+#include "traincalc/contract.hpp"
 #include "traincalc/json_api.hpp"
 
 namespace {
@@ -32,9 +34,15 @@ std::string run_validation() {
   return traincalc::run_validation_to_json(traincalc::validate_runs(traincalc::builtin_catalog()));
 }
 
+// The contract as JSON Schema ("scenario", "catalog" or "report"; empty text for another name).
+std::string schema(const std::string& which) {
+  return traincalc::contract::json_schema(which);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(traincalc_validation) {
+  emscripten::function("schema", &schema);
   emscripten::function("validation", &validation);
   emscripten::function("memory_validation", &memory_validation);
   emscripten::function("speed_validation", &speed_validation);

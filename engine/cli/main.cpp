@@ -5,7 +5,7 @@
 //   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]
 //                      [--json | --markdown] [--pretty]
 //   traincalc parse-log [FILE|-] [--pretty]
-//   traincalc schema scenario|catalog|report|reference|choices
+//   traincalc schema scenario|catalog|report|reference|choices|issues
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
 #include <algorithm>
@@ -36,7 +36,7 @@ constexpr const char* usage =
     "       traincalc parse-log [FILE|-] [--pretty]\n"
     "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]\n"
     "                          [--json | --markdown] [--pretty]\n"
-    "       traincalc schema scenario|catalog|report|reference|choices\n"
+    "       traincalc schema scenario|catalog|report|reference|choices|issues\n"
     "\n"
     "estimate  reads a scenario (or an array of scenarios) as JSON from FILE or standard input and\n"
     "          writes the report (or array of reports). Exit 0 when all are valid, 2 otherwise.\n"
@@ -61,7 +61,8 @@ constexpr const char* usage =
     "          --markdown: the summary tables docs/validation.md shows, as Markdown.\n"
     "schema    prints the JSON Schema (draft 2020-12) of a scenario, a catalog or a report, or\n"
     "          (reference) the Markdown reference of every field, or (choices) the page's choices as a\n"
-    "          JavaScript module, all from the engine's field tables.\n"
+    "          JavaScript module, or (issues) every error and warning code with its meaning and every\n"
+    "          reason, all from the engine's field tables.\n"
     "--catalog adds or replaces catalog rows from a JSON file; may be repeated.\n"
     "--pretty  indents the JSON output.\n";
 
@@ -449,8 +450,9 @@ int run(int argc, char** argv) {
     const std::string which = args.size() == 2 ? args[1] : "";
     const std::string text = which == "reference" ? traincalc::contract::markdown_reference()
                              : which == "choices" ? traincalc::contract::javascript_choices()
+                             : which == "issues"  ? traincalc::contract::issues_json()
                                                   : traincalc::contract::json_schema(which);
-    if (text.empty()) return usage_error("schema needs one of scenario, catalog, report, reference, choices");
+    if (text.empty()) return usage_error("schema needs one of scenario, catalog, report, reference, choices, issues");
     std::cout << text;
     return 0;
   }

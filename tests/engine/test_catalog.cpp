@@ -108,7 +108,7 @@ TEST_CASE("A malformed vendor catalog gives field errors", "[catalog][validation
   })json",
                                                   traincalc::Catalog{});
   std::set<std::string> fields;
-  for (const auto& e : load.errors) fields.insert(e.field + " " + e.code);
+  for (const auto& e : load.errors) fields.insert(e.field + " " + std::string(e.code.name()));
   INFO(json(std::vector<std::string>(fields.begin(), fields.end())).dump());
   CHECK(fields.count("gpus[0].id invalid_id"));
   CHECK(fields.count("gpus[0].memory_gb not_positive"));

@@ -72,8 +72,8 @@ TEST_CASE("Every field of a catalog row is read: a GPU, an offer and a model pre
       {"description", "x"}, {"source", "x"}, {"gpus", {gpu}}, {"offers", {offer}}, {"models", {preset}}};
   const CatalogLoad load = merge_catalog_json(catalog.dump(), builtin_catalog());
   for (const auto& e : load.errors) {
-    INFO(e.field << " " << e.code << " " << e.message);
-    CHECK(e.code.rfind("internal_", 0) != 0);
+    INFO(e.field << " " << e.code.name() << " " << e.message);
+    CHECK(e.code.name().rfind("internal_", 0) != 0);
   }
 }
 

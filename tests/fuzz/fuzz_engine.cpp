@@ -82,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The same bytes as a vendor catalog over the built-in one, and as a Hugging Face config.
   const traincalc::CatalogLoad load = traincalc::merge_catalog_json(text, catalog);
   for (const auto& e : load.errors)
-    if (e.code.rfind("internal", 0) == 0) finding("an internal error reading a catalog", e.message);
+    if (e.code.name().rfind("internal", 0) == 0) finding("an internal error reading a catalog", e.message);
   if (load.errors.empty()) {
     // A catalog that loads is printed back and used, as the page does with a vendor's: a scenario on
     // its first GPU and on its first offer.

@@ -122,8 +122,11 @@ std::vector<std::string> departures(const nlohmann::ordered_json& value, const R
 
 // JSON Schema (draft 2020-12) for "scenario", "catalog" or "report"; empty for another name.
 std::string json_schema(std::string_view which, int indent = 2);
-// The Markdown reference of every record (docs/reference.md).
+// The Markdown reference of every record, the issue codes and reasons included (docs/reference.md).
 std::string markdown_reference();
+// Every issue code with its meaning, and every reason (traincalc/issue.hpp), as JSON:
+// {"codes": [{"code", "meaning"}, ...], "reasons": [...]}.
+std::string issues_json();
 // The scenario's choices by dotted path, as an ES module for the page (web/js/contract.js):
 // export const CHOICES = {"strategy.precision": ["bf16", ...], ...}.
 std::string javascript_choices();

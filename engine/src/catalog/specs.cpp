@@ -93,7 +93,7 @@ void check_gpu(const GpuSpec& gpu, Fields& f) {
             f.object_path() +
                 " needs a dense peak for at least one precision (bf16_tflops, fp16_tflops, fp8_tflops, "
                 "tf32_tflops or fp32_tflops), without 2:4 sparsity.",
-            {{"reason", "gpu_peak"}});
+            {{"reason", reason("gpu_peak")}});
 }
 
 const std::vector<std::string>& architecture_keys() {
@@ -130,46 +130,46 @@ void check_architecture(const Architecture& a, Fields& f) {
     f.error("heads", "inconsistent",
             "hidden (" + format_number(a.hidden) + ") is not divisible by heads (" + format_number(a.heads) +
                 "); give head_dim explicitly.",
-            {{"reason", "hidden_heads"}, {"hidden", format_number(a.hidden)}, {"heads", format_number(a.heads)}});
+            {{"reason", reason("hidden_heads")}, {"hidden", format_number(a.hidden)}, {"heads", format_number(a.heads)}});
   if (a.kv_heads > 0 && (a.kv_heads > a.heads || std::fmod(a.heads, a.kv_heads) != 0))
     f.error("kv_heads", "inconsistent",
             "kv_heads (" + format_number(a.kv_heads) + ") must divide heads (" + format_number(a.heads) + ").",
-            {{"reason", "kv_heads"}, {"kv_heads", format_number(a.kv_heads)}, {"heads", format_number(a.heads)}});
+            {{"reason", reason("kv_heads")}, {"kv_heads", format_number(a.kv_heads)}, {"heads", format_number(a.heads)}});
   if (a.dense_layers > a.layers)
     f.error(
         "dense_layers", "inconsistent",
         "dense_layers (" + format_number(a.dense_layers) + ") cannot exceed layers (" + format_number(a.layers) + ").",
-            {{"reason", "dense_layers"}, {"dense_layers", format_number(a.dense_layers)}, {"layers", format_number(a.layers)}});
+            {{"reason", reason("dense_layers")}, {"dense_layers", format_number(a.dense_layers)}, {"layers", format_number(a.layers)}});
   if (latent_attention(a) && (a.qk_nope_head_dim <= 0 || a.qk_rope_head_dim <= 0 || a.v_head_dim <= 0))
     f.error("kv_lora_rank", "inconsistent",
             "Latent attention (kv_lora_rank > 0) needs qk_nope_head_dim, qk_rope_head_dim and v_head_dim.",
-            {{"reason", "latent_dims"}});
+            {{"reason", reason("latent_dims")}});
   if (a.experts_per_token > a.experts)
     f.error("experts_per_token", "inconsistent",
             "experts_per_token (" + format_number(a.experts_per_token) + ") cannot exceed experts (" +
                 format_number(a.experts) + ").",
-            {{"reason", "experts_per_token"}, {"experts_per_token", format_number(a.experts_per_token)}, {"experts", format_number(a.experts)}});
+            {{"reason", reason("experts_per_token")}, {"experts_per_token", format_number(a.experts_per_token)}, {"experts", format_number(a.experts)}});
   if (a.expert_groups > 0 && std::fmod(a.experts, a.expert_groups) != 0)
     f.error("expert_groups", "inconsistent",
             "expert_groups (" + format_number(a.expert_groups) + ") must divide experts (" + format_number(a.experts) +
                 ").",
-            {{"reason", "expert_groups"}, {"expert_groups", format_number(a.expert_groups)}, {"experts", format_number(a.experts)}});
+            {{"reason", reason("expert_groups")}, {"expert_groups", format_number(a.expert_groups)}, {"experts", format_number(a.experts)}});
   if (a.expert_groups_per_token > 0 && a.expert_groups <= 0)
     f.error("expert_groups_per_token", "inconsistent",
             "expert_groups_per_token limits a token to that many of the expert_groups: give expert_groups too.",
-            {{"reason", "expert_groups_missing"}});
+            {{"reason", reason("expert_groups_missing")}});
   else if (a.expert_groups_per_token > 0 && a.expert_groups_per_token * a.experts / a.expert_groups < a.experts_per_token &&
            a.expert_groups_per_token <= a.expert_groups)
     f.error("expert_groups_per_token", "inconsistent",
             "expert_groups_per_token (" + format_number(a.expert_groups_per_token) + ") groups of " +
                 format_number(a.experts / a.expert_groups) + " experts hold fewer than experts_per_token (" +
                 format_number(a.experts_per_token) + ").",
-            {{"reason", "expert_groups_too_few"}, {"expert_groups_per_token", format_number(a.expert_groups_per_token)}, {"group_experts", format_number(a.experts / a.expert_groups)}, {"experts_per_token", format_number(a.experts_per_token)}});
+            {{"reason", reason("expert_groups_too_few")}, {"expert_groups_per_token", format_number(a.expert_groups_per_token)}, {"group_experts", format_number(a.experts / a.expert_groups)}, {"experts_per_token", format_number(a.experts_per_token)}});
   else if (a.expert_groups_per_token > a.expert_groups)
     f.error("expert_groups_per_token", "inconsistent",
             "expert_groups_per_token (" + format_number(a.expert_groups_per_token) + ") cannot exceed expert_groups (" +
                 format_number(a.expert_groups) + ").",
-            {{"reason", "expert_groups_per_token"}, {"expert_groups_per_token", format_number(a.expert_groups_per_token)}, {"expert_groups", format_number(a.expert_groups)}});
+            {{"reason", reason("expert_groups_per_token")}, {"expert_groups_per_token", format_number(a.expert_groups_per_token)}, {"expert_groups", format_number(a.expert_groups)}});
 }
 
 bool valid_id(const std::string& id) {
@@ -207,7 +207,7 @@ void require_source(Fields& f) {
   f.require("source", "every catalog number must cite where it comes from", "source");
   if (auto s = f.text("source"); s && s->empty())
     f.error("source", "required", f.path("source") + " must not be empty.",
-            {{"reason", "not_empty"}});
+            {{"reason", reason("not_empty")}});
 }
 
 }  // namespace
@@ -307,7 +307,7 @@ Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Is
       else
         f.error("gpu", "unknown_id",
                 f.path("gpu") + ": no GPU with ID \"" + gpu->get<std::string>() + "\" in the catalog.",
-                {{"reason", "gpu_id"}, {"got", gpu->get<std::string>()}});
+                {{"reason", reason("gpu_id")}, {"got", gpu->get<std::string>()}});
     } else if (gpu->is_object()) {
       Fields g(*gpu, f.path("gpu"), errors, &contract::gpu);
       if (g.raw("id"))  // the offer's ID names this row; its own GPU has none in the catalog
@@ -315,14 +315,14 @@ Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Is
                 "Unknown key \"id\" in " + f.path("gpu") +
                     ": an offer's own GPU has no catalog ID; give the offer's gpu as a catalog GPU ID instead, "
                     "or remove id.",
-                {{"reason", "offer_gpu_id"}});
+                {{"reason", reason("offer_gpu_id")}});
       read_gpu_fields(g, offer.gpu);
       check_gpu(offer.gpu, g);
       g.reject_unknown();
     } else {
       f.error("gpu", "wrong_type",
               f.path("gpu") + " must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".",
-              {{"reason", "gpu_id_or_spec"}});
+              {{"reason", reason("gpu_id_or_spec")}});
     }
   }
   offer.per_gpu_hour = f.number("per_gpu_hour");
@@ -330,10 +330,10 @@ Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Is
   if (auto v = f.number("hours_per_month")) offer.hours_per_month = *v;
   if (!f.has("per_gpu_hour") && !f.has("per_gpu_month"))
     f.error("per_gpu_hour", "required", where + " needs per_gpu_hour or per_gpu_month.",
-            {{"reason", "price"}});
+            {{"reason", reason("price")}});
   if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
     f.error("per_gpu_month", "conflict", where + " gives both per_gpu_hour and per_gpu_month; keep one.",
-            {{"reason", "both_prices"}});
+            {{"reason", reason("both_prices")}});
   f.require("currency", "the price's currency, e.g. \"USD\" or \"CNY\"", "currency");
   if (auto v = f.text("currency")) offer.currency = currency_code(*v);  // "cny", "RMB": CNY
   if (auto v = f.text("date")) offer.date = *v;
@@ -352,12 +352,12 @@ Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Is
     f.error("instance_gpus", "required",
             where + ": an offer whose instances cannot be joined (cluster \"none\") says how many GPUs one "
                     "instance holds (instance_gpus).",
-            {{"reason", "instance_gpus"}});
+            {{"reason", reason("instance_gpus")}});
   if (offer.max_gpus && offer.instance_gpus && *offer.max_gpus < *offer.instance_gpus)
     f.error("max_gpus", "out_of_range",
             where + ": max_gpus (" + format_number(*offer.max_gpus) + ") is fewer than one instance's " +
                 format_number(*offer.instance_gpus) + " GPUs.",
-            {{"reason", "max_below_instance"}, {"max", format_number(*offer.max_gpus)}, {"instance", format_number(*offer.instance_gpus)}});
+            {{"reason", reason("max_below_instance")}, {"max", format_number(*offer.max_gpus)}, {"instance", format_number(*offer.instance_gpus)}});
   return offer;
 }
 
@@ -383,7 +383,7 @@ ModelPreset read_model_preset(Fields& f, const std::string& where) {
   if (has_architecture) {
     if (params || active)
       f.error("params", "conflict", where + " gives both an architecture and params; keep one.",
-              {{"reason", "architecture_and_params"}});
+              {{"reason", reason("architecture_and_params")}});
     check_architecture(arch, f);
     preset.model.architecture = arch;
     const ParameterCount count = count_parameters(arch);
@@ -394,10 +394,10 @@ ModelPreset read_model_preset(Fields& f, const std::string& where) {
     preset.model.active_params = active.value_or(*params);
     if (active && *active > *params)
       f.error("active_params", "inconsistent", where + ": active_params cannot exceed params.",
-              {{"reason", "active_params_total"}});
+              {{"reason", reason("active_params_total")}});
   } else if (!f.has("params")) {
     f.error("params", "required", where + " needs an architecture (layers, hidden, ...) or params.",
-            {{"reason", "architecture_or_params"}});
+            {{"reason", reason("architecture_or_params")}});
   }
   return preset;
 }

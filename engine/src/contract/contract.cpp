@@ -79,28 +79,40 @@ constexpr NumberRule measured_bytes_range{1e3, false, 1e15, false};
 // What a report holds: finite and never negative.
 constexpr NumberRule amount{0, false, 1e300, false};
 
+// ---- Descriptions ----
+
+// The descriptions feed the JSON Schema and docs/reference.md. The calculator's WebAssembly module
+// writes neither: it compiles this file with TRAINCALC_CONTRACT_DESCRIPTIONS=0, and the text stays out
+// of its download (about 14 KB gzip-compressed).
+#ifndef TRAINCALC_CONTRACT_DESCRIPTIONS
+#define TRAINCALC_CONTRACT_DESCRIPTIONS 1
+#endif
+constexpr std::string_view doc(std::string_view description) {
+  return TRAINCALC_CONTRACT_DESCRIPTIONS ? description : std::string_view{};
+}
+
 // ---- Builders, so each table reads as one line per field ----
 
 constexpr Field num(std::string_view name, std::string_view unit, NumberRule rule, std::string_view default_value,
                     std::string_view description) {
-  return {name, rule.integer ? Type::integer : Type::number, unit, rule, default_value, description};
+  return {name, rule.integer ? Type::integer : Type::number, unit, rule, default_value, doc(description)};
 }
 constexpr Field flag(std::string_view name, std::string_view default_value, std::string_view description) {
-  return {name, Type::boolean, {}, {}, default_value, description};
+  return {name, Type::boolean, {}, {}, default_value, doc(description)};
 }
 constexpr Field text(std::string_view name, std::string_view description) {
-  return {name, Type::text, {}, {}, {}, description};
+  return {name, Type::text, {}, {}, {}, doc(description)};
 }
 constexpr Field pick(std::string_view name, std::span<const std::string_view> choices, std::string_view default_value,
                      std::string_view description) {
-  return {name, Type::choice, {}, {}, default_value, description, choices};
+  return {name, Type::choice, {}, {}, default_value, doc(description), choices};
 }
 constexpr Field number_or(std::string_view name, std::span<const std::string_view> words, std::string_view unit,
                           NumberRule rule, std::string_view default_value, std::string_view description) {
-  return {name, Type::number_or_word, unit, rule, default_value, description, words};
+  return {name, Type::number_or_word, unit, rule, default_value, doc(description), words};
 }
 constexpr Field holds(std::string_view name, Type type, const Record* record, std::string_view description) {
-  return {name, type, {}, {}, {}, description, {}, record};
+  return {name, type, {}, {}, {}, doc(description), {}, record};
 }
 constexpr Field required(Field field) {
   field.required = true;
@@ -108,7 +120,7 @@ constexpr Field required(Field field) {
 }
 // A report amount (never negative).
 constexpr Field out(std::string_view name, std::string_view unit, std::string_view description) {
-  return {name, Type::number, unit, amount, {}, description};
+  return {name, Type::number, unit, amount, {}, doc(description)};
 }
 
 // ---- Bindings: the member each scenario field lands in (Fields::read_bound reads them) ----
@@ -257,10 +269,10 @@ constexpr Field image_network_fields[] = {
 
 }  // namespace
 
-const Record architecture{"architecture", "A transformer's shape; the engine derives the parameter counts from it.",
+const Record architecture{"architecture", doc("A transformer's shape; the engine derives the parameter counts from it."),
                           architecture_fields};
 namespace {
-const Record image_network{"image_network", "An image network, by its published cost per image.", image_network_fields};
+const Record image_network{"image_network", doc("An image network, by its published cost per image."), image_network_fields};
 constexpr const Record* model_includes[] = {&architecture, &image_network};
 
 constexpr Field model_fields[] = {
@@ -344,7 +356,7 @@ constexpr Field gpu_fields[] = {
 
 }  // namespace
 
-const Record gpu{"gpu", "An accelerator: peaks are dense, per GPU, in vendor TFLOPS.", gpu_fields};
+const Record gpu{"gpu", doc("An accelerator: peaks are dense, per GPU, in vendor TFLOPS."), gpu_fields};
 
 namespace {
 
@@ -428,7 +440,7 @@ constexpr auto currency_codes = [] {
   return out;
 }();
 constexpr Field currency_text(std::string_view name, std::string_view description) {
-  return {name, Type::text, {}, {}, {}, description, currency_codes};
+  return {name, Type::text, {}, {}, {}, doc(description), currency_codes};
 }
 
 constexpr Field pricing_fields[] = {
@@ -544,23 +556,23 @@ constexpr Field measured_run_fields[] = {
 
 }  // namespace
 
-const Record measured{"measured", "What a measured run measured, by report key.", measured_fields};
-const Record measured_run{"calibration", "A run the user measured, which the estimate is calibrated to.",
+const Record measured{"measured", doc("What a measured run measured, by report key."), measured_fields};
+const Record measured_run{"calibration", doc("A run the user measured, which the estimate is calibrated to."),
                           measured_run_fields};
 
-const Record model{"model", "The model: a preset, a parameter count, or an architecture.", model_fields,
+const Record model{"model", doc("The model: a preset, a parameter count, or an architecture."), model_fields,
                    model_includes};
-const Record training{"training", "What the run does and how much data it sees.", training_fields};
-const Record hardware{"hardware", "The GPU and how many.", hardware_fields};
-const Record strategy{"strategy", "How the work is run; defaults are what a practitioner would pick.", strategy_fields};
-const Record pricing{"pricing", "The price of a GPU: per hour, per month, or a catalog offer.", pricing_fields};
-const Record budget{"budget", "A monthly or total budget, or a deadline.", budget_fields};
-const Record energy{"energy", "Energy and carbon assumptions.", energy_fields};
+const Record training{"training", doc("What the run does and how much data it sees."), training_fields};
+const Record hardware{"hardware", doc("The GPU and how many."), hardware_fields};
+const Record strategy{"strategy", doc("How the work is run; defaults are what a practitioner would pick."), strategy_fields};
+const Record pricing{"pricing", doc("The price of a GPU: per hour, per month, or a catalog offer."), pricing_fields};
+const Record budget{"budget", doc("A monthly or total budget, or a deadline."), budget_fields};
+const Record energy{"energy", doc("Energy and carbon assumptions."), energy_fields};
 const Record exchange_rates{"exchange_rates",
-                            "Exchange rates replacing the reference ones: units of each currency for one US dollar.",
+                            doc("Exchange rates replacing the reference ones: units of each currency for one US dollar."),
                             exchange_rate_fields};
-const Record memory_options{"memory", "Overrides of the memory model's runtime allowances.", memory_options_fields};
-const Record operations{"operations", "How a long run is operated: failures, checkpoints, restarts (the expected run).",
+const Record memory_options{"memory", doc("Overrides of the memory model's runtime allowances."), memory_options_fields};
+const Record operations{"operations", doc("How a long run is operated: failures, checkpoints, restarts (the expected run)."),
                         operations_fields};
 
 namespace {
@@ -635,8 +647,8 @@ constexpr std::string_view row_needs[] = {"id", "source"};
 
 }  // namespace
 
-const Record offer{"offer", "A cloud offer: a GPU and its price.", offer_fields, {}};
-const Record model_preset{"model_preset", "A model preset: an architecture (or a parameter count) with its source.",
+const Record offer{"offer", doc("A cloud offer: a GPU and its price."), offer_fields, {}};
+const Record model_preset{"model_preset", doc("A model preset: an architecture (or a parameter count) with its source."),
                           model_preset_fields, model_includes};
 
 namespace {
@@ -656,9 +668,9 @@ constexpr Field catalog_fields[] = {
 };
 }  // namespace
 
-const Record catalog{"catalog", "GPUs, cloud offers and model presets, merged over the built-in catalog.",
+const Record catalog{"catalog", doc("GPUs, cloud offers and model presets, merged over the built-in catalog."),
                      catalog_fields};
-const Record scenario{"scenario", "One training run to estimate.", scenario_fields};
+const Record scenario{"scenario", doc("One training run to estimate."), scenario_fields};
 
 namespace {
 constexpr Field compare_request_fields[] = {
@@ -667,18 +679,26 @@ constexpr Field compare_request_fields[] = {
     num("gpus_when_unset", "GPUs", compare_gpus_range, "8", "GPUs where a budget or deadline chose the count."),
 };
 }  // namespace
-const Record compare_request{"compare", "Which rows a comparison computes.", compare_request_fields};
+const Record compare_request{"compare", doc("Which rows a comparison computes."), compare_request_fields};
 
 // ---- Report ----
 
 namespace {
 
+constexpr auto issue_code_names = [] {
+  std::array<std::string_view, std::size(issue_codes)> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = issue_codes[i].code;
+  return out;
+}();
+
 constexpr Field issue_fields[] = {
     required(text("field", "Dotted scenario path, e.g. \"training.tokens\"; empty for the whole input.")),
-    required(text("code", "Stable machine code, e.g. \"not_positive\" (pages translate by it).")),
+    required(pick("code", issue_code_names, {},
+                  "Stable machine code, e.g. \"not_positive\" (pages translate by it; traincalc schema issues "
+                  "says what each means).")),
     required(text("message", "English message that says what to change.")),
     holds("params", Type::text_map, nullptr,
-          "What another language needs: got, min, max, allowed, suggestion, expected; reason names the check that failed (tp_heads, stage_layers, monthly_budget, ...), with the values its message gives"),
+          "What another language needs: got, min, max, allowed, suggestion, expected; reason names the check that failed (tp_heads, stage_layers, monthly_budget, ...: traincalc schema issues lists them), with the values its message gives."),
 };
 
 constexpr Field report_model_fields[] = {
@@ -743,7 +763,7 @@ constexpr Field breakdown_fields[] = {
                  "The GPU waiting for the host between micro-batches: loading the batch and its synchronisation, "
                  "the loss.")),
 };
-const Record breakdown{"report.time.breakdown_seconds", "Where one step's time goes, on the slowest stage.",
+const Record breakdown{"report.time.breakdown_seconds", doc("Where one step's time goes, on the slowest stage."),
                        breakdown_fields};
 
 // A likely range: the prediction times the 80% range of its kind (report.time.range), in
@@ -752,16 +772,16 @@ constexpr std::array<Field, 2> range_span(std::string_view unit) {
   return {required(out("low", unit, "The low end of the 80% range.")), required(out("high", unit, "The high end of the 80% range."))};
 }
 constexpr auto mfu_range_fields = range_span("fraction");
-const Record mfu_likely{"report.time.mfu_range", "Predicted utilisation: the likely range (80%).",
+const Record mfu_likely{"report.time.mfu_range", doc("Predicted utilisation: the likely range (80%)."),
                         mfu_range_fields};
 constexpr auto step_range_fields = range_span("s");
-const Record step_range{"report.time.step_seconds_range", "One step: the likely range (80%).",
+const Record step_range{"report.time.step_seconds_range", doc("One step: the likely range (80%)."),
                         step_range_fields};
 constexpr auto gpu_hours_range_fields = range_span("GPU-hours");
-const Record gpu_hours_range{"report.time.gpu_hours_range", "GPU-hours: the likely range (80%).",
+const Record gpu_hours_range{"report.time.gpu_hours_range", doc("GPU-hours: the likely range (80%)."),
                              gpu_hours_range_fields};
 constexpr auto days_range_fields = range_span("days");
-const Record days_range{"report.time.wall_clock_days_range", "Wall-clock days: the likely range (80%).",
+const Record days_range{"report.time.wall_clock_days_range", doc("Wall-clock days: the likely range (80%)."),
                         days_range_fields};
 constexpr Field range_fields[] = {
     required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
@@ -781,8 +801,8 @@ constexpr Field range_fields[] = {
     out("outside_high", "ratio", "Outside the validated envelope: the factor on the high end (at least 1), already in high."),
 };
 const Record likely{"report.time.range",
-                    "With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
-                    "validation's held-out rows (traincalc validate --speed).",
+                    doc("With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
+                    "validation's held-out rows (traincalc validate --speed)."),
                     range_fields};
 
 constexpr Field lost_fields[] = {
@@ -807,15 +827,15 @@ constexpr Field expected_range_fields[] = {
     out("outside_high", "ratio", "With the step's own range: what being outside the validated envelope moves, already in high."),
 };
 const Record expected_likely{"report.time.expected.range",
-                             "How far the expected run is likely to be off: the 80% range of its kind, from held-out rows.",
+                             doc("How far the expected run is likely to be off: the 80% range of its kind, from held-out rows."),
                              expected_range_fields};
 const Record expected_hours_range{"report.time.expected.gpu_hours_range",
-                                  "The expected run's GPU-hours: the likely range (80%).",
+                                  doc("The expected run's GPU-hours: the likely range (80%)."),
                                   gpu_hours_range_fields};
 const Record expected_days_range{"report.time.expected.wall_clock_days_range",
-                                 "The expected run's wall-clock days: the likely range (80%).",
+                                 doc("The expected run's wall-clock days: the likely range (80%)."),
                                  days_range_fields};
-const Record lost_hours{"report.time.expected.lost_hours", "Wall-clock hours lost beyond the steady state, by cause.",
+const Record lost_hours{"report.time.expected.lost_hours", doc("Wall-clock hours lost beyond the steady state, by cause."),
                         lost_fields};
 constexpr Field expected_fields[] = {
     required(pick("recovery", recovery_names, {}, "How interruptions are recovered from.")),
@@ -850,8 +870,8 @@ constexpr Field expected_fields[] = {
     holds("wall_clock_days_range", Type::object, &expected_days_range, "With a range: the expected days' likely range."),
 };
 const Record expected_run{"report.time.expected",
-                          "The run as it is likely to go: a real run's speed, interruptions, checkpoints, restarts "
-                          "and overheads (operations).",
+                          doc("The run as it is likely to go: a real run's speed, interruptions, checkpoints, restarts "
+                          "and overheads (operations)."),
                           expected_fields};
 
 constexpr Field time_fields[] = {
@@ -889,7 +909,7 @@ constexpr Field memory_parts_fields[] = {
     required(out("overhead", "bytes", "CUDA context, communication and gather buffers, fragmentation.")),
     required(out("total", "bytes", "The peak over the phases of a step.")),
 };
-const Record memory_parts{"report.memory.per_gpu_bytes", "Memory per GPU, part by part.", memory_parts_fields};
+const Record memory_parts{"report.memory.per_gpu_bytes", doc("Memory per GPU, part by part."), memory_parts_fields};
 
 constexpr Field overhead_fields[] = {
     required(out("cuda_context", "bytes", "CUDA context.")),
@@ -903,7 +923,7 @@ constexpr Field overhead_fields[] = {
                  "cuBLAS workspaces (forward and backward threads) and Transformer Engine's, allocated through "
                  "the caching allocator: part of the allocated peak.")),
 };
-const Record overhead{"report.memory.overhead_bytes", "The runtime overhead, part by part.", overhead_fields};
+const Record overhead{"report.memory.overhead_bytes", doc("The runtime overhead, part by part."), overhead_fields};
 
 constexpr Field explain_fields[] = {
     required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding.")),
@@ -934,14 +954,14 @@ constexpr Field explain_fields[] = {
                  "before Blackwell, its transpose, kept through the step beside the 16-bit weight (counted in "
                  "per_gpu_bytes.weights).")),
 };
-const Record explain{"report.memory.explain", "The numbers behind each part, for \"show the math\".", explain_fields};
+const Record explain{"report.memory.explain", doc("The numbers behind each part, for \"show the math\"."), explain_fields};
 
 constexpr Field suggestion_fields[] = {
     required(holds("changes", Type::object, nullptr, "Dotted scenario paths and their new values.")),
     required(out("total_bytes", "bytes", "Memory per GPU with the change.")),
     required(flag("fits", {}, "Whether it then fits.")),
 };
-const Record suggestion{"report.memory.suggestions[]", "A change that alters the memory per GPU.", suggestion_fields};
+const Record suggestion{"report.memory.suggestions[]", doc("A change that alters the memory per GPU."), suggestion_fields};
 
 constexpr Field assumptions_fields[] = {
     required(pick("framework", framework_names, {}, "The training framework.")),
@@ -954,7 +974,7 @@ constexpr Field assumptions_fields[] = {
     pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored."),
     pick("quantization", quantization_names, {}, "QLoRA: the base weights' format."),
 };
-const Record assumptions{"report.memory.assumptions", "What the memory model assumed.", assumptions_fields};
+const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
 
 constexpr Field memory_range_fields[] = {
     required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory).")),
@@ -967,10 +987,10 @@ constexpr Field memory_range_fields[] = {
     out("assumed_high", "ratio", "Where the framework was assumed: the largest plausible framework's peak over the assumed one's (at least 1), already in high."),
 };
 const Record memory_likely{"report.memory.range",
-                           "How far the measured peak is likely to lie from the predicted one (per_gpu_bytes.total).",
+                           doc("How far the measured peak is likely to lie from the predicted one (per_gpu_bytes.total)."),
                            memory_range_fields};
 constexpr auto memory_bytes_range_fields = range_span("bytes");
-const Record memory_bytes_range{"report.memory.per_gpu_total_range", "The per-GPU peak: the likely range (80%).",
+const Record memory_bytes_range{"report.memory.per_gpu_total_range", doc("The per-GPU peak: the likely range (80%)."),
                                 memory_bytes_range_fields};
 constexpr Field framework_alternative_fields[] = {
     required(pick("framework", framework_names, {}, "A framework the user may be running instead of the assumed one.")),
@@ -987,7 +1007,7 @@ constexpr Field calibration_point_fields[] = {
     required(out("predicted", "s or bytes", "The engine's own for that run, uncalibrated.")),
     required(out("calibrated", "s or bytes", "With the fitted constants.")),
 };
-const Record calibration_point{"report.calibration.points", "Each measured figure beside the engine's.",
+const Record calibration_point{"report.calibration.points", doc("Each measured figure beside the engine's."),
                                calibration_point_fields};
 constexpr Field speed_calibration_fields[] = {
     required(out("compute", "factor", "The GPU's compute (matmuls, attention, elementwise, recomputation, optimizer, bubble), as a multiple of the model's.")),
@@ -1002,9 +1022,9 @@ constexpr Field speed_calibration_fields[] = {
         "itself, else tau^2 / (tau^2 + sigma^2 / n) for n measured runs, what they say about another run of the same code."),
 };
 const Record speed_calibration{"report.calibration.speed",
-                               "Multipliers of the step model's parts, fitted on the measured steps (least squares in "
+                               doc("Multipliers of the step model's parts, fitted on the measured steps (least squares in "
                                "log space, a weak pull to 1: one measurement moves each part by its share), and "
-                               "how much of them this run carries.",
+                               "how much of them this run carries."),
                                speed_calibration_fields};
 constexpr Field memory_calibration_fields[] = {
     required(out("allocated_factor", "factor", "The allocated peak, as a multiple of the model's (what the framework holds beyond or short of the model's parts, in proportion).")),
@@ -1015,7 +1035,7 @@ constexpr Field memory_calibration_fields[] = {
                  "The share of the fitted departure from 1 (in log space) applied to this run: 1 for the run measured "
                  "itself, else tau^2 / (tau^2 + sigma^2 / n) for n measured runs, over the measured peaks' sources.")),
 };
-const Record memory_calibration{"report.calibration.memory", "The memory constants fitted on the measured peaks.",
+const Record memory_calibration{"report.calibration.memory", doc("The memory constants fitted on the measured peaks."),
                                 memory_calibration_fields};
 constexpr Field calibration_report_fields[] = {
     required(holds("points", Type::list, &calibration_point, "Each measured figure beside the engine's.")),
@@ -1024,10 +1044,10 @@ constexpr Field calibration_report_fields[] = {
     out("step_seconds_uncalibrated", "s", "This scenario's step before calibration."),
     out("per_gpu_bytes_uncalibrated", "bytes", "This scenario's per-GPU peak before calibration."),
 };
-const Record calibration_report{"report.calibration", "What was calibrated to the user's measured runs, and by how much.",
+const Record calibration_report{"report.calibration", doc("What was calibrated to the user's measured runs, and by how much."),
                                 calibration_report_fields};
 const Record framework_alternative{"report.framework_alternatives",
-                                   "The scenario under another plausible framework, at the same layout.",
+                                   doc("The scenario under another plausible framework, at the same layout."),
                                    framework_alternative_fields};
 constexpr Field report_memory_fields[] = {
     required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed.")),
@@ -1074,7 +1094,7 @@ constexpr Field layout_fields[] = {
     required(out("virtual_stages", "", "Interleaved chunks per stage.")),
     required(pick("recompute", recompute_names, {}, "Activation recomputation.")),
 };
-const Record layout{"layout", "A parallel layout's choices.", layout_fields};
+const Record layout{"layout", doc("A parallel layout's choices."), layout_fields};
 constexpr const Record* layout_includes[] = {&layout};
 
 constexpr Field alternative_fields[] = {
@@ -1082,7 +1102,7 @@ constexpr Field alternative_fields[] = {
     required(out("mfu", "fraction", "Predicted utilisation.")),
     required(out("memory_bytes", "bytes", "Memory per GPU.")),
 };
-const Record alternative{"report.parallelism.alternatives[]", "One of the next fastest layouts that fit.",
+const Record alternative{"report.parallelism.alternatives[]", doc("One of the next fastest layouts that fit."),
                          alternative_fields, layout_includes};
 
 constexpr Field parallelism_fields[] = {
@@ -1113,11 +1133,11 @@ constexpr Field plan_fields[] = {
 };
 
 constexpr auto money_range_fields = range_span("money");
-const Record money_range_record{"report.cost.total_range", "The run's cost: the likely range (80%).",
+const Record money_range_record{"report.cost.total_range", doc("The run's cost: the likely range (80%)."),
                                 money_range_fields};
 
 const Record expected_money_range{"report.cost.expected_total_range",
-                                  "The expected run's cost: the likely range (80%).",
+                                  doc("The expected run's cost: the likely range (80%)."),
                                   money_range_fields};
 
 constexpr Field exchange_fields[] = {
@@ -1134,8 +1154,8 @@ constexpr Field exchange_fields[] = {
     out("per_month", "money", "The monthly budget as given, in `from`."),
     out("total", "money", "The total budget as given, in `from`."),
 };
-const Record price_exchange{"report.cost.exchange", "The price, converted into the report's currency.", exchange_fields};
-const Record budget_exchange{"report.cost.budget_exchange", "The budget, converted into the report's currency.",
+const Record price_exchange{"report.cost.exchange", doc("The price, converted into the report's currency."), exchange_fields};
+const Record budget_exchange{"report.cost.budget_exchange", doc("The budget, converted into the report's currency."),
                              exchange_fields};
 
 constexpr Field cost_fields[] = {
@@ -1156,7 +1176,7 @@ constexpr Field cost_fields[] = {
 
 constexpr auto kwh_range_fields = range_span("kWh");
 const Record expected_kwh_range{"report.energy.expected.kwh_range",
-                                "The expected run's energy: the likely range (80%).", kwh_range_fields};
+                                doc("The expected run's energy: the likely range (80%)."), kwh_range_fields};
 constexpr auto co2_range_fields = range_span("kg CO2");
 const Record expected_co2_range{"report.energy.expected.co2_kg_range",
                                 "The expected run's emissions: the likely range (80%).",
@@ -1179,8 +1199,8 @@ constexpr Field energy_expected_fields[] = {
           "With the expected run's range: the emissions' likely range."),
 };
 const Record energy_expected{"report.energy.expected",
-                             "The expected run's energy (with time.expected): busy hours at the busy draw, idle hours at "
-                             "the idle draw.",
+                             doc("The expected run's energy (with time.expected): busy hours at the busy draw, idle hours at "
+                             "the idle draw."),
                              energy_expected_fields};
 
 constexpr Field report_energy_fields[] = {
@@ -1203,14 +1223,14 @@ constexpr Field split_fields[] = {
     required(out("tokens", "tokens", "Tokens.")),
     out("loss", "nats", "Loss predicted by the fitted law."),
 };
-const Record split{"split", "A compute-optimal split of parameters and tokens.", split_fields};
+const Record split{"split", doc("A compute-optimal split of parameters and tokens."), split_fields};
 
 constexpr Field budget_split_fields[] = {
     required(out("compute_flops", "FLOPs", "What the total budget buys.")),
     required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
     required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
 };
-const Record budget_split{"report.scaling_law.budget", "What a total budget buys, split.", budget_split_fields};
+const Record budget_split{"report.scaling_law.budget", doc("What a total budget buys, split."), budget_split_fields};
 
 constexpr Field law_fit_fields[] = {
     required(out("e", "nats", "E, the irreducible loss.")),
@@ -1219,7 +1239,7 @@ constexpr Field law_fit_fields[] = {
     required(out("b", "", "B, the data term's scale.")),
     required(out("beta", "", "beta, the data term's exponent.")),
 };
-const Record law_fit{"report.scaling_law.fit", "L(N, D) = E + A/N^alpha + B/D^beta (Hoffmann et al. 2022, eq. 10).",
+const Record law_fit{"report.scaling_law.fit", doc("L(N, D) = E + A/N^alpha + B/D^beta (Hoffmann et al. 2022, eq. 10)."),
                      law_fit_fields};
 
 constexpr Field scaling_law_fields[] = {
@@ -1236,19 +1256,19 @@ constexpr Field scaling_law_fields[] = {
 
 }  // namespace
 
-const Record issue{"issue", "An error or warning: user errors are data.", issue_fields};
+const Record issue{"issue", doc("An error or warning: user errors are data."), issue_fields};
 
 namespace {
-const Record report_model{"report.model", "The model.", report_model_fields};
-const Record compute{"report.compute", "The work.", compute_fields};
-const Record report_hardware{"report.hardware", "The GPU and precision.", report_hardware_fields};
-const Record time{"report.time", "Utilisation, throughput and time.", time_fields};
-const Record report_memory{"report.memory", "Memory per GPU.", report_memory_fields};
-const Record parallelism{"report.parallelism", "The parallel layout.", parallelism_fields, layout_includes};
-const Record plan{"report.plan", "How many GPUs, and why.", plan_fields};
-const Record cost{"report.cost", "Money (with pricing or a budget).", cost_fields};
-const Record report_energy{"report.energy", "Energy and CO2 (when the GPU's power is known).", report_energy_fields};
-const Record scaling_law{"report.scaling_law", "Compute-optimal training (dense language-model pre-training).",
+const Record report_model{"report.model", doc("The model."), report_model_fields};
+const Record compute{"report.compute", doc("The work."), compute_fields};
+const Record report_hardware{"report.hardware", doc("The GPU and precision."), report_hardware_fields};
+const Record time{"report.time", doc("Utilisation, throughput and time."), time_fields};
+const Record report_memory{"report.memory", doc("Memory per GPU."), report_memory_fields};
+const Record parallelism{"report.parallelism", doc("The parallel layout."), parallelism_fields, layout_includes};
+const Record plan{"report.plan", doc("How many GPUs, and why."), plan_fields};
+const Record cost{"report.cost", doc("Money (with pricing or a budget)."), cost_fields};
+const Record report_energy{"report.energy", doc("Energy and CO2 (when the GPU's power is known)."), report_energy_fields};
+const Record scaling_law{"report.scaling_law", doc("Compute-optimal training (dense language-model pre-training)."),
                          scaling_law_fields};
 
 constexpr Field report_fields[] = {
@@ -1272,7 +1292,7 @@ constexpr Field report_fields[] = {
 }  // namespace
 
 // An estimate's report; an input that cannot be estimated gives only warnings and errors.
-const Record report{"report", "What an estimate says.", report_fields, {}, true};
+const Record report{"report", doc("What an estimate says."), report_fields, {}, true};
 
 const Field* find(const Record& record, std::string_view name) {
   for (const Field& field : record.fields)

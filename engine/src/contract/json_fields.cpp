@@ -141,7 +141,7 @@ const json* Fields::raw(std::string_view key) {
   return it == object_.end() ? nullptr : &*it;
 }
 
-void Fields::error(std::string_view key, std::string code, std::string message,
+void Fields::error(std::string_view key, IssueCode code, std::string message,
                    std::map<std::string, std::string> params) {
   errors_.push_back({path(key), std::move(code), std::move(message), std::move(params)});
 }
@@ -261,7 +261,7 @@ void Fields::refuse_choice(std::string_view key, const json& value, const std::v
     quoted += (quoted.empty() ? "\"" : ", \"") + std::string(name) + "\"";
     allowed += (allowed.empty() ? "" : ", ") + std::string(name);
   }
-  error(key, value.is_string() ? "unknown_choice" : "wrong_type",
+  error(key, value.is_string() ? IssueCode("unknown_choice") : IssueCode("wrong_type"),
         path(key) + " must be one of " + quoted + ", not " + describe(value) + ".",
         {{"allowed", allowed}, {"expected", "choice"}});
 }
@@ -375,13 +375,13 @@ std::optional<json> parse_json_text(std::string_view text, Issues& errors) {
     errors.push_back({"", "parse_error",
                       "The number " + near + " (line " + std::to_string(line) + ", column " + std::to_string(column) +
                           ") is too large to compute with; give a value below 1e300.",
-                      {{"reason", "number_overflow"}, {"number", near}, {"line", std::to_string(line)}, {"column", std::to_string(column)}, {"max", "1e300"}}});
+                      {{"reason", reason("number_overflow")}, {"number", near}, {"line", std::to_string(line)}, {"column", std::to_string(column)}, {"max", "1e300"}}});
     return std::nullopt;
   }
   errors.push_back({"", "parse_error",
                     "The input is not valid JSON (line " + std::to_string(line) + ", column " + std::to_string(column) +
                         (near.empty() ? "" : ", near '" + near + "'") + "). Check quotes, commas and brackets.",
-                    {{"reason", "json"}, {"line", std::to_string(line)}, {"column", std::to_string(column)}}});
+                    {{"reason", reason("json")}, {"line", std::to_string(line)}, {"column", std::to_string(column)}}});
   return std::nullopt;
 }
 

@@ -93,7 +93,7 @@ class Fields {
   // A missing key: the message names what it should hold (what); id names that for a translation
   // (params.expected, which the page reads as required_<id>).
   void require(std::string_view key, std::string_view what, std::string_view id);
-  void error(std::string_view key, std::string code, std::string message,
+  void error(std::string_view key, IssueCode code, std::string message,
              std::map<std::string, std::string> params = {});
   // Reports every key that no accessor asked for, suggesting the closest allowed one.
   void reject_unknown(const std::vector<std::string>& also_allowed = {});

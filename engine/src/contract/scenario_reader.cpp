@@ -42,8 +42,8 @@ void unknown_id(Fields& f, std::string_view key, const std::string& what, const 
 
 // A field that is valid but has no effect on this estimate: said, so nobody believes it counted.
 // reason names why, for a page's message in another language.
-void note_unused(const Fields& f, std::string_view key, const std::string& why, const char* reason, Issues& warnings) {
-  if (f.has(key)) warnings.push_back({f.path(key), "ignored", f.path(key) + " " + why, {{"reason", reason}}});
+void note_unused(const Fields& f, std::string_view key, const std::string& why, const char* why_code, Issues& warnings) {
+  if (f.has(key)) warnings.push_back({f.path(key), "ignored", f.path(key) + " " + why, {{"reason", why_code}}});
 }
 
 void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issues& errors) {
@@ -69,12 +69,12 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
   if (preset_id) {
     if (params || active || f.has("params") || f.has("active_params"))
       f.error("params", "conflict", "model.params cannot be combined with model.preset; remove one of them.",
-              {{"reason", "preset_and_params"}});
+              {{"reason", reason("preset_and_params")}});
     if (preset && architecture_given) {
       if (!spec.architecture)
         f.error("preset", "conflict",
                 "The preset \"" + *preset_id + "\" has no architecture to override; give a full architecture instead.",
-                {{"reason", "preset_architecture"}, {"preset", *preset_id}});
+                {{"reason", reason("preset_architecture")}, {"preset", *preset_id}});
       else
         detail::check_architecture(arch, f);
       spec.architecture = arch;
@@ -83,7 +83,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
     if (f.has("params") || f.has("active_params"))
       f.error("params", "conflict",
               "model gives both params and an architecture; keep one (the architecture derives the parameter count).",
-              {{"reason", "architecture_and_params"}});
+              {{"reason", reason("architecture_and_params")}});
     detail::check_architecture(arch, f);
     spec.architecture = arch;
   } else if (params) {
@@ -93,7 +93,7 @@ void read_model(const json& value, const Catalog& catalog, ModelSpec& spec, Issu
       f.error("active_params", "inconsistent",
               "model.active_params (" + format_number(*active) + ") cannot exceed model.params (" +
                   format_number(*params) + ").",
-              {{"reason", "active_params"}, {"active", format_number(*active)}, {"params", format_number(*params)}});
+              {{"reason", reason("active_params")}, {"active", format_number(*active)}, {"params", format_number(*params)}});
   } else if (!f.has("params")) {
     f.error("preset", "required",
             "model needs one of: a preset (e.g. \"llama-2-7b\"), params (e.g. 7e9), or an architecture "
@@ -120,7 +120,7 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
     f.error("method", "conflict",
             "training.method \"lora\"/\"qlora\" applies to fine-tuning; set training.type to \"finetune\" or method to "
             "\"full\".",
-            {{"reason", "lora_pretrain"}});
+            {{"reason", reason("lora_pretrain")}});
 
   std::vector<std::string> given;
   for (const auto& [key, kind] : contract::data_amount_keys)
@@ -129,11 +129,11 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
     f.error("tokens", "required",
             "Say how much data the run sees: training.tokens (a number or \"chinchilla\"), dataset_gb, samples, steps "
             "or total_flops.",
-            {{"reason", "data_amount"}});
+            {{"reason", reason("data_amount")}});
   for (std::size_t i = 1; i < given.size(); ++i)
     f.error(given[i], "conflict",
             "training." + given[0] + " and training." + given[i] + " both set the amount of data; keep one.",
-            {{"reason", "two_amounts"}, {"first", given[0]}, {"second", given[i]}});
+            {{"reason", reason("two_amounts")}, {"first", given[0]}, {"second", given[i]}});
 
   const auto tokens = f.number_or_word("tokens");
   if (tokens.is_word) t.data_kind = DataKind::chinchilla;
@@ -155,28 +155,28 @@ void read_training(const json& value, Training& t, Issues& errors, Issues& warni
 
   if (f.has("epochs") && t.data_kind == DataKind::total_flops)
     f.error("epochs", "conflict", "training.epochs does not apply to total_flops, which already states all the work.",
-            {{"reason", "epochs_total_flops"}});
+            {{"reason", reason("epochs_total_flops")}});
   if (f.has("global_batch_tokens") && f.has("global_batch_sequences"))
     f.error("global_batch_sequences", "conflict",
             "training.global_batch_tokens and global_batch_sequences both set the batch; keep one.",
-            {{"reason", "two_batches"}});
+            {{"reason", reason("two_batches")}});
   if (given.size() == 1 && given[0] == "steps" && !f.has("global_batch_tokens") && !f.has("global_batch_sequences"))
     f.error("global_batch_tokens", "required",
             "training.steps needs the batch size: set training.global_batch_tokens or global_batch_sequences.",
-            {{"reason", "steps_batch"}});
+            {{"reason", reason("steps_batch")}});
   if (t.method == FinetuneMethod::full) {
-    note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
-    note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
-    note_unused(f, "adapter_precision", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
-    note_unused(f, "lora_dropout", "only applies to LoRA and QLoRA, and is ignored.", "lora_only", warnings);
+    note_unused(f, "lora_rank", "only applies to LoRA and QLoRA, and is ignored.", reason("lora_only"), warnings);
+    note_unused(f, "lora_targets", "only applies to LoRA and QLoRA, and is ignored.", reason("lora_only"), warnings);
+    note_unused(f, "adapter_precision", "only applies to LoRA and QLoRA, and is ignored.", reason("lora_only"), warnings);
+    note_unused(f, "lora_dropout", "only applies to LoRA and QLoRA, and is ignored.", reason("lora_only"), warnings);
   }
   if (t.method != FinetuneMethod::qlora)
-    note_unused(f, "quantization", "only applies to QLoRA, and is ignored.", "qlora_only", warnings);
+    note_unused(f, "quantization", "only applies to QLoRA, and is ignored.", reason("qlora_only"), warnings);
   if (t.data_kind != DataKind::dataset_gb) {
-    note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", "dataset_only", warnings);
-    note_unused(f, "text", "only converts dataset_gb into tokens, and is ignored.", "dataset_only", warnings);
+    note_unused(f, "bytes_per_token", "only converts dataset_gb into tokens, and is ignored.", reason("dataset_only"), warnings);
+    note_unused(f, "text", "only converts dataset_gb into tokens, and is ignored.", reason("dataset_only"), warnings);
   } else if (f.has("bytes_per_token") && f.has("text")) {
-    note_unused(f, "text", "is ignored: training.bytes_per_token, given, says how dense the text is.", "bytes_given",
+    note_unused(f, "text", "is ignored: training.bytes_per_token, given, says how dense the text is.", reason("bytes_given"),
                 warnings);
   }
   f.reject_unknown();
@@ -194,10 +194,10 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
   const bool own_price = f.has("per_gpu_hour") || f.has("per_gpu_month");
   if (!own_price && !f.has("offer"))
     f.error("per_gpu_hour", "required", "pricing needs per_gpu_hour, per_gpu_month or an offer ID.",
-            {{"reason", "pricing_price"}});
+            {{"reason", reason("pricing_price")}});
   if (f.has("per_gpu_hour") && f.has("per_gpu_month"))
     f.error("per_gpu_month", "conflict", "pricing gives both per_gpu_hour and per_gpu_month; keep one.",
-            {{"reason", "both_prices"}});
+            {{"reason", reason("both_prices")}});
   if (offer_id) {
     offer = catalog.find_offer(*offer_id);
     if (!offer) {
@@ -226,7 +226,7 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
         f.error("currency", "conflict",
                 "The offer \"" + offer->id + "\" is priced in " + offer->currency + ", not " + *currency +
                     "; remove pricing.currency or change it.",
-                {{"reason", "offer_currency"}, {"offer", offer->id}, {"currency", offer->currency}, {"got", *currency}});
+                {{"reason", reason("offer_currency")}, {"offer", offer->id}, {"currency", offer->currency}, {"got", *currency}});
     }
   } else if (currency) {
     p.currency = detail::currency_code(*currency);
@@ -235,7 +235,7 @@ void read_pricing(const json& value, const Catalog& catalog, Pricing& p, const O
   }
   if (currency && (currency->empty() || currency->size() > 8))
     f.error("currency", "invalid", "pricing.currency must be a short currency code such as \"USD\" or \"CNY\".",
-            {{"reason", "currency_code"}});
+            {{"reason", reason("currency_code")}});
   f.reject_unknown();
 }
 
@@ -252,7 +252,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
           f.error("gpu", "conflict",
                   "pricing.offer \"" + offer->id + "\" rents " + offer->gpu.name + ", not " + known->name +
                       "; remove hardware.gpu or choose a matching offer.",
-                  {{"reason", "offer_gpu"}, {"offer", offer->id}, {"offer_gpu", offer->gpu.name}, {"gpu", known->name}});
+                  {{"reason", reason("offer_gpu")}, {"offer", offer->id}, {"offer_gpu", offer->gpu.name}, {"gpu", known->name}});
       } else {
         unknown_id(f, "gpu", "GPU", id, catalog.gpus);
       }
@@ -261,7 +261,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
         f.error("gpu", "conflict",
                 "pricing.offer \"" + offer->id + "\" already says which GPU is rented (" + offer->gpu.name +
                     "); remove hardware.gpu.",
-                {{"reason", "offer_has_gpu"}, {"offer", offer->id}, {"offer_gpu", offer->gpu.name}});
+                {{"reason", reason("offer_has_gpu")}, {"offer", offer->id}, {"offer_gpu", offer->gpu.name}});
       Fields g(*gpu, "hardware.gpu", errors, &contract::gpu);
       detail::read_gpu_fields(g, h.gpu);
       g.text("id");  // an inline spec may carry the ID a vendor knows it by
@@ -270,7 +270,7 @@ void read_hardware(const json& value, const Catalog& catalog, const Offer* offer
       if (h.gpu.name.empty()) h.gpu.name = "custom GPU";
     } else {
       f.error("gpu", "wrong_type", "hardware.gpu must be a GPU ID or a GPU spec object, not " + describe(*gpu) + ".",
-              {{"reason", "gpu_id_or_spec"}});
+              {{"reason", reason("gpu_id_or_spec")}});
     }
   } else if (offer) {
     h.gpu = offer->gpu;
@@ -292,11 +292,11 @@ void read_strategy(const json& value, Strategy& s, Issues& errors) {
   if (f.has("attention") && f.has("flash_attention"))
     f.error("flash_attention", "conflict",
             "strategy.attention and strategy.flash_attention both choose the attention kernel; keep attention.",
-            {{"reason", "attention_kernel"}});
+            {{"reason", reason("attention_kernel")}});
   if (f.has("cross_entropy") && f.has("fused_cross_entropy"))
     f.error("fused_cross_entropy", "conflict",
             "strategy.cross_entropy and strategy.fused_cross_entropy both choose the loss kernel; keep cross_entropy.",
-            {{"reason", "loss_kernel"}});
+            {{"reason", reason("loss_kernel")}});
   f.reject_unknown();
 }
 
@@ -307,16 +307,16 @@ void read_budget(const json& value, Budget& b, Issues& errors) {
   if (f.has("months") && !f.has("per_month"))
     f.error("months", "inconsistent",
             "budget.months says for how long a monthly budget runs: give budget.per_month too.",
-            {{"reason", "months_without_monthly"}});
+            {{"reason", reason("months_without_monthly")}});
   if (f.has("months") && f.has("deadline_days"))
     f.error("months", "conflict", "budget.months and budget.deadline_days both set the time; keep one.",
-            {{"reason", "months_and_deadline"}});
+            {{"reason", reason("months_and_deadline")}});
   if (!f.has("per_month") && !f.has("total") && !f.has("deadline_days"))
     f.error("per_month", "required", "budget needs per_month, total or deadline_days.",
-            {{"reason", "budget_kind"}});
+            {{"reason", reason("budget_kind")}});
   if (f.has("per_month") && f.has("total"))
     f.error("total", "conflict", "budget.per_month and budget.total are two different budgets; keep one.",
-            {{"reason", "two_budgets"}});
+            {{"reason", reason("two_budgets")}});
   f.reject_unknown();
 }
 
@@ -343,12 +343,12 @@ void read_energy(const json& value, Energy& e, Issues& errors) {
       f.error("region", "unknown_choice",
               "energy.region must be one of " + detail::grid_region_list() +
                   ", or give energy.grid_kg_co2_per_kwh for another grid.",
-              {{"reason", "region"}, {"allowed", detail::grid_region_list()}});
+              {{"reason", reason("region")}, {"allowed", detail::grid_region_list()}});
     }
   }
   if (f.has("region") && f.has("grid_kg_co2_per_kwh"))
     f.error("grid_kg_co2_per_kwh", "conflict", "Give energy.region or energy.grid_kg_co2_per_kwh, not both.",
-            {{"reason", "region_and_grid"}});
+            {{"reason", reason("region_and_grid")}});
   f.reject_unknown();
 }
 
@@ -359,14 +359,14 @@ void check_data_kind(const Scenario& s, Issues& errors) {
     errors.push_back({"training.images", "inconsistent",
                       "training.images needs an image network: a preset such as \"resnet-50\" or \"vit-b-16\", or "
                       "model.forward_macs_per_image with image_resolution.",
-                      {{"reason", "images_network"}}});
+                      {{"reason", reason("images_network")}}});
   if (vision && s.training.data_kind != DataKind::images && s.training.data_kind != DataKind::total_flops)
     errors.push_back({"training.images", "required",
                       s.model.name + " is an image network: give training.images (images per epoch) and epochs.",
-                      {{"reason", "image_data"}, {"model", s.model.name}}});
+                      {{"reason", reason("image_data")}, {"model", s.model.name}}});
   if (s.training.resolution && s.training.data_kind != DataKind::images)
     errors.push_back({"training.resolution", "inconsistent", "training.resolution applies to training.images only.",
-                      {{"reason", "resolution_images"}}});
+                      {{"reason", reason("resolution_images")}}});
 }
 
 // The GPU count comes from exactly one place: hardware.count, or a budget per month or deadline.
@@ -380,12 +380,12 @@ void check_gpu_count_source(const json& root, const Scenario& s, Issues& errors)
     errors.push_back({"hardware.count", "conflict",
                       std::string("hardware.count and budget.") + (budget->per_month ? "per_month" : "deadline_days") +
                           " both decide how many GPUs to use; remove one of them.",
-                      {{"reason", "count_and_budget"}, {"budget_field", std::string(budget->per_month ? "per_month" : "deadline_days")}}});
+                      {{"reason", reason("count_and_budget")}, {"budget_field", std::string(budget->per_month ? "per_month" : "deadline_days")}}});
   else if (!count_key && !budget_decides)
     errors.push_back({"hardware.count", "required",
                       "hardware.count is required (how many GPUs), unless budget.per_month or budget.deadline_days "
                       "decides it.",
-                      {{"reason", "gpu_count"}}});
+                      {{"reason", reason("gpu_count")}}});
 }
 
 // A money budget needs a price; the price's currency, when not given, is the budget's or else USD,
@@ -396,7 +396,7 @@ void check_budget_price(Scenario& s, Issues& errors, Issues& warnings) {
     errors.push_back(
         {budget->per_month ? "budget.per_month" : "budget.total", "required",
          "A money budget needs a price: set pricing.per_gpu_hour, pricing.per_gpu_month or pricing.offer.",
-                               {{"reason", "budget_price"}}});
+                               {{"reason", reason("budget_price")}}});
   if (s.pricing && s.pricing->currency.empty()) {
     if (budget && !budget->currency.empty()) {
       s.pricing->currency = budget->currency;
@@ -465,7 +465,7 @@ void check_precision(const Scenario& s, Issues& errors) {
       errors.push_back({"strategy.precision", "unsupported",
                         gpu.name + " has no dense " + to_string(*s.strategy.precision) +
                             " peak; choose one it has: " + (have.empty() ? "none given" : have) + ".",
-                        {{"reason", "precision_peak"}, {"gpu", gpu.name}, {"precision", std::string(to_string(*s.strategy.precision))}, {"have", have.empty() ? std::string("-") : have}}});
+                        {{"reason", reason("precision_peak")}, {"gpu", gpu.name}, {"precision", std::string(to_string(*s.strategy.precision))}, {"have", have.empty() ? std::string("-") : have}}});
     }
   }
 
@@ -473,7 +473,7 @@ void check_precision(const Scenario& s, Issues& errors) {
   if (s.training.method == FinetuneMethod::qlora && (precision == Precision::fp32 || precision == Precision::tf32))
     errors.push_back({"strategy.precision", "conflict",
                       "QLoRA computes in 16-bit (bf16 or fp16) over 4-bit weights; choose bf16 or fp16.",
-                      {{"reason", "qlora_precision"}}});
+                      {{"reason", reason("qlora_precision")}}});
 }
 
 // tp x pp x cp: the GPUs one model replica spans.
@@ -491,18 +491,18 @@ void check_parallel_degrees(const Scenario& s, Issues& errors, Issues& warnings)
     errors.push_back({"strategy.tp", "inconsistent",
                       "tp x pp x cp = " + format_number(model_parallel) + " does not divide hardware.count (" +
                           format_number(*s.hardware.count) + " GPUs); change the layout or the GPU count.",
-                      {{"reason", "model_parallel_divides"}, {"model_parallel", format_number(model_parallel)}, {"count", format_number(*s.hardware.count)}}});
+                      {{"reason", reason("model_parallel_divides")}, {"model_parallel", format_number(model_parallel)}, {"count", format_number(*s.hardware.count)}}});
   if (count_given && s.strategy.ep && *s.strategy.ep > 1 &&
       std::fmod(*s.hardware.count / (s.strategy.tp.value_or(1) * s.strategy.pp.value_or(1)), *s.strategy.ep) != 0)
     errors.push_back({"strategy.ep", "inconsistent",
                       "Expert parallelism is carved out of the data- and context-parallel ranks: strategy.ep (" +
                           format_number(*s.strategy.ep) + ") must divide hardware.count / (tp x pp).",
-                      {{"reason", "ep_divides"}, {"ep", format_number(*s.strategy.ep)}}});
+                      {{"reason", reason("ep_divides")}, {"ep", format_number(*s.strategy.ep)}}});
   if (s.strategy.ep && *s.strategy.ep > 1 && s.model.active_params >= s.model.params)
     warnings.push_back({"strategy.ep", "ignored",
                         "strategy.ep splits the experts of a mixture of experts; this model "
                         "has none, so it is ignored.",
-                        {{"reason", "ep_dense"}}});
+                        {{"reason", reason("ep_dense")}}});
 }
 
 // Zero-bubble and DualPipe schedules are not interleaved; DualPipe pairs stage r with pp - 1 - r.
@@ -514,17 +514,17 @@ void check_pipeline_schedule(const Scenario& s, Issues& errors, Issues& warnings
       errors.push_back({"strategy.pp_schedule", "conflict",
                         "strategy.pp_schedule " + schedule +
                             " is not interleaved; remove strategy.pp_virtual_stages or choose 1f1b.",
-                        {{"reason", "pp_schedule_interleaved"}, {"schedule", schedule}}});
+                        {{"reason", reason("pp_schedule_interleaved")}, {"schedule", schedule}}});
     else if (s.strategy.pp_schedule == PipelineSchedule::dualpipe && s.strategy.pp && std::fmod(pp, 2) != 0)
       errors.push_back({"strategy.pp_schedule", "inconsistent",
                         "DualPipe gives each GPU two stages, r and pp - 1 - r: strategy.pp (" + format_number(pp) +
                             ") must be even.",
-                        {{"reason", "dualpipe_even"}, {"pp", format_number(pp)}}});
+                        {{"reason", reason("dualpipe_even")}, {"pp", format_number(pp)}}});
     else if (s.strategy.pp && pp <= 1)
       warnings.push_back({"strategy.pp_schedule", "ignored",
                           "strategy.pp_schedule orders the micro-batches of a pipeline; with one stage there is "
                           "none, so it is ignored.",
-                          {{"reason", "pp_schedule_unused"}}});
+                          {{"reason", reason("pp_schedule_unused")}}});
   }
 }
 
@@ -539,7 +539,7 @@ void check_expert_comm(const json& root, const Scenario& s, Issues& warnings) {
                           std::string("strategy.") + key +
                               " says how the experts' all-to-all runs; without expert parallelism (strategy.ep > 1 "
                               "on a mixture of experts) there is none, so it is ignored.",
-                          {{"reason", "ep_comm_unused"}, {"setting", key}}});
+                          {{"reason", reason("ep_comm_unused")}, {"setting", key}}});
 }
 
 // Whether the first or last pipeline stage's layers are given, and the field the messages name.
@@ -568,7 +568,7 @@ void check_given_stage_layers(const Scenario& s, const Architecture& a, Issues& 
                             format_number(blocks) + " layers on " + format_number(*s.strategy.pp) +
                             " stages, these first and last stage layers leave a share that is not a whole number "
                             "of at least one layer; change them (or leave them \"auto\").",
-                        {{"reason", "stage_layers"}, {"layers", format_number(blocks)}, {"pp", format_number(*s.strategy.pp)}}});
+                        {{"reason", reason("stage_layers")}, {"layers", format_number(blocks)}, {"pp", format_number(*s.strategy.pp)}}});
     else if (s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 &&
              !detail::pipeline_stage_layers(s, *s.strategy.pp, *s.strategy.pp_virtual_stages).valid)
       errors.push_back({stages_field, "inconsistent",
@@ -579,7 +579,7 @@ void check_given_stage_layers(const Scenario& s, const Architecture& a, Issues& 
                             format_number(given.last) + " layers on stages of " +
                             format_number(*s.strategy.pp_virtual_stages) +
                             " chunks there is no such split; change the chunks per stage or the stage layers.",
-                        {{"reason", "stage_chunks"}, {"first", format_number(given.first)}, {"last", format_number(given.last)}, {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
+                        {{"reason", reason("stage_chunks")}, {"first", format_number(given.first)}, {"last", format_number(given.last)}, {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
   }
 }
 
@@ -590,7 +590,7 @@ void check_layout_against_architecture(const Scenario& s, Issues& errors, Issues
     warnings.push_back({stages_field, "ignored",
                         "Without the architecture (layers) the parameters split evenly over the pipeline stages: the "
                         "stage layers are ignored.",
-                        {{"reason", "stages_without_layers"}}});
+                        {{"reason", reason("stages_without_layers")}}});
   if (const auto& a = s.model.architecture) {
     if (s.strategy.pp && *s.strategy.pp > a->layers + a->decoder_layers)
       errors.push_back({"strategy.pp", "inconsistent",
@@ -598,7 +598,7 @@ void check_layout_against_architecture(const Scenario& s, Issues& errors, Issues
                             ") is more pipeline stages than the model has "
                             "layers (" +
                             format_number(a->layers + a->decoder_layers) + ").",
-                        {{"reason", "pp_layers"}, {"pp", format_number(*s.strategy.pp)}, {"layers", format_number(a->layers + a->decoder_layers)}}});
+                        {{"reason", reason("pp_layers")}, {"pp", format_number(*s.strategy.pp)}, {"layers", format_number(a->layers + a->decoder_layers)}}});
     const double blocks = a->layers + a->decoder_layers;
     check_given_stage_layers(s, *a, errors);
     if (s.strategy.pp && s.strategy.pp_virtual_stages && *s.strategy.pp_virtual_stages > 1 && !stages_given &&
@@ -610,19 +610,19 @@ void check_layout_against_architecture(const Scenario& s, Issues& errors, Issues
                               format_number(*s.strategy.pp_virtual_stages) +
                               " chunks of whole layers, not even with the first and last stages one chunk lighter: the step "
                               "is timed with each chunk rounded up to whole layers, the memory with an even share.",
-                          {{"reason", "stage_chunks_rounded"},
+                          {{"reason", reason("stage_chunks_rounded")},
                            {"layers", format_number(blocks)},
                            {"pp", format_number(*s.strategy.pp)},
                            {"chunks", format_number(*s.strategy.pp_virtual_stages)}}});
     if (stages_given && s.strategy.pp && *s.strategy.pp == 1)
       warnings.push_back(
           {stages_field, "ignored", "With one pipeline stage every layer is on it: the stage layers are ignored.",
-           {{"reason", "stages_one_stage"}}});
+           {{"reason", reason("stages_one_stage")}}});
     if (s.strategy.tp && std::fmod(a->heads, *s.strategy.tp) != 0)
       errors.push_back({"strategy.tp", "inconsistent",
                         "Tensor parallelism splits the attention heads: strategy.tp (" + format_number(*s.strategy.tp) +
                             ") must divide heads (" + format_number(a->heads) + ").",
-                        {{"reason", "tp_heads"}, {"tp", format_number(*s.strategy.tp)}, {"heads", format_number(a->heads)}}});
+                        {{"reason", reason("tp_heads")}, {"tp", format_number(*s.strategy.tp)}, {"heads", format_number(a->heads)}}});
   }
 }
 
@@ -634,7 +634,7 @@ void check_context_parallel(const Scenario& s, Issues& errors) {
       errors.push_back({"strategy.cp", "inconsistent",
                         "Context parallelism splits each sequence into 2 x cp chunks: seq_len (" + format_number(seq) +
                             ") must be a multiple of 2 x strategy.cp (" + format_number(2 * *s.strategy.cp) + ").",
-                        {{"reason", "cp_sequence"}, {"seq", format_number(seq)}, {"chunks", format_number(2 * *s.strategy.cp)}}});
+                        {{"reason", reason("cp_sequence")}, {"seq", format_number(seq)}, {"chunks", format_number(2 * *s.strategy.cp)}}});
   }
 }
 
@@ -653,7 +653,7 @@ void check_batch_covers_ranks(const Scenario& s, Issues& errors) {
                             " sequences is smaller than data parallelism x micro_batch (" +
                             format_number(dp * s.strategy.micro_batch.value_or(1)) +
                             "); raise the batch or use fewer GPUs.",
-                        {{"reason", "batch_too_small"}, {"batch", format_number(*s.training.global_batch_sequences)}, {"needed", format_number(dp * s.strategy.micro_batch.value_or(1))}}});
+                        {{"reason", reason("batch_too_small")}, {"batch", format_number(*s.training.global_batch_sequences)}, {"needed", format_number(dp * s.strategy.micro_batch.value_or(1))}}});
   }
 }
 
@@ -665,12 +665,12 @@ void check_offload_and_dp(const Scenario& s, Issues& errors) {
     errors.push_back(
         {"strategy.offload", "inconsistent",
          "Offloading parameters (ZeRO-Infinity) needs them sharded: set strategy.zero to 3 (or \"fsdp\").",
-                               {{"reason", "offload_params"}}});
+                               {{"reason", reason("offload_params")}}});
   if (count_given && s.strategy.dp && *s.strategy.dp * model_parallel != *s.hardware.count)
     errors.push_back({"strategy.dp", "inconsistent",
                       "tp x pp x cp x dp = " + format_number(model_parallel * *s.strategy.dp) +
                           " must equal hardware.count (" + format_number(*s.hardware.count) + ").",
-                      {{"reason", "dp_product"}, {"product", format_number(model_parallel * *s.strategy.dp)}, {"count", format_number(*s.hardware.count)}}});
+                      {{"reason", reason("dp_product")}, {"product", format_number(model_parallel * *s.strategy.dp)}, {"count", format_number(*s.hardware.count)}}});
 }
 
 // Checks that need several sections at once, each pushing its errors and warnings in this order.
@@ -732,7 +732,7 @@ void read_calibration(const json& root, Fields& top, const Catalog& catalog, Sce
     top.error("calibration", "too_many",
               "calibration holds " + std::to_string(list->size()) + " measured runs; at most " +
                   std::to_string(max_measured_runs) + " are used. Keep the ones nearest the run you plan.",
-              {{"reason", "calibration_runs"}, {"max", std::to_string(max_measured_runs)}});
+              {{"reason", reason("calibration_runs")}, {"max", std::to_string(max_measured_runs)}});
     return;
   }
   json base = root;
@@ -753,7 +753,7 @@ void read_calibration(const json& root, Fields& top, const Catalog& catalog, Sce
       if (patch->contains("calibration")) {
         f.error("scenario", "conflict",
                 "A measured run cannot hold a calibration of its own; remove " + path + ".scenario.calibration.",
-                {{"reason", "calibration_nested"}});
+                {{"reason", reason("calibration_nested")}});
         usable = false;
       } else if (!patch->empty()) {
         scenario.merge_patch(*patch);
@@ -774,7 +774,7 @@ void read_calibration(const json& root, Fields& top, const Catalog& catalog, Sce
       if (m->empty())
         f.error("measured", "required",
                 path + ".measured is empty; give at least one figure, e.g. {\"time.step_seconds\": 1.9}.",
-                {{"reason", "measured_empty"}});
+                {{"reason", reason("measured_empty")}});
     }
     f.reject_unknown();
     // The measured run is read only when this scenario reads cleanly: its errors would be this one's again.
@@ -806,7 +806,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
   Fields top(root, "", errors, &contract::scenario);
   if (const json* version = top.raw("version"); version && *version != 1)
     top.error("version", "unsupported", "Only scenario version 1 is understood.",
-              {{"reason", "version"}});
+              {{"reason", reason("version")}});
   top.text("label");
 
   Catalog with_inline;
@@ -856,7 +856,7 @@ ScenarioParse parse_scenario_value(const json& root, const Catalog& base) {
     else
       top.error("currency", "invalid",
                 "currency must be one the calculator converts (" + detail::currency_list() + "), not \"" + *v + "\".",
-                {{"reason", "currency_known"}, {"known", detail::currency_list()}, {"got", *v}});
+                {{"reason", reason("currency_known")}, {"known", detail::currency_list()}, {"got", *v}});
   }
   read_calibration(root, top, base, s, errors);
   top.reject_unknown();

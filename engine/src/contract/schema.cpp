@@ -11,6 +11,7 @@
 
 #include "traincalc/contract.hpp"
 #include "traincalc/currencies.hpp"
+#include "traincalc/issue.hpp"
 
 namespace traincalc::contract {
 
@@ -310,7 +311,23 @@ std::string markdown_reference() {
           "\nAn input that cannot be estimated gives only `warnings` and `errors`; the other required "
           "fields are required when `errors` is empty.\n";
   }
-  return md;
+  md += "\n## Issue codes\n\nEvery `code` an error or warning carries (`traincalc schema issues` gives them as "
+        "JSON).\n\n| code | meaning |\n|---|---|\n";
+  for (const IssueCodeInfo& info : issue_codes)
+    md += "| `" + std::string(info.code) + "` | " + cell(std::string(info.meaning)) + " |\n";
+  md += "\n## Issue reasons\n\nWhere a code covers several checks, `params.reason` names the one that failed, so "
+        "that a page can word each in its language:";
+  for (std::size_t i = 0; i < std::size(issue_reasons); ++i)
+    md += std::string(i ? ", `" : " `") + std::string(issue_reasons[i]) + "`";
+  return md + ".\n";
+}
+
+std::string issues_json() {
+  json codes = json::array(), reasons = json::array();
+  for (const IssueCodeInfo& info : issue_codes)
+    codes.push_back({{"code", std::string(info.code)}, {"meaning", std::string(info.meaning)}});
+  for (std::string_view reason : issue_reasons) reasons.push_back(std::string(reason));
+  return json{{"codes", codes}, {"reasons", reasons}}.dump(2) + "\n";
 }
 
 }  // namespace traincalc::contract

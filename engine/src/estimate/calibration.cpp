@@ -211,7 +211,7 @@ void read_measured_step(CalibrationFit& fit, Measurements& m, std::size_t i, con
                           "A measured speed calibrates the step model, which needs the model's architecture "
                           "(a preset, or layers, hidden, heads ...); with a parameter count only, give "
                           "strategy.mfu instead.",
-                          {{"reason", "calibration_needs_architecture"}}});
+                          {{"reason", reason("calibration_needs_architecture")}}});
     return;
   }
   const StepPrediction& step = *r.time.step;
@@ -234,7 +234,7 @@ void read_measured_step(CalibrationFit& fit, Measurements& m, std::size_t i, con
                               fixed(100 * implied_mfu, 0) + "% of the " + r.hardware.gpu_name +
                               "'s dense peak: faster than the hardware runs. Check the number, its unit and "
                               "the run it belongs to.",
-                          {{"reason", "calibration_above_peak"}, {"got", format_number(value)}}});
+                          {{"reason", reason("calibration_above_peak")}, {"got", format_number(value)}}});
     return;
   }
   m.speed.push_back({parts_of(step.seconds), step.seconds, seconds});
@@ -254,7 +254,7 @@ void read_measured_peak(CalibrationFit& fit, Measurements& m, std::size_t i, con
                               " GiB is less than the weights alone hold on each GPU (" +
                               fixed(weights / units::bytes_per_gib, 2) +
                               " GiB) in this layout. Check the number, its unit (bytes) and the layout.",
-                          {{"reason", "calibration_below_weights"}, {"got", format_number(value)}}});
+                          {{"reason", reason("calibration_below_weights")}, {"got", format_number(value)}}});
     return;
   }
   if (capacity > 0 && value > capacity * 1.001) {
@@ -262,7 +262,7 @@ void read_measured_peak(CalibrationFit& fit, Measurements& m, std::size_t i, con
                           "A measured peak of " + fixed(value / units::bytes_per_gib, 2) + " GiB is more than the " +
                               r.hardware.gpu_name + " holds (" + fixed(capacity / units::bytes_per_gib, 2) +
                               " GiB). Check the number, its unit (bytes) and the GPU.",
-                          {{"reason", "calibration_above_capacity"}, {"got", format_number(value)}}});
+                          {{"reason", reason("calibration_above_capacity")}, {"got", format_number(value)}}});
     return;
   }
   if (fit.memory_distance.empty() || rank_of(run.distance) < rank_of(fit.memory_distance))
@@ -287,7 +287,7 @@ Measurements read_measurements(const Scenario& s, const Catalog* catalog, Calibr
     if (!r.valid()) {
       fit.errors.push_back({path + ".scenario", "invalid",
                             "The measured run " + path + " cannot be estimated: " + r.errors.front().message,
-                            {{"reason", "calibration_run"}}});
+                            {{"reason", reason("calibration_run")}}});
       continue;
     }
     for (const auto& [key, value] : run.measured) {

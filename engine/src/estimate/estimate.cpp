@@ -51,7 +51,7 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
     const std::string limit = detail::offer_limit_words(p);
     const std::string first = wanted.empty() ? p.offer_name + " " + limit : wanted + p.offer_name + " " + limit;
     warnings.push_back({by_deadline ? "budget.deadline_days" : "budget.per_month",
-                        p.one_instance ? "offer_single_instance_capped" : "offer_cluster_max_capped",
+                        p.one_instance ? IssueCode("offer_single_instance_capped") : IssueCode("offer_cluster_max_capped"),
                         first + "; planned on " + detail::format_number(plan.gpus) +
                             ". Choose an offer whose instances form a cluster for more.",
                         params});
@@ -157,9 +157,9 @@ void framework_assumed_warning(const Report& r, Framework assumed, bool with_mem
   std::map<std::string, std::string> params = {{"framework", assumed_name}};
   if (!memory_list.empty()) params["memory_list"] = memory_list;
   if (!step_list.empty()) params["step_list"] = step_list;
-  const char* code = memory_list.empty() ? "framework_assumed_step"
-                     : step_list.empty() ? "framework_assumed_memory"
-                                         : "framework_assumed";
+  const IssueCode code = memory_list.empty() ? IssueCode("framework_assumed_step")
+                          : step_list.empty() ? IssueCode("framework_assumed_memory")
+                                              : IssueCode("framework_assumed");
   warnings.push_back({"strategy.framework", code,
                       "The framework is not given: " + assumed_name + " is assumed. At this layout the others " +
                           "would change the estimate by: " + spoken +
@@ -315,7 +315,7 @@ void calibrate_predicted_step(const Scenario& s, const detail::CalibrationFit& c
                                            "strategy.mfu to calibrate the step model to your run."
                                          : "The step model needs the model's architecture; the measured speed is "
                                            "not used.",
-                          {{"reason", s.strategy.mfu ? "mfu_given" : "no_architecture"}}});
+                          {{"reason", s.strategy.mfu ? reason("mfu_given") : reason("no_architecture")}}});
   }
 }
 
@@ -523,7 +523,7 @@ json report_json_value(const Report& r);
 json issues_json(const Issues& issues) {
   json out = json::array();
   for (const auto& i : issues) {
-    json issue = {{"field", i.field}, {"code", i.code}, {"message", i.message}};
+    json issue = {{"field", i.field}, {"code", std::string(i.code.name())}, {"message", i.message}};
     if (!i.params.empty()) issue["params"] = i.params;
     out.push_back(std::move(issue));
   }

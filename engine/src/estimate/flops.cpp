@@ -255,7 +255,7 @@ ComputeReport estimate_compute(const Scenario& s, Issues& warnings, Issues& erro
     errors.push_back({data_field[static_cast<int>(t.data_kind)], "out_of_range",
                       "This amount of data comes to " + format_number(c.tokens) +
                           " tokens; the calculator works with 1 to 1e21 tokens in all.",
-                      {{"reason", "token_total"}, {"tokens", format_number(c.tokens)}, {"max", format_number(1e21)}}});
+                      {{"reason", reason("token_total")}, {"tokens", format_number(c.tokens)}, {"max", format_number(1e21)}}});
     return c;
   }
   c.total_flops_6n = c.flops_per_token_6n * c.tokens;

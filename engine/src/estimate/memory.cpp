@@ -715,7 +715,7 @@ double fragmentation_fraction(const Scenario& s, const MemoryRegime& regime, Iss
     warnings.push_back({"memory.fragmentation", "ignored",
                         "memory.fragmentation is ignored: with expandable segments (memory.expandable_segments, on "
                         "for framework fsdp2) the allocator reserves what it allocates.",
-                        {{"reason", "fragmentation_expandable"}}});
+                        {{"reason", reason("fragmentation_expandable")}}});
   return fragmentation;
 }
 

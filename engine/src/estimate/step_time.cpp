@@ -1335,7 +1335,7 @@ void speed_warnings(const Scenario& s, const HardwareReport& hardware, const Par
                         "strategy.overlap_p2p_comm overlaps an interleaved pipeline's sends with its chunks; without "
                         "interleaved stages (strategy.pp_virtual_stages > 1) there is nothing to overlap, so it is "
                         "ignored.",
-                        {{"reason", "overlap_p2p_unused"}}});
+                        {{"reason", reason("overlap_p2p_unused")}}});
   softmax_fallback_warnings(s, layout, seq_len, warnings);
   calibration_warnings(s, hardware, warnings);
 }

@@ -45,7 +45,7 @@ class HfReader {
       for (const char* key : keys) names += (names.empty() ? "" : ", ") + std::string(key);
       errors_.push_back({std::string("hf_config.") + *keys.begin(), "required",
                          std::string("The config does not give ") + what + " (looked for " + names + ").",
-                         {{"reason", "hf_missing"}, {"names", names}}});
+                         {{"reason", reason("hf_missing")}, {"names", names}}});
     }
     return std::nullopt;
   }
@@ -87,14 +87,14 @@ void read_shape(HfReader& r, Architecture& a) {
               {"gpt2", "opt", "bert", "roberta", "bloom", "t5", "mt5", "umt5", "phi", "gptj", "gpt_neox"}))
     r.assume("num_key_value_heads",
              "No key/value head count; multi-head attention (as many as query heads) is assumed.",
-             {{"reason", "kv_heads_assumed"}});
+             {{"reason", reason("kv_heads_assumed")}});
   if (auto d = r.count({"head_dim", "d_kv", "kv_channels"}, false, "")) a.head_dim = *d;
   auto ffn = r.count({"intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "hidden_dim"}, false, "");
   if (!ffn && a.hidden > 0) {
     ffn = 4 * a.hidden;
     r.assume("intermediate_size", "No FFN size in the config; 4 x hidden (" + detail::format_number(*ffn) +
                                       ") is assumed, the GPT-2 convention.",
-             {{"reason", "ffn_assumed"}, {"ffn", detail::format_number(*ffn)}});
+             {{"reason", reason("ffn_assumed")}, {"ffn", detail::format_number(*ffn)}});
   }
   a.ffn_hidden = ffn.value_or(0);
 
@@ -119,7 +119,7 @@ void read_experts(HfReader& r, Architecture& a) {
                "The shared expert (" + detail::format_number(*s) + " wide) is counted as " +
                    detail::format_number(a.shared_experts) + " experts of the routed width (" +
                    detail::format_number(width) + ").",
-               {{"reason", "shared_expert_width"},
+               {{"reason", reason("shared_expert_width")},
                 {"width", detail::format_number(*s)},
                 {"experts", detail::format_number(a.shared_experts)},
                 {"routed", detail::format_number(width)}});
@@ -171,18 +171,18 @@ double apply_model_class(HfReader& r, Architecture& a, const std::string& type, 
   const bool native_llama = type.empty() && config.contains("dim") && config.contains("n_layers");
   if (native_llama)
     r.assume("model_type", "A native params.json (dim, n_layers): a Llama-style decoder (SwiGLU, untied) is assumed.",
-             {{"reason", "native_llama"}});
+             {{"reason", reason("native_llama")}});
   const bool known_type = native_llama || gated_by_type || layer_norm || all_biases || untied_by_type ||
                           one_of(type, {"t5", "mt5", "umt5", "falcon", "gptj"});
   if (!type.empty() && !known_type)
     r.assume("model_type", "model_type \"" + type + "\" is not one the importer knows; its defaults are guessed.",
-             {{"reason", "unknown_type"}, {"type", type}});
+             {{"reason", reason("unknown_type")}, {"type", type}});
   if (gated_by_type || native_llama || feed_forward.rfind("gated", 0) == 0) {
     a.gated_mlp = true;
   } else if (!known_type && one_of(activation, {"silu", "swiglu", "swish"})) {
     a.gated_mlp = true;
     r.assume("hidden_act", "A " + activation + " MLP is taken to be gated (SwiGLU), as in Llama.",
-             {{"reason", "gated_assumed"}, {"activation", activation}});
+             {{"reason", reason("gated_assumed")}, {"activation", activation}});
   }
   if (auto tied = r.flag("tie_word_embeddings")) {
     a.tied_embeddings = *tied;
@@ -192,9 +192,9 @@ double apply_model_class(HfReader& r, Architecture& a, const std::string& type, 
                                 (a.tied_embeddings ? "tied" : "untied") + ", the default for model_type \"" + type +
                                 "\".";
     if (a.tied_embeddings)
-      r.assume("tie_word_embeddings", message, {{"reason", "tied_assumed"}, {"type", type}});
+      r.assume("tie_word_embeddings", message, {{"reason", reason("tied_assumed")}, {"type", type}});
     else
-      r.assume("tie_word_embeddings", message, {{"reason", "untied_assumed"}, {"type", type}});
+      r.assume("tie_word_embeddings", message, {{"reason", reason("untied_assumed")}, {"type", type}});
   }
   a.norm = layer_norm ? NormKind::layer : NormKind::rms;
   a.bias = all_biases;
@@ -202,7 +202,7 @@ double apply_model_class(HfReader& r, Architecture& a, const std::string& type, 
   if (r.flag("attention_bias").value_or(false)) {
     a.qkv_bias = true;
     r.assume("attention_bias", "attention_bias is counted on Q, K and V (not on the output projection).",
-             {{"reason", "attention_bias_qkv"}});
+             {{"reason", reason("attention_bias_qkv")}});
   }
   a.qk_norm = one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2"});
   if (one_of(type, {"gemma2", "gemma3", "gemma3_text"})) a.norms_per_layer = 4;
@@ -230,7 +230,7 @@ double apply_model_class(HfReader& r, Architecture& a, const std::string& type, 
   }
   if (a.encoder_only) a.tied_embeddings = true;  // BERT's MLM head reuses the embedding
   if (type.empty()) r.assume("model_type", "No model_type: a plain decoder with RMSNorm and no biases is assumed.",
-                               {{"reason", "no_type"}});
+                               {{"reason", reason("no_type")}});
   return seq_len;
 }
 
@@ -279,7 +279,7 @@ HfImport import_hf_config(std::string_view config_text) {
     config = text;
     out.warnings.push_back({"hf_config.text_config", "assumed",
                             "Only the language model (text_config) is imported; a vision encoder is not counted.",
-                            {{"reason", "text_config"}}});
+                            {{"reason", reason("text_config")}}});
   }
   HfReader r(config, out.errors, out.warnings);
   const std::string type = r.text("model_type");
@@ -305,7 +305,7 @@ std::string hf_import_to_json(const HfImport& imported, int indent) {
   auto issues = [](const Issues& list) {
     json a = json::array();
     for (const auto& i : list) {
-      json issue = {{"field", i.field}, {"code", i.code}, {"message", i.message}};
+      json issue = {{"field", i.field}, {"code", std::string(i.code.name())}, {"message", i.message}};
       if (!i.params.empty()) issue["params"] = i.params;
       a.push_back(std::move(issue));
     }

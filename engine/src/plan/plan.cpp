@@ -38,7 +38,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                         "This budget rents " + format_number(affordable) +
                             " GPUs a month, more than the 10 million the calculator plans for; check the budget and "
                             "the price.",
-                        {{"reason", "budget_gpus"}, {"gpus", format_number(affordable)}, {"max", format_number(1e7)}}});
+                        {{"reason", reason("budget_gpus")}, {"gpus", format_number(affordable)}, {"max", format_number(1e7)}}});
     } else if (affordable < 1) {
       const std::string currency = " " + s.pricing->currency;
       errors.push_back({"budget.per_month", "budget_too_small",
@@ -46,7 +46,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                             (group > 1 ? format_number(group) + " GPUs" : std::string("one GPU")) + " at " +
                             format_number(price) + currency + " per GPU-month; raise it to at least " +
                             format_number(price * group) + currency + " or choose a cheaper GPU.",
-                        {{"reason", "monthly_budget"}, {"budget", format_number(*budget->per_month)}, {"currency", s.pricing->currency}, {"gpus", format_number(group)}, {"price", format_number(price)}, {"needed", format_number(price * group)}}});
+                        {{"reason", reason("monthly_budget")}, {"budget", format_number(*budget->per_month)}, {"currency", s.pricing->currency}, {"gpus", format_number(group)}, {"price", format_number(price)}, {"needed", format_number(price * group)}}});
     }
   } else if (budget && budget->deadline_days) {
     const double seconds = *budget->deadline_days * units::seconds_per_day;
@@ -60,7 +60,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                             format_number(needed) +
                             " GPUs, more than the 10 million the calculator plans for; allow "
                             "more time or less work.",
-                        {{"reason", "deadline_gpus"},
+                        {{"reason", reason("deadline_gpus")},
                         {"days", format_number(*budget->deadline_days)},
                         {"gpus", format_number(needed)},
                         {"max", format_number(1e7)}}});
@@ -108,7 +108,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
                       "strategy.dp x tp x pp x cp = " + format_number(*s.strategy.dp * group) + " but the " +
                           plan.gpus_from + " gives " + format_number(plan.gpus) +
                           " GPUs; remove strategy.dp or give hardware.count instead.",
-                      {{"reason", "dp_plan"}, {"product", format_number(*s.strategy.dp * group)}, {"gpus", format_number(plan.gpus)}}});
+                      {{"reason", reason("dp_plan")}, {"product", format_number(*s.strategy.dp * group)}, {"gpus", format_number(plan.gpus)}}});
   plan.nodes = std::ceil(plan.gpus / hardware.gpus_per_node);
   if (budget) {
     plan.budget_per_month = budget->per_month;

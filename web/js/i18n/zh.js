@@ -876,6 +876,8 @@ export const REASONS = {
   calibration_run: '这次实测的训练本身无法估算；请先改正它的场景。',
   calibration_runs: '最多使用 {max} 次实测训练；请保留与计划最接近的。',
   calibration_nested: '实测训练里不能再嵌套一个校准（calibration）；请删除它。',
+  mfu_given: '给定了 MFU（strategy.mfu），因此实测速度未被使用；删除 MFU 即可按您的实测校准单步时间模型。',
+  no_architecture: '单步时间模型需要模型结构；只给参数量时，实测速度未被使用。',
   measured_empty: '实测项为空；请至少填写一项，例如单步时间。',
   calibration_needs_architecture: '实测速度用于校准单步时间模型，这需要模型结构（预设，或层数、隐藏维度等）；只给参数量时，请改填 MFU。',
   calibration_above_peak: '实测值 {got} 意味着超过 GPU 的稠密峰值，比硬件还快；请检查数字、单位以及对应的是哪次训练。',
