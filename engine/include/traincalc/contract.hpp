@@ -60,8 +60,10 @@ struct Field;
 // from the strict reader into the struct the section's reader passes (Fields::read_bound). Declared
 // with the field (contract.cpp, bound<&Section::member>), so one row gives a field's name, type,
 // range, default, description and where it lands.
+// A report field's binding writes it from its member of the section's struct instead (write_bound).
 struct Binding {
-  void (*read)(detail::Fields& fields, const Field& field, void* target);
+  void (*read)(detail::Fields& fields, const Field& field, void* target) = nullptr;
+  void (*write)(const Field& field, const void* source, nlohmann::ordered_json& out) = nullptr;
 };
 
 struct Field {
@@ -109,6 +111,18 @@ extern const Record catalog, offer, model_preset;
 extern const Record compare_request;
 // Report: the top level and its sections.
 extern const Record report, issue;
+
+// The report's sections, for the report writer (estimate.cpp).
+namespace report_sections {
+extern const Record &model, &compute, &hardware, &time, &breakdown_seconds, &expected_run, &memory, &plan,
+    &speed_calibration, &memory_calibration, &cost, &energy, &energy_expected, &scaling_law;
+}
+
+// The record's object, its fields in declared order: each bound field from its member of `source`
+// (the struct the record's bindings belong to: an optional member only when set, the text of a field
+// that is not required only when not empty), each other field from `extras` where it holds one.
+nlohmann::ordered_json write_record(const Record& record, const void* source,
+                                    nlohmann::ordered_json extras = nlohmann::ordered_json::object());
 
 // ---- Checked against the records ----
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "traincalc/issue.hpp"
@@ -206,9 +207,15 @@ struct MemoryPhase {
   std::vector<std::pair<std::string, double>> parts;
 };
 
+// One scenario field's new value: a number, or a choice's or an ID's word.
+struct ScenarioChange {
+  std::string path;  // dotted scenario path, e.g. "strategy.zero"
+  std::variant<double, std::string> value;
+};
+
 // A change (one or more fields) that would alter the memory per GPU, and what the engine computed.
 struct MemorySuggestion {
-  std::vector<std::pair<std::string, std::string>> changes;  // dotted path -> value as JSON text
+  std::vector<ScenarioChange> changes;
   double total_bytes = 0;
   bool fits = false;
 };

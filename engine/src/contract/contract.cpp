@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "contract/json_fields.hpp"
 #include "traincalc/contract.hpp"
@@ -173,6 +174,49 @@ inline constexpr Binding member_binding{&read_member<Member>};
 template <auto Member, const auto& Table>
 inline constexpr Binding choice_binding{&read_choice<Member, Table>};
 
+template <class T>
+inline constexpr bool is_vector = false;
+template <class T>
+inline constexpr bool is_vector<std::vector<T>> = true;
+
+// A report field, from its member: a number, a flag, a text or a list of texts (an optional one only
+// when set; the text of a field that is not required only when not empty), or a section of its own
+// (a struct member, written by its record's bindings).
+template <auto Member>
+void write_member(const Field& field, const void* source, nlohmann::ordered_json& out) {
+  using Of = MemberOf<decltype(Member)>;
+  using T = typename Of::Type;
+  const auto& value = static_cast<const typename Of::Section*>(source)->*Member;
+  const std::string key(field.name);
+  if constexpr (is_optional<T>) {
+    if (value) out[key] = *value;
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (field.required || !value.empty()) out[key] = value;
+  } else if constexpr (std::is_class_v<T> && !is_vector<T>) {
+    out[key] = write_record(*field.record, &value);
+  } else {
+    out[key] = value;
+  }
+}
+
+// An enumeration's member, by its table's name.
+template <auto Member, const auto& Table>
+void write_choice(const Field& field, const void* source, nlohmann::ordered_json& out) {
+  using Of = MemberOf<decltype(Member)>;
+  out[std::string(field.name)] = std::string(name_of(Table, static_cast<const typename Of::Section*>(source)->*Member));
+}
+
+// A nested object whose fields are members of the same struct (report.time.expected.lost_hours).
+void write_flattened(const Field& field, const void* source, nlohmann::ordered_json& out) {
+  out[std::string(field.name)] = write_record(*field.record, source);
+}
+
+template <auto Member>
+inline constexpr Binding written_binding{nullptr, &write_member<Member>};
+template <auto Member, const auto& Table>
+inline constexpr Binding written_choice_binding{nullptr, &write_choice<Member, Table>};
+inline constexpr Binding flattened_binding{nullptr, &write_flattened};
+
 // A field and the member it lands in: bound<&Section::member>(num(...)), or for a choice
 // bound<&Section::member, its_table>(pick(...)).
 template <auto Member>
@@ -183,6 +227,23 @@ constexpr Field bound(Field field) {
 template <auto Member, const auto& Table>
 constexpr Field bound(Field field) {
   field.binding = &choice_binding<Member, Table>;
+  return field;
+}
+// A report field and the member it is written from: written<&Section::member>(out(...)), for an
+// enumeration written<&Section::member, its_table>(pick(...)), and flattened(holds(...)) for a nested
+// object of the same struct's members.
+template <auto Member>
+constexpr Field written(Field field) {
+  field.binding = &written_binding<Member>;
+  return field;
+}
+template <auto Member, const auto& Table>
+constexpr Field written(Field field) {
+  field.binding = &written_choice_binding<Member, Table>;
+  return field;
+}
+constexpr Field flattened(Field field) {
+  field.binding = &flattened_binding;
   return field;
 }
 
@@ -702,66 +763,66 @@ constexpr Field issue_fields[] = {
 };
 
 constexpr Field report_model_fields[] = {
-    required(text("name", "Display name.")),
-    text("preset", "Catalog preset ID."),
-    required(out("params", "parameters", "Total parameters.")),
-    required(out("active_params", "parameters", "Parameters each token passes through.")),
-    required(flag("architecture_known", {}, "Whether the architecture (and so activations) is known.")),
-    out("forward_macs_per_image", "multiply-adds", "An image network's forward multiply-adds per image."),
+    written<&ModelReport::name>(required(text("name", "Display name."))),
+    written<&ModelReport::preset>(text("preset", "Catalog preset ID.")),
+    written<&ModelReport::params>(required(out("params", "parameters", "Total parameters."))),
+    written<&ModelReport::active_params>(required(out("active_params", "parameters", "Parameters each token passes through."))),
+    written<&ModelReport::architecture_known>(required(flag("architecture_known", {}, "Whether the architecture (and so activations) is known."))),
+    written<&ModelReport::forward_macs_per_image>(out("forward_macs_per_image", "multiply-adds", "An image network's forward multiply-adds per image.")),
     out("image_resolution", "pixels", "The side at which they were counted."),
     out("embedding_params", "parameters", "Token, position and token-type embeddings."),
     out("output_head_params", "parameters", "The untied output projection."),
 };
 
 constexpr Field compute_fields[] = {
-    required(out("tokens", "tokens", "Tokens trained on (images, for image networks), all epochs.")),
-    required(out("flops_per_token", "FLOPs", "Training FLOPs per token, forward and backward.")),
-    required(out("total_flops", "FLOPs", "Model FLOPs of the run (no recomputation).")),
-    required(pick("method", compute_methods, {}, "How FLOPs were counted.")),
-    required(out("flops_per_token_6n", "FLOPs", "6 x active parameters (4 x when the base is frozen).")),
-    required(out("total_flops_6n", "FLOPs", "The run by 6·N·T.")),
-    required(out("flops_per_param_per_token", "FLOPs", "6 for full training, 4 with frozen base weights.")),
-    required(out("trainable_params", "parameters", "Parameters with gradients.")),
-    required(out("seq_len", "tokens", "Sequence length used.")),
-    required(out("epochs", "epochs", "Passes over the data.")),
-    out("flops_per_token_detailed", "FLOPs", "Per token, counted matmul by matmul (with attention)."),
-    out("total_flops_detailed", "FLOPs", "The run, counted matmul by matmul."),
-    out("bytes_per_token", "bytes", "Bytes of text per token used for dataset_gb."),
+    written<&ComputeReport::tokens>(required(out("tokens", "tokens", "Tokens trained on (images, for image networks), all epochs."))),
+    written<&ComputeReport::flops_per_token>(required(out("flops_per_token", "FLOPs", "Training FLOPs per token, forward and backward."))),
+    written<&ComputeReport::total_flops>(required(out("total_flops", "FLOPs", "Model FLOPs of the run (no recomputation)."))),
+    written<&ComputeReport::method>(required(pick("method", compute_methods, {}, "How FLOPs were counted."))),
+    written<&ComputeReport::flops_per_token_6n>(required(out("flops_per_token_6n", "FLOPs", "6 x active parameters (4 x when the base is frozen)."))),
+    written<&ComputeReport::total_flops_6n>(required(out("total_flops_6n", "FLOPs", "The run by 6·N·T."))),
+    written<&ComputeReport::flops_per_param_per_token>(required(out("flops_per_param_per_token", "FLOPs", "6 for full training, 4 with frozen base weights."))),
+    written<&ComputeReport::trainable_params>(required(out("trainable_params", "parameters", "Parameters with gradients."))),
+    written<&ComputeReport::seq_len>(required(out("seq_len", "tokens", "Sequence length used."))),
+    written<&ComputeReport::epochs>(required(out("epochs", "epochs", "Passes over the data."))),
+    written<&ComputeReport::flops_per_token_detailed>(out("flops_per_token_detailed", "FLOPs", "Per token, counted matmul by matmul (with attention).")),
+    written<&ComputeReport::total_flops_detailed>(out("total_flops_detailed", "FLOPs", "The run, counted matmul by matmul.")),
+    written<&ComputeReport::bytes_per_token>(out("bytes_per_token", "bytes", "Bytes of text per token used for dataset_gb.")),
     text("bytes_per_token_from", "\"given\" or the text kind."),
     text("bytes_per_token_source", "Where the bytes per token come from."),
-    out("images_per_epoch", "images", "Images per epoch."),
+    written<&ComputeReport::images_per_epoch>(out("images_per_epoch", "images", "Images per epoch.")),
     out("images", "images", "Images in all epochs."),
     out("flops_per_image", "FLOPs", "Training FLOPs per image."),
-    out("image_resolution", "pixels", "Training image side."),
+    written<&ComputeReport::image_resolution>(out("image_resolution", "pixels", "Training image side.")),
 };
 
 constexpr Field report_hardware_fields[] = {
-    text("gpu", "Catalog GPU ID."),
-    required(text("gpu_name", "Display name.")),
-    required(pick("precision", precision_names, {}, "Precision used.")),
-    required(out("peak_tflops", "TFLOPS", "Dense peak per GPU at that precision.")),
-    required(out("memory_gb", "GiB", "Memory per GPU, as the vendor states it.")),
-    required(out("usable_memory_gib", "GiB", "What the driver gives a process.")),
-    required(out("gpus_per_node", "GPUs", "GPUs in one server.")),
+    written<&HardwareReport::gpu_id>(text("gpu", "Catalog GPU ID.")),
+    written<&HardwareReport::gpu_name>(required(text("gpu_name", "Display name."))),
+    written<&HardwareReport::precision>(required(pick("precision", precision_names, {}, "Precision used."))),
+    written<&HardwareReport::peak_tflops>(required(out("peak_tflops", "TFLOPS", "Dense peak per GPU at that precision."))),
+    written<&HardwareReport::memory_gb>(required(out("memory_gb", "GiB", "Memory per GPU, as the vendor states it."))),
+    written<&HardwareReport::usable_memory_gib>(required(out("usable_memory_gib", "GiB", "What the driver gives a process."))),
+    written<&HardwareReport::gpus_per_node>(required(out("gpus_per_node", "GPUs", "GPUs in one server."))),
 };
 
 constexpr Field breakdown_fields[] = {
-    required(out("matmul", "s", "Linear layers and the logits, forward and backward.")),
-    required(out("attention", "s", "Attention scores and their product with V.")),
-    required(out("elementwise", "s", "Norms, activations, residual adds, dropout, the loss.")),
-    required(out("recompute", "s", "Activation recomputation.")),
-    required(out("tensor_parallel", "s", "Tensor-parallel communication not hidden.")),
-    required(out("context_parallel", "s", "Context-parallel communication not hidden.")),
-    required(out("expert_parallel", "s", "Expert-parallel all-to-all not hidden.")),
-    required(out("pipeline_p2p", "s", "Pipeline sends and receives not hidden.")),
-    required(out("data_parallel", "s", "Gradient reduction and ZeRO/FSDP gathers not hidden.")),
-    required(out("bubble", "s", "Pipeline fill and drain.")),
-    required(out("optimizer", "s", "The optimizer step (and CPU offload traffic).")),
-    required(out("kernel_launch", "s",
-                 "The GPU waiting for the host to launch kernels smaller than their launch cost.")),
-    required(out("micro_batch_host", "s",
+    written<&StepBreakdown::matmul>(required(out("matmul", "s", "Linear layers and the logits, forward and backward."))),
+    written<&StepBreakdown::attention>(required(out("attention", "s", "Attention scores and their product with V."))),
+    written<&StepBreakdown::elementwise>(required(out("elementwise", "s", "Norms, activations, residual adds, dropout, the loss."))),
+    written<&StepBreakdown::recompute>(required(out("recompute", "s", "Activation recomputation."))),
+    written<&StepBreakdown::tensor_parallel>(required(out("tensor_parallel", "s", "Tensor-parallel communication not hidden."))),
+    written<&StepBreakdown::context_parallel>(required(out("context_parallel", "s", "Context-parallel communication not hidden."))),
+    written<&StepBreakdown::expert_parallel>(required(out("expert_parallel", "s", "Expert-parallel all-to-all not hidden."))),
+    written<&StepBreakdown::pipeline_p2p>(required(out("pipeline_p2p", "s", "Pipeline sends and receives not hidden."))),
+    written<&StepBreakdown::data_parallel>(required(out("data_parallel", "s", "Gradient reduction and ZeRO/FSDP gathers not hidden."))),
+    written<&StepBreakdown::bubble>(required(out("bubble", "s", "Pipeline fill and drain."))),
+    written<&StepBreakdown::optimizer>(required(out("optimizer", "s", "The optimizer step (and CPU offload traffic)."))),
+    written<&StepBreakdown::kernel_launch>(required(out("kernel_launch", "s",
+                 "The GPU waiting for the host to launch kernels smaller than their launch cost."))),
+    written<&StepBreakdown::micro_batch_host>(required(out("micro_batch_host", "s",
                  "The GPU waiting for the host between micro-batches: loading the batch and its synchronisation, "
-                 "the loss.")),
+                 "the loss."))),
 };
 const Record breakdown{"report.time.breakdown_seconds", doc("Where one step's time goes, on the slowest stage."),
                        breakdown_fields};
@@ -806,11 +867,11 @@ const Record likely{"report.time.range",
                     range_fields};
 
 constexpr Field lost_fields[] = {
-    required(out("slower_steps", "hours", "A real run's steady speed below the predicted one (run_efficiency).")),
-    required(out("checkpoints", "hours", "Training waiting for checkpoints to be written.")),
-    required(out("rework", "hours", "Work since the last checkpoint, lost at each interruption and done again.")),
-    required(out("restarts", "hours", "From each interruption to training again.")),
-    required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction).")),
+    written<&ExpectedRun::lost_slower_steps>(required(out("slower_steps", "hours", "A real run's steady speed below the predicted one (run_efficiency)."))),
+    written<&ExpectedRun::lost_checkpoints>(required(out("checkpoints", "hours", "Training waiting for checkpoints to be written."))),
+    written<&ExpectedRun::lost_rework>(required(out("rework", "hours", "Work since the last checkpoint, lost at each interruption and done again."))),
+    written<&ExpectedRun::lost_restarts>(required(out("restarts", "hours", "From each interruption to training again."))),
+    written<&ExpectedRun::lost_overheads>(required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction)."))),
 };
 constexpr Field expected_range_fields[] = {
     required(text("basis", "Where the range comes from: \"whole_runs\" (published whole pre-training runs, each "
@@ -838,33 +899,33 @@ const Record expected_days_range{"report.time.expected.wall_clock_days_range",
 const Record lost_hours{"report.time.expected.lost_hours", doc("Wall-clock hours lost beyond the steady state, by cause."),
                         lost_fields};
 constexpr Field expected_fields[] = {
-    required(pick("recovery", recovery_names, {}, "How interruptions are recovered from.")),
-    required(out("goodput", "fraction", "Steady-state wall-clock / expected wall-clock.")),
-    required(out("run_efficiency", "fraction", "A real run's steady speed / the step model's (1 with a given one).")),
-    required(out("interruption_goodput", "fraction",
-                 "Of the interrupted run's wall-clock, the share spent on steps that count (Daly 2006).")),
-    required(out("wall_clock_hours", "hours", "The expected run's wall-clock time.")),
-    required(out("wall_clock_days", "days", "The expected run's wall-clock time.")),
-    required(out("gpu_hours", "GPU-hours", "GPUs x the expected wall-clock hours.")),
-    required(out("interruptions", "interruptions", "Expected unexpected interruptions over the run.")),
-    required(out("interruptions_per_1000_gpu_days", "per 1000 GPU-days", "The interruption rate used.")),
-    out("mean_hours_between_interruptions", "hours", "Of the whole job: 24,000 / (rate x GPUs); absent at rate 0."),
-    required(out("checkpoint_bytes", "bytes", "Weights and optimizer state of the whole model.")),
-    required(out("checkpoint_seconds", "s", "Training waits this long per checkpoint.")),
-    required(out("checkpoint_write_gb_per_s", "GB/s per GPU", "The write speed used.")),
-    required(out("storage_write_gb_per_s", "GB/s", "The cluster storage's aggregate write speed used.")),
-    required(flag("checkpoint_async", "", "Whether training waits only for the copy to host memory.")),
-    required(out("checkpoint_persist_seconds", "s",
-                 "Until a checkpoint is on storage: with asynchronous saving, the shortest interval.")),
-    required(out("checkpoint_interval_hours", "hours", "Training time between checkpoints.")),
-    required(flag("checkpoint_interval_given", {}, "Whether the interval was given (else Daly's optimum).")),
-    required(out("checkpoints", "checkpoints", "Checkpoints written over the run.")),
-    required(out("restart_minutes", "minutes", "From an interruption to training again.")),
-    required(out("overhead_fraction", "fraction", "Evaluation, data stalls, scheduling.")),
-    required(holds("lost_hours", Type::object, &lost_hours, "Wall-clock hours lost, by cause.")),
-    required(flag("headline", {},
+    written<&ExpectedRun::recovery>(required(pick("recovery", recovery_names, {}, "How interruptions are recovered from."))),
+    written<&ExpectedRun::goodput>(required(out("goodput", "fraction", "Steady-state wall-clock / expected wall-clock."))),
+    written<&ExpectedRun::run_efficiency>(required(out("run_efficiency", "fraction", "A real run's steady speed / the step model's (1 with a given one)."))),
+    written<&ExpectedRun::interruption_goodput>(required(out("interruption_goodput", "fraction",
+                 "Of the interrupted run's wall-clock, the share spent on steps that count (Daly 2006)."))),
+    written<&ExpectedRun::wall_clock_hours>(required(out("wall_clock_hours", "hours", "The expected run's wall-clock time."))),
+    written<&ExpectedRun::wall_clock_days>(required(out("wall_clock_days", "days", "The expected run's wall-clock time."))),
+    written<&ExpectedRun::gpu_hours>(required(out("gpu_hours", "GPU-hours", "GPUs x the expected wall-clock hours."))),
+    written<&ExpectedRun::interruptions>(required(out("interruptions", "interruptions", "Expected unexpected interruptions over the run."))),
+    written<&ExpectedRun::interruptions_per_1000_gpu_days>(required(out("interruptions_per_1000_gpu_days", "per 1000 GPU-days", "The interruption rate used."))),
+    written<&ExpectedRun::mean_hours_between_interruptions>(out("mean_hours_between_interruptions", "hours", "Of the whole job: 24,000 / (rate x GPUs); absent at rate 0.")),
+    written<&ExpectedRun::checkpoint_bytes>(required(out("checkpoint_bytes", "bytes", "Weights and optimizer state of the whole model."))),
+    written<&ExpectedRun::checkpoint_seconds>(required(out("checkpoint_seconds", "s", "Training waits this long per checkpoint."))),
+    written<&ExpectedRun::checkpoint_write_gb_per_s>(required(out("checkpoint_write_gb_per_s", "GB/s per GPU", "The write speed used."))),
+    written<&ExpectedRun::storage_write_gb_per_s>(required(out("storage_write_gb_per_s", "GB/s", "The cluster storage's aggregate write speed used."))),
+    written<&ExpectedRun::checkpoint_async>(required(flag("checkpoint_async", "", "Whether training waits only for the copy to host memory."))),
+    written<&ExpectedRun::checkpoint_persist_seconds>(required(out("checkpoint_persist_seconds", "s",
+                 "Until a checkpoint is on storage: with asynchronous saving, the shortest interval."))),
+    written<&ExpectedRun::checkpoint_interval_hours>(required(out("checkpoint_interval_hours", "hours", "Training time between checkpoints."))),
+    written<&ExpectedRun::checkpoint_interval_given>(required(flag("checkpoint_interval_given", {}, "Whether the interval was given (else Daly's optimum)."))),
+    written<&ExpectedRun::checkpoints>(required(out("checkpoints", "checkpoints", "Checkpoints written over the run."))),
+    written<&ExpectedRun::restart_minutes>(required(out("restart_minutes", "minutes", "From an interruption to training again."))),
+    written<&ExpectedRun::overhead_fraction>(required(out("overhead_fraction", "fraction", "Evaluation, data stalls, scheduling."))),
+    flattened(required(holds("lost_hours", Type::object, &lost_hours, "Wall-clock hours lost, by cause."))),
+    written<&ExpectedRun::headline>(required(flag("headline", {},
                   "Whether the expected run is the estimate's headline: with a predicted utilisation (the deadline "
-                  "planner then plans on it); else the steady state is, and this is shown beside it.")),
+                  "planner then plans on it); else the steady state is, and this is shown beside it."))),
     holds("range", Type::object, &expected_likely, "Where a likely range is known: its basis and multipliers."),
     holds("gpu_hours_range", Type::object, &expected_hours_range, "With a range: the expected GPU-hours' likely range."),
     holds("wall_clock_days_range", Type::object, &expected_days_range, "With a range: the expected days' likely range."),
@@ -875,14 +936,14 @@ const Record expected_run{"report.time.expected",
                           expected_fields};
 
 constexpr Field time_fields[] = {
-    required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak.")),
-    required(pick("mfu_source", mfu_source_names, {}, "Whether the utilisation was given, assumed or predicted.")),
-    required(out("cluster_flops_per_second", "FLOP/s", "Achieved model FLOP/s of the whole cluster.")),
-    required(out("tokens_per_second", "tokens/s", "Throughput of the whole cluster.")),
-    required(out("gpu_hours", "GPU-hours", "GPUs x wall-clock hours.")),
-    required(out("wall_clock_hours", "hours", "Wall-clock time.")),
-    required(out("wall_clock_days", "days", "Wall-clock time.")),
-    out("step_seconds", "s", "One optimizer step at the reported speed."),
+    written<&TimeReport::mfu>(required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak."))),
+    written<&TimeReport::mfu_source, mfu_sources>(required(pick("mfu_source", mfu_source_names, {}, "Whether the utilisation was given, assumed or predicted."))),
+    written<&TimeReport::cluster_flops_per_second>(required(out("cluster_flops_per_second", "FLOP/s", "Achieved model FLOP/s of the whole cluster."))),
+    written<&TimeReport::tokens_per_second>(required(out("tokens_per_second", "tokens/s", "Throughput of the whole cluster."))),
+    written<&TimeReport::gpu_hours>(required(out("gpu_hours", "GPU-hours", "GPUs x wall-clock hours."))),
+    written<&TimeReport::wall_clock_hours>(required(out("wall_clock_hours", "hours", "Wall-clock time."))),
+    written<&TimeReport::wall_clock_days>(required(out("wall_clock_days", "days", "Wall-clock time."))),
+    written<&TimeReport::step_seconds>(out("step_seconds", "s", "One optimizer step at the reported speed.")),
     out("step_seconds_predicted", "s", "With a given utilisation: the step the engine predicts."),
     out("global_batch_sequences", "sequences", "Sequences per optimizer step."),
     out("micro_batches_per_step", "micro-batches", "Per step, per pipeline."),
@@ -901,58 +962,58 @@ constexpr Field time_fields[] = {
 };
 
 constexpr Field memory_parts_fields[] = {
-    required(out("weights", "bytes", "Weights.")),
-    required(out("gradients", "bytes", "Gradients.")),
-    required(out("optimizer", "bytes", "Optimizer states (and fp32 master weights).")),
-    required(out("activations", "bytes", "Activations kept for the backward pass.")),
-    required(out("logits", "bytes", "The loss's logits and their gradient, on the last stage.")),
-    required(out("overhead", "bytes", "CUDA context, communication and gather buffers, fragmentation.")),
-    required(out("total", "bytes", "The peak over the phases of a step.")),
+    written<&MemoryParts::weights>(required(out("weights", "bytes", "Weights."))),
+    written<&MemoryParts::gradients>(required(out("gradients", "bytes", "Gradients."))),
+    written<&MemoryParts::optimizer>(required(out("optimizer", "bytes", "Optimizer states (and fp32 master weights)."))),
+    written<&MemoryParts::activations>(required(out("activations", "bytes", "Activations kept for the backward pass."))),
+    written<&MemoryParts::logits>(required(out("logits", "bytes", "The loss's logits and their gradient, on the last stage."))),
+    written<&MemoryParts::overhead>(required(out("overhead", "bytes", "CUDA context, communication and gather buffers, fragmentation."))),
+    written<&MemoryParts::total>(required(out("total", "bytes", "The peak over the phases of a step."))),
 };
 const Record memory_parts{"report.memory.per_gpu_bytes", doc("Memory per GPU, part by part."), memory_parts_fields};
 
 constexpr Field overhead_fields[] = {
-    required(out("cuda_context", "bytes", "CUDA context.")),
-    required(out("communication", "bytes", "NCCL buffers per communicator in use.")),
-    required(out("gather", "bytes", "ZeRO-3/FSDP: gathered weights of the layers being computed.")),
-    required(out("fragmentation", "bytes", "The caching allocator's reserve beyond what is allocated.")),
-    required(out("workspace", "bytes", "QLoRA: one layer's matrices dequantised to 16 bits.")),
-    required(out("cast_copies", "bytes",
-                 "Autocast (regime amp): 16-bit copies of the fp32 matmul weights, held until the loss.")),
-    required(out("matmul_workspace", "bytes",
+    written<&MemoryOverhead::cuda_context>(required(out("cuda_context", "bytes", "CUDA context."))),
+    written<&MemoryOverhead::communication>(required(out("communication", "bytes", "NCCL buffers per communicator in use."))),
+    written<&MemoryOverhead::gather>(required(out("gather", "bytes", "ZeRO-3/FSDP: gathered weights of the layers being computed."))),
+    written<&MemoryOverhead::fragmentation>(required(out("fragmentation", "bytes", "The caching allocator's reserve beyond what is allocated."))),
+    written<&MemoryOverhead::workspace>(required(out("workspace", "bytes", "QLoRA: one layer's matrices dequantised to 16 bits."))),
+    written<&MemoryOverhead::cast_copies>(required(out("cast_copies", "bytes",
+                 "Autocast (regime amp): 16-bit copies of the fp32 matmul weights, held until the loss."))),
+    written<&MemoryOverhead::matmul_workspace>(required(out("matmul_workspace", "bytes",
                  "cuBLAS workspaces (forward and backward threads) and Transformer Engine's, allocated through "
-                 "the caching allocator: part of the allocated peak.")),
+                 "the caching allocator: part of the allocated peak."))),
 };
 const Record overhead{"report.memory.overhead_bytes", doc("The runtime overhead, part by part."), overhead_fields};
 
 constexpr Field explain_fields[] = {
-    required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding.")),
-    required(out("trainable_params_per_gpu", "parameters", "What gets optimizer states.")),
-    required(out("gradient_params_per_gpu", "parameters",
+    written<&MemoryExplanation::params_per_gpu>(required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding."))),
+    written<&MemoryExplanation::trainable_params_per_gpu>(required(out("trainable_params_per_gpu", "parameters", "What gets optimizer states."))),
+    written<&MemoryExplanation::gradient_params_per_gpu>(required(out("gradient_params_per_gpu", "parameters",
                  "What has gradient buffers: the trainable parameters, or under FSDP1 with adapters every parameter "
-                 "of the wrapped blocks.")),
-    required(out("weight_bytes_per_param", "bytes", "Bytes per weight.")),
-    required(out("gradient_bytes_per_param", "bytes", "Bytes per gradient.")),
-    required(out("optimizer_bytes_per_param", "bytes", "Optimizer bytes per trainable parameter.")),
-    required(out("weight_shard", "", "What ZeRO divides the weights by (1: not sharded).")),
-    required(out("gradient_shard", "", "What ZeRO divides the gradients by.")),
-    required(out("optimizer_shard", "", "What ZeRO divides the optimizer states by.")),
-    required(out("tokens_per_micro_batch", "tokens", "Per GPU, after context parallelism.")),
-    required(out("activation_bytes_per_token", "bytes", "Activations kept per token, all layers on this GPU.")),
-    required(out("logits_bytes_per_token", "bytes", "Logits bytes per token.")),
-    required(out("fragmentation_fraction", "fraction", "Allocator reserve as a fraction of dynamic allocations.")),
-    required(flag("gradients_unsharded_while_accumulating", {},
-                      "Gradient accumulation under FSDP's no_sync: the gradients stay whole until the last micro-batch.")),
-    required(flag("stage_weights_gathered", {},
+                 "of the wrapped blocks."))),
+    written<&MemoryExplanation::weight_bytes_per_param>(required(out("weight_bytes_per_param", "bytes", "Bytes per weight."))),
+    written<&MemoryExplanation::gradient_bytes_per_param>(required(out("gradient_bytes_per_param", "bytes", "Bytes per gradient."))),
+    written<&MemoryExplanation::optimizer_bytes_per_param>(required(out("optimizer_bytes_per_param", "bytes", "Optimizer bytes per trainable parameter."))),
+    written<&MemoryExplanation::weight_shard>(required(out("weight_shard", "", "What ZeRO divides the weights by (1: not sharded)."))),
+    written<&MemoryExplanation::gradient_shard>(required(out("gradient_shard", "", "What ZeRO divides the gradients by."))),
+    written<&MemoryExplanation::optimizer_shard>(required(out("optimizer_shard", "", "What ZeRO divides the optimizer states by."))),
+    written<&MemoryExplanation::tokens_per_micro_batch>(required(out("tokens_per_micro_batch", "tokens", "Per GPU, after context parallelism."))),
+    written<&MemoryExplanation::activation_bytes_per_token>(required(out("activation_bytes_per_token", "bytes", "Activations kept per token, all layers on this GPU."))),
+    written<&MemoryExplanation::logits_bytes_per_token>(required(out("logits_bytes_per_token", "bytes", "Logits bytes per token."))),
+    written<&MemoryExplanation::fragmentation_fraction>(required(out("fragmentation_fraction", "fraction", "Allocator reserve as a fraction of dynamic allocations."))),
+    written<&MemoryExplanation::gradients_unsharded_while_accumulating>(required(flag("gradients_unsharded_while_accumulating", {},
+                      "Gradient accumulation under FSDP's no_sync: the gradients stay whole until the last micro-batch."))),
+    written<&MemoryExplanation::stage_weights_gathered>(required(flag("stage_weights_gathered", {},
                   "Pipelining under FSDP2: the stage's 16-bit weights stay gathered from the first micro-batch's "
-                  "forward pass to the last one's backward pass (counted in overhead_bytes.gather).")),
-    required(out("previous_micro_batch_bytes", "bytes",
+                  "forward pass to the last one's backward pass (counted in overhead_bytes.gather)."))),
+    written<&MemoryExplanation::previous_micro_batch_bytes>(required(out("previous_micro_batch_bytes", "bytes",
                  "Held from the previous micro-batch through this one's forward pass (memory.previous_micro_batch_held); "
-                 "at_peak_bytes.previous is what that adds to the peak beyond the loss's buffers.")),
-    required(out("fp8_weight_copies_bytes", "bytes",
+                 "at_peak_bytes.previous is what that adds to the peak beyond the loss's buffers."))),
+    written<&MemoryExplanation::fp8_weight_copies_bytes>(required(out("fp8_weight_copies_bytes", "bytes",
                  "fp8 under Transformer Engine (Megatron, below ZeRO-3): each linear weight's cached fp8 copy and, "
                  "before Blackwell, its transpose, kept through the step beside the 16-bit weight (counted in "
-                 "per_gpu_bytes.weights).")),
+                 "per_gpu_bytes.weights)."))),
 };
 const Record explain{"report.memory.explain", doc("The numbers behind each part, for \"show the math\"."), explain_fields};
 
@@ -964,15 +1025,15 @@ constexpr Field suggestion_fields[] = {
 const Record suggestion{"report.memory.suggestions[]", doc("A change that alters the memory per GPU."), suggestion_fields};
 
 constexpr Field assumptions_fields[] = {
-    required(pick("framework", framework_names, {}, "The training framework.")),
-    required(flag("framework_assumed", {}, "Whether the framework was assumed (not given).")),
-    required(pick("regime", regime_names, {}, "How weights, gradients and optimizer states are held.")),
-    required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given).")),
-    required(pick("attention", attention_kernel_names, {}, "The attention kernel.")),
-    required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given).")),
-    required(pick("cross_entropy", cross_entropy_names, {}, "The loss kernel.")),
-    pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored."),
-    pick("quantization", quantization_names, {}, "QLoRA: the base weights' format."),
+    written<&MemoryAssumptions::framework>(required(pick("framework", framework_names, {}, "The training framework."))),
+    written<&MemoryAssumptions::framework_assumed>(required(flag("framework_assumed", {}, "Whether the framework was assumed (not given)."))),
+    written<&MemoryAssumptions::regime>(required(pick("regime", regime_names, {}, "How weights, gradients and optimizer states are held."))),
+    written<&MemoryAssumptions::regime_assumed>(required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given)."))),
+    written<&MemoryAssumptions::attention>(required(pick("attention", attention_kernel_names, {}, "The attention kernel."))),
+    written<&MemoryAssumptions::attention_assumed>(required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given)."))),
+    written<&MemoryAssumptions::cross_entropy>(required(pick("cross_entropy", cross_entropy_names, {}, "The loss kernel."))),
+    written<&MemoryAssumptions::adapter_precision>(pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored.")),
+    written<&MemoryAssumptions::quantization>(pick("quantization", quantization_names, {}, "QLoRA: the base weights' format.")),
 };
 const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
 
@@ -1010,10 +1071,10 @@ constexpr Field calibration_point_fields[] = {
 const Record calibration_point{"report.calibration.points", doc("Each measured figure beside the engine's."),
                                calibration_point_fields};
 constexpr Field speed_calibration_fields[] = {
-    required(out("compute", "factor", "The GPU's compute (matmuls, attention, elementwise, recomputation, optimizer, bubble), as a multiple of the model's.")),
-    required(out("communication", "factor", "The exposed communication, as a multiple of the model's.")),
-    required(out("host", "factor", "The host's kernel launches and work between micro-batches, as a multiple of the model's.")),
-    required(out("runs", "measurements", "Speed measurements fitted on.")),
+    written<&SpeedCalibration::compute>(required(out("compute", "factor", "The GPU's compute (matmuls, attention, elementwise, recomputation, optimizer, bubble), as a multiple of the model's."))),
+    written<&SpeedCalibration::communication>(required(out("communication", "factor", "The exposed communication, as a multiple of the model's."))),
+    written<&SpeedCalibration::host>(required(out("host", "factor", "The host's kernel launches and work between micro-batches, as a multiple of the model's."))),
+    written<&SpeedCalibration::runs>(required(out("runs", "measurements", "Speed measurements fitted on."))),
     pick("distance", calibration_distances, {},
          "The nearest measured run's distance from this one: the run itself, another layout of the same model on "
          "as many GPUs, another GPU count, or another model or GPU type."),
@@ -1027,9 +1088,9 @@ const Record speed_calibration{"report.calibration.speed",
                                "how much of them this run carries."),
                                speed_calibration_fields};
 constexpr Field memory_calibration_fields[] = {
-    required(out("allocated_factor", "factor", "The allocated peak, as a multiple of the model's (what the framework holds beyond or short of the model's parts, in proportion).")),
-    required(out("reserved_gap", "factor", "The allocator's reserved minus allocated, as a multiple of the model's.")),
-    required(out("runs", "measurements", "Memory measurements fitted on.")),
+    written<&MemoryCalibration::allocated_factor>(required(out("allocated_factor", "factor", "The allocated peak, as a multiple of the model's (what the framework holds beyond or short of the model's parts, in proportion)."))),
+    written<&MemoryCalibration::reserved_gap>(required(out("reserved_gap", "factor", "The allocator's reserved minus allocated, as a multiple of the model's."))),
+    written<&MemoryCalibration::runs>(required(out("runs", "measurements", "Memory measurements fitted on."))),
     required(pick("distance", calibration_distances, {}, "The nearest measured peak's run's distance from this one.")),
     required(out("carried", "fraction",
                  "The share of the fitted departure from 1 (in log space) applied to this run: 1 for the run measured "
@@ -1050,34 +1111,34 @@ const Record framework_alternative{"report.framework_alternatives",
                                    doc("The scenario under another plausible framework, at the same layout."),
                                    framework_alternative_fields};
 constexpr Field report_memory_fields[] = {
-    required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed.")),
-    required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated).")),
-    required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved).")),
-    required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
-                                               "between) or last.")),
-    required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage).")),
+    written<&MemoryReport::assumptions>(required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed."))),
+    written<&MemoryReport::allocated_bytes>(required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated)."))),
+    written<&MemoryReport::reserved_bytes>(required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved)."))),
+    written<&MemoryReport::worst_stage>(required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
+                                               "between) or last."))),
+    written<&MemoryReport::worst_pipeline_rank>(required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage)."))),
     required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
     required(holds("stage_allocated_bytes", Type::number_map, nullptr,
                    "Each pipeline stage's allocated peak (what torch.cuda.max_memory_allocated prints on that rank).")),
-    required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part.")),
-    required(holds("overhead_bytes", Type::object, &overhead, "The runtime overhead, part by part.")),
+    written<&MemoryReport::per_gpu_bytes>(required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part."))),
+    written<&MemoryReport::overhead_bytes>(required(holds("overhead_bytes", Type::object, &overhead, "The runtime overhead, part by part."))),
     required(holds("phases_bytes", Type::number_map, nullptr, "Memory at the end of each phase of a step.")),
-    required(holds("explain", Type::object, &explain, "The numbers behind each part.")),
-    required(text("peak_phase", "The phase with the peak.")),
-    required(holds("peak_parts", Type::text_list, nullptr, "The parts in memory at the peak.")),
+    written<&MemoryReport::explain>(required(holds("explain", Type::object, &explain, "The numbers behind each part."))),
+    written<&MemoryReport::peak_phase>(required(text("peak_phase", "The phase with the peak."))),
+    written<&MemoryReport::peak_parts>(required(holds("peak_parts", Type::text_list, nullptr, "The parts in memory at the peak."))),
     required(holds("at_peak_bytes", Type::number_map, nullptr, "Those parts' bytes; they sum to the total.")),
-    required(out("capacity_bytes", "bytes", "What the GPU has.")),
-    required(flag("fits", {}, "Whether the peak fits.")),
-    required(out("headroom_bytes", "bytes", "Capacity minus the peak when it fits, else 0.")),
-    required(out("shortfall_bytes", "bytes", "The peak minus capacity when it does not fit, else 0.")),
-    required(flag("activations_known", {}, "Whether activations could be counted (an architecture is known).")),
-    required(out("activation_bytes_per_micro_batch", "bytes", "What one more micro-batch in flight adds.")),
-    required(out("micro_batches_in_flight", "micro-batches",
-                 "On the worst pipeline stage, in micro-batches of its layers (interleaved chunks as fractions).")),
-    out("max_micro_batch", "sequences", "The largest micro-batch that fits (0: none does)."),
-    out("max_seq_len", "tokens", "The longest sequence that fits at micro-batch 1, or at strategy.micro_batch where given, with the rest of the layout (0: none does)."),
+    written<&MemoryReport::capacity_bytes>(required(out("capacity_bytes", "bytes", "What the GPU has."))),
+    written<&MemoryReport::fits>(required(flag("fits", {}, "Whether the peak fits."))),
+    written<&MemoryReport::headroom_bytes>(required(out("headroom_bytes", "bytes", "Capacity minus the peak when it fits, else 0."))),
+    written<&MemoryReport::shortfall_bytes>(required(out("shortfall_bytes", "bytes", "The peak minus capacity when it does not fit, else 0."))),
+    written<&MemoryReport::activations_known>(required(flag("activations_known", {}, "Whether activations could be counted (an architecture is known)."))),
+    written<&MemoryReport::activation_bytes_per_micro_batch>(required(out("activation_bytes_per_micro_batch", "bytes", "What one more micro-batch in flight adds."))),
+    written<&MemoryReport::micro_batches_in_flight>(required(out("micro_batches_in_flight", "micro-batches",
+                 "On the worst pipeline stage, in micro-batches of its layers (interleaved chunks as fractions)."))),
+    written<&MemoryReport::max_micro_batch>(out("max_micro_batch", "sequences", "The largest micro-batch that fits (0: none does).")),
+    written<&MemoryReport::max_seq_len>(out("max_seq_len", "tokens", "The longest sequence that fits at micro-batch 1, or at strategy.micro_batch where given, with the rest of the layout (0: none does).")),
     out("max_seq_len_micro_batch", "sequences", "The micro-batch max_seq_len is for."),
-    out("min_gpus", "GPUs", "The fewest GPUs (same layout, more data parallelism) that fit."),
+    written<&MemoryReport::min_gpus>(out("min_gpus", "GPUs", "The fewest GPUs (same layout, more data parallelism) that fit.")),
     required(holds("suggestions", Type::list, &suggestion, "Changes that would make it fit.")),
     required(holds("range", Type::object, &memory_likely, "How far the measured peak is likely to be off: basis and multipliers.")),
     required(holds("per_gpu_total_range", Type::object, &memory_bytes_range, "The per-GPU peak's likely range.")),
@@ -1118,18 +1179,18 @@ constexpr Field parallelism_fields[] = {
 };
 
 constexpr Field plan_fields[] = {
-    required(out("gpus", "GPUs", "GPUs the estimate used.")),
-    required(out("nodes", "nodes", "Servers.")),
-    required(pick("gpus_from", gpus_from_names, {}, "What decided the GPU count.")),
-    out("budget_per_month", "money", "The monthly budget."),
-    out("budget_total", "money", "The total budget."),
-    flag("within_budget", {}, "Whether the cost stays within the total budget."),
-    out("deadline_days", "days", "The deadline."),
-    flag("meets_deadline", {}, "Whether the run meets it."),
-    out("max_gpus", "GPUs",
+    written<&PlanReport::gpus>(required(out("gpus", "GPUs", "GPUs the estimate used."))),
+    written<&PlanReport::nodes>(required(out("nodes", "nodes", "Servers."))),
+    written<&PlanReport::gpus_from>(required(pick("gpus_from", gpus_from_names, {}, "What decided the GPU count."))),
+    written<&PlanReport::budget_per_month>(out("budget_per_month", "money", "The monthly budget.")),
+    written<&PlanReport::budget_total>(out("budget_total", "money", "The total budget.")),
+    written<&PlanReport::within_budget>(flag("within_budget", {}, "Whether the cost stays within the total budget.")),
+    written<&PlanReport::deadline_days>(out("deadline_days", "days", "The deadline.")),
+    written<&PlanReport::meets_deadline>(flag("meets_deadline", {}, "Whether the run meets it.")),
+    written<&PlanReport::max_gpus>(out("max_gpus", "GPUs",
         "With an offer that limits it: the most GPUs one job can use (one instance where instances cannot be joined, "
-        "else the provider's cluster cap)."),
-    out("gpus_wanted", "GPUs", "Where max_gpus capped the plan: the GPUs the budget or deadline would have used."),
+        "else the provider's cluster cap).")),
+    written<&PlanReport::gpus_wanted>(out("gpus_wanted", "GPUs", "Where max_gpus capped the plan: the GPUs the budget or deadline would have used.")),
 };
 
 constexpr auto money_range_fields = range_span("money");
@@ -1159,15 +1220,15 @@ const Record budget_exchange{"report.cost.budget_exchange", doc("The budget, con
                              exchange_fields};
 
 constexpr Field cost_fields[] = {
-    required(text("currency", "ISO code.")),
-    required(out("total", "money", "The run's cost.")),
-    required(out("per_gpu_hour", "money", "Price per GPU-hour.")),
-    required(out("per_gpu_month", "money", "Price per GPU-month.")),
-    required(out("per_month", "money", "The whole cluster for one billing month.")),
-    required(out("months", "months", "Wall-clock time in billing months.")),
-    text("offer", "The catalog offer priced."),
+    written<&CostReport::currency>(required(text("currency", "ISO code."))),
+    written<&CostReport::total>(required(out("total", "money", "The run's cost."))),
+    written<&CostReport::per_gpu_hour>(required(out("per_gpu_hour", "money", "Price per GPU-hour."))),
+    written<&CostReport::per_gpu_month>(required(out("per_gpu_month", "money", "Price per GPU-month."))),
+    written<&CostReport::per_month>(required(out("per_month", "money", "The whole cluster for one billing month."))),
+    written<&CostReport::months>(required(out("months", "months", "Wall-clock time in billing months."))),
+    written<&CostReport::offer>(text("offer", "The catalog offer priced.")),
     holds("total_range", Type::object, &money_range_record, "With a predicted utilisation: the cost's likely range."),
-    out("expected_total", "money", "With an expected run: its cost."),
+    written<&CostReport::expected_total>(out("expected_total", "money", "With an expected run: its cost.")),
     holds("expected_total_range", Type::object, &expected_money_range,
           "With an expected run's range: its cost's likely range."),
     holds("exchange", Type::object, &price_exchange, "A price in another currency: its conversion."),
@@ -1182,16 +1243,16 @@ const Record expected_co2_range{"report.energy.expected.co2_kg_range",
                                 "The expected run's emissions: the likely range (80%).",
                                 co2_range_fields};
 constexpr Field energy_expected_fields[] = {
-    required(out("kwh", "kWh", "Energy of the expected run.")),
-    required(out("co2_kg", "kg CO2", "Emissions of the expected run.")),
-    required(out("busy_hours", "hours",
+    written<&EnergyReport::Expected::kwh>(required(out("kwh", "kWh", "Energy of the expected run."))),
+    written<&EnergyReport::Expected::co2_kg>(required(out("co2_kg", "kg CO2", "Emissions of the expected run."))),
+    written<&EnergyReport::Expected::busy_hours>(required(out("busy_hours", "hours",
                  "Wall-clock hours with the GPUs computing: the steady steps, a real run's slower steps, rework and "
-                 "overheads.")),
-    required(out("idle_hours", "hours", "Wall-clock hours with the GPUs idle: checkpoint writes and restarts.")),
-    required(out("busy_power_fraction", "fraction of TDP",
-                 "GPU draw while computing: as given, else from the utilisation the slower steps reach.")),
-    required(out("idle_power_fraction", "fraction of TDP", "GPU draw while idle.")),
-    required(flag("headline", {}, "Whether the expected run is the estimate's headline (time.expected.headline).")),
+                 "overheads."))),
+    written<&EnergyReport::Expected::idle_hours>(required(out("idle_hours", "hours", "Wall-clock hours with the GPUs idle: checkpoint writes and restarts."))),
+    written<&EnergyReport::Expected::busy_power_fraction>(required(out("busy_power_fraction", "fraction of TDP",
+                 "GPU draw while computing: as given, else from the utilisation the slower steps reach."))),
+    written<&EnergyReport::Expected::idle_power_fraction>(required(out("idle_power_fraction", "fraction of TDP", "GPU draw while idle."))),
+    written<&EnergyReport::Expected::headline>(required(flag("headline", {}, "Whether the expected run is the estimate's headline (time.expected.headline)."))),
     holds("kwh_range", Type::object, &expected_kwh_range,
           "With the expected run's range: the energy times its multipliers (of the run's hours: a slower real run "
           "draws less while computing, so the high end is an upper bound)."),
@@ -1204,17 +1265,17 @@ const Record energy_expected{"report.energy.expected",
                              energy_expected_fields};
 
 constexpr Field report_energy_fields[] = {
-    required(out("gpu_tdp_w", "W", "Board power.")),
-    required(out("gpu_power_fraction", "fraction of TDP", "Average GPU draw.")),
-    required(pick("gpu_power_from", power_from_names, {}, "Given, or from the utilisation.")),
-    required(out("host_power_fraction", "fraction of GPU power", "Host share.")),
-    required(out("pue", "", "Power usage effectiveness.")),
-    required(out("facility_kw", "kW", "The whole run's draw at the meter.")),
-    required(out("kwh", "kWh", "Energy of the run.")),
-    required(text("grid", "Region ID, \"given\", or \"world\".")),
-    required(out("grid_kg_co2_per_kwh", "kg CO2/kWh", "The grid's intensity.")),
-    required(text("grid_source", "Where the intensity comes from.")),
-    required(out("co2_kg", "kg CO2", "Emissions of the run.")),
+    written<&EnergyReport::gpu_tdp_w>(required(out("gpu_tdp_w", "W", "Board power."))),
+    written<&EnergyReport::gpu_power_fraction>(required(out("gpu_power_fraction", "fraction of TDP", "Average GPU draw."))),
+    written<&EnergyReport::gpu_power_from>(required(pick("gpu_power_from", power_from_names, {}, "Given, or from the utilisation."))),
+    written<&EnergyReport::host_power_fraction>(required(out("host_power_fraction", "fraction of GPU power", "Host share."))),
+    written<&EnergyReport::pue>(required(out("pue", "", "Power usage effectiveness."))),
+    written<&EnergyReport::facility_kw>(required(out("facility_kw", "kW", "The whole run's draw at the meter."))),
+    written<&EnergyReport::kwh>(required(out("kwh", "kWh", "Energy of the run."))),
+    written<&EnergyReport::grid>(required(text("grid", "Region ID, \"given\", or \"world\"."))),
+    written<&EnergyReport::grid_kg_co2_per_kwh>(required(out("grid_kg_co2_per_kwh", "kg CO2/kWh", "The grid's intensity."))),
+    written<&EnergyReport::grid_source>(required(text("grid_source", "Where the intensity comes from."))),
+    written<&EnergyReport::co2_kg>(required(out("co2_kg", "kg CO2", "Emissions of the run."))),
     holds("expected", Type::object, &energy_expected, "With an expected run: its energy and emissions."),
 };
 
@@ -1233,24 +1294,24 @@ constexpr Field budget_split_fields[] = {
 const Record budget_split{"report.scaling_law.budget", doc("What a total budget buys, split."), budget_split_fields};
 
 constexpr Field law_fit_fields[] = {
-    required(out("e", "nats", "E, the irreducible loss.")),
-    required(out("a", "", "A, the parameter term's scale.")),
-    required(out("alpha", "", "alpha, the parameter term's exponent.")),
-    required(out("b", "", "B, the data term's scale.")),
-    required(out("beta", "", "beta, the data term's exponent.")),
+    written<&ScalingLawReport::fit_e>(required(out("e", "nats", "E, the irreducible loss."))),
+    written<&ScalingLawReport::fit_a>(required(out("a", "", "A, the parameter term's scale."))),
+    written<&ScalingLawReport::fit_alpha>(required(out("alpha", "", "alpha, the parameter term's exponent."))),
+    written<&ScalingLawReport::fit_b>(required(out("b", "", "B, the data term's scale."))),
+    written<&ScalingLawReport::fit_beta>(required(out("beta", "", "beta, the data term's exponent."))),
 };
 const Record law_fit{"report.scaling_law.fit", doc("L(N, D) = E + A/N^alpha + B/D^beta (Hoffmann et al. 2022, eq. 10)."),
                      law_fit_fields};
 
 constexpr Field scaling_law_fields[] = {
-    required(out("params", "parameters", "The run's parameters.")),
-    required(out("tokens", "tokens", "The run's tokens.")),
-    required(out("compute_flops", "FLOPs", "C = 6ND.")),
-    required(out("tokens_per_param", "tokens", "Tokens per parameter.")),
-    required(out("loss", "nats", "The run's loss by the fitted law.")),
+    written<&ScalingLawReport::params>(required(out("params", "parameters", "The run's parameters."))),
+    written<&ScalingLawReport::tokens>(required(out("tokens", "tokens", "The run's tokens."))),
+    written<&ScalingLawReport::compute_flops>(required(out("compute_flops", "FLOPs", "C = 6ND."))),
+    written<&ScalingLawReport::tokens_per_param>(required(out("tokens_per_param", "tokens", "Tokens per parameter."))),
+    written<&ScalingLawReport::loss>(required(out("loss", "nats", "The run's loss by the fitted law."))),
     required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
     required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
-    required(holds("fit", Type::object, &law_fit, "The fitted law's constants.")),
+    flattened(required(holds("fit", Type::object, &law_fit, "The fitted law's constants."))),
     holds("budget", Type::object, &budget_split, "What a total budget buys."),
 };
 
@@ -1293,6 +1354,38 @@ constexpr Field report_fields[] = {
 
 // An estimate's report; an input that cannot be estimated gives only warnings and errors.
 const Record report{"report", doc("What an estimate says."), report_fields, {}, true};
+
+namespace report_sections {
+const Record& model = contract::report_model;
+const Record& compute = contract::compute;
+const Record& hardware = contract::report_hardware;
+const Record& time = contract::time;
+const Record& breakdown_seconds = contract::breakdown;
+const Record& expected_run = contract::expected_run;
+const Record& memory = contract::report_memory;
+const Record& plan = contract::plan;
+const Record& speed_calibration = contract::speed_calibration;
+const Record& memory_calibration = contract::memory_calibration;
+const Record& cost = contract::cost;
+const Record& energy = contract::report_energy;
+const Record& energy_expected = contract::energy_expected;
+const Record& scaling_law = contract::scaling_law;
+}  // namespace report_sections
+
+nlohmann::ordered_json write_record(const Record& record, const void* source, nlohmann::ordered_json extras) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const Field& field : record.fields) {
+    if (field.binding && field.binding->write) {
+      field.binding->write(field, source, out);
+    } else if (const auto it = extras.find(field.name); it != extras.end()) {
+      out[std::string(field.name)] = std::move(*it);
+      extras.erase(it);
+    }
+  }
+  // What the record does not declare stays, for the report's check to refuse.
+  for (auto& [key, value] : extras.items()) out[key] = std::move(value);
+  return out;
+}
 
 const Field* find(const Record& record, std::string_view name) {
   for (const Field& field : record.fields)

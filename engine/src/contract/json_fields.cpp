@@ -119,7 +119,7 @@ Fields::Fields(const json& object, std::string path, Issues& errors, const contr
 
 void Fields::read_bound_into(const contract::Record& record, void* target) {
   for (const contract::Field& field : record.fields)
-    if (field.binding) field.binding->read(*this, field, target);
+    if (field.binding && field.binding->read) field.binding->read(*this, field, target);
 }
 
 const contract::Field* Fields::declared(std::string_view key) const {

@@ -624,251 +624,110 @@ bool all_finite_non_negative(const json& value) {
   return true;
 }
 
-// The model: its name, parameter counts and preset.
+namespace sections = contract::report_sections;
+
+// Each section is its record's object: the fields bound to the section's struct (contract.cpp's
+// written<...>), and here only what is derived from other members or conditional on them.
+
+// The model: embedding and head parameters where counted, an image network's resolution.
 json model_json(const Report& r) {
-  json model = {{"name", r.model.name},
-                {"params", r.model.params},
-                {"active_params", r.model.active_params},
-                {"architecture_known", r.model.architecture_known}};
-  if (!r.model.preset.empty()) model["preset"] = r.model.preset;
-  if (r.model.forward_macs_per_image) {
-    model["forward_macs_per_image"] = *r.model.forward_macs_per_image;
-    model["image_resolution"] = r.model.image_resolution;
-  }
+  json extras = json::object();
+  if (r.model.forward_macs_per_image) extras["image_resolution"] = r.model.image_resolution;
   if (r.model.breakdown) {
-    model["embedding_params"] = r.model.breakdown->embedding;
-    model["output_head_params"] = r.model.breakdown->output_head;
+    extras["embedding_params"] = r.model.breakdown->embedding;
+    extras["output_head_params"] = r.model.breakdown->output_head;
   }
-  return model;
+  return contract::write_record(sections::model, &r.model, std::move(extras));
 }
 
-// The training compute: tokens and FLOPs, by each method.
+// The training compute: where the bytes per token came from, and for an image network, images and
+// FLOPs per image.
 json compute_json(const Report& r) {
   const ComputeReport& c = r.compute;
-  json compute = {{"tokens", c.tokens},
-                  {"flops_per_token", c.flops_per_token},
-                  {"total_flops", c.total_flops},
-                  {"method", c.method},
-                  {"flops_per_token_6n", c.flops_per_token_6n},
-                  {"total_flops_6n", c.total_flops_6n},
-                  {"flops_per_param_per_token", c.flops_per_param_per_token},
-                  {"trainable_params", c.trainable_params},
-                  {"seq_len", c.seq_len},
-                  {"epochs", c.epochs}};
-  if (c.flops_per_token_detailed) compute["flops_per_token_detailed"] = *c.flops_per_token_detailed;
-  if (c.total_flops_detailed) compute["total_flops_detailed"] = *c.total_flops_detailed;
+  json extras = json::object();
   if (c.bytes_per_token) {
-    compute["bytes_per_token"] = *c.bytes_per_token;
-    compute["bytes_per_token_from"] = c.bytes_per_token_from;
-    compute["bytes_per_token_source"] = c.bytes_per_token_source;
+    extras["bytes_per_token_from"] = c.bytes_per_token_from;
+    extras["bytes_per_token_source"] = c.bytes_per_token_source;
   }
   if (c.images_per_epoch) {
-    compute["images_per_epoch"] = *c.images_per_epoch;
-    compute["images"] = c.tokens;
-    compute["flops_per_image"] = c.flops_per_token;
-    compute["image_resolution"] = *c.image_resolution;
+    extras["images"] = c.tokens;
+    extras["flops_per_image"] = c.flops_per_token;
   }
-  return compute;
+  return contract::write_record(sections::compute, &c, std::move(extras));
 }
 
-// The GPU and its precision, peak and memory.
-json hardware_json(const Report& r) {
-  const HardwareReport& h = r.hardware;
-  json hardware = json::object();
-  if (!h.gpu_id.empty()) hardware["gpu"] = h.gpu_id;
-  hardware.update(json{{"gpu_name", h.gpu_name},
-                       {"precision", h.precision},
-                       {"peak_tflops", h.peak_tflops},
-                       {"memory_gb", h.memory_gb},
-                       {"usable_memory_gib", h.usable_memory_gib},
-                       {"gpus_per_node", h.gpus_per_node}});
-  return hardware;
-}
-
-// The expected run: interruptions, checkpoints, restarts and what they cost.
+// The expected run: its likely range, and the GPU-hours and days under it.
 json expected_run_json(const ExpectedRun& e) {
-  json expected = {{"recovery", e.recovery},
-                   {"goodput", e.goodput},
-                   {"run_efficiency", e.run_efficiency},
-                   {"interruption_goodput", e.interruption_goodput},
-                   {"wall_clock_hours", e.wall_clock_hours},
-                   {"wall_clock_days", e.wall_clock_days},
-                   {"gpu_hours", e.gpu_hours},
-                   {"interruptions", e.interruptions},
-                   {"interruptions_per_1000_gpu_days", e.interruptions_per_1000_gpu_days},
-                   {"checkpoint_bytes", e.checkpoint_bytes},
-                   {"checkpoint_seconds", e.checkpoint_seconds},
-                   {"checkpoint_write_gb_per_s", e.checkpoint_write_gb_per_s},
-                   {"storage_write_gb_per_s", e.storage_write_gb_per_s},
-                   {"checkpoint_async", e.checkpoint_async},
-                   {"checkpoint_persist_seconds", e.checkpoint_persist_seconds},
-                   {"checkpoint_interval_hours", e.checkpoint_interval_hours},
-                   {"checkpoint_interval_given", e.checkpoint_interval_given},
-                   {"checkpoints", e.checkpoints},
-                   {"restart_minutes", e.restart_minutes},
-                   {"overhead_fraction", e.overhead_fraction},
-                   {"lost_hours",
-                    {{"slower_steps", e.lost_slower_steps},
-                     {"checkpoints", e.lost_checkpoints},
-                     {"rework", e.lost_rework},
-                     {"restarts", e.lost_restarts},
-                     {"overheads", e.lost_overheads}}}};
-  if (e.mean_hours_between_interruptions)
-    expected["mean_hours_between_interruptions"] = *e.mean_hours_between_interruptions;
-  expected["headline"] = e.headline;
+  json extras = json::object();
   if (e.range) {
-    expected["range"] = range_json(*e.range);
-    expected["gpu_hours_range"] = span_json(e.gpu_hours, *e.range);
-    expected["wall_clock_days_range"] = span_json(e.wall_clock_days, *e.range);
+    extras["range"] = range_json(*e.range);
+    extras["gpu_hours_range"] = span_json(e.gpu_hours, *e.range);
+    extras["wall_clock_days_range"] = span_json(e.wall_clock_days, *e.range);
   }
-  return expected;
+  return contract::write_record(sections::expected_run, &e, std::move(extras));
 }
 
-// The time: utilisation, throughput, hours and days, the predicted step and its likely range.
+// The time: the predicted step beside the reported speed, and its likely range.
 json time_json(const Report& r) {
   const TimeReport& t = r.time;
-  json time = {{"mfu", t.mfu},
-               {"mfu_source", contract::name_of(contract::mfu_sources, t.mfu_source)},
-               {"cluster_flops_per_second", t.cluster_flops_per_second},
-               {"tokens_per_second", t.tokens_per_second},
-               {"gpu_hours", t.gpu_hours},
-               {"wall_clock_hours", t.wall_clock_hours},
-               {"wall_clock_days", t.wall_clock_days}};
+  json extras = json::object();
   if (t.step) {
     const StepPrediction& st = *t.step;
-    const StepBreakdown& b = st.seconds;
-    // The step at the reported speed; with a given utilisation, the predicted step is reported beside it
-    // (and the breakdown is always the predicted one).
-    if (t.step_seconds) time["step_seconds"] = *t.step_seconds;
-    if (t.mfu_source != MfuSource::predicted) time["step_seconds_predicted"] = st.step_seconds;
-    time["global_batch_sequences"] = st.global_batch_sequences;
-    time["micro_batches_per_step"] = st.micro_batches;
+    // With a given utilisation the predicted step is reported beside the reported one (and the
+    // breakdown is always the predicted one).
+    if (t.mfu_source != MfuSource::predicted) extras["step_seconds_predicted"] = st.step_seconds;
+    extras["global_batch_sequences"] = st.global_batch_sequences;
+    extras["micro_batches_per_step"] = st.micro_batches;
     if (t.mfu_source == MfuSource::predicted) {
-      time["hfu"] = st.hfu;
+      extras["hfu"] = st.hfu;
     } else {
-      // A given utilisation fixes the time; what the model predicts is reported beside it.
-      time["mfu_predicted"] = st.mfu;
-      time["hfu_predicted"] = st.hfu;
+      extras["mfu_predicted"] = st.mfu;
+      extras["hfu_predicted"] = st.hfu;
     }
-    time["breakdown_seconds"] = {{"matmul", b.matmul},
-                                 {"attention", b.attention},
-                                 {"elementwise", b.elementwise},
-                                 {"recompute", b.recompute},
-                                 {"tensor_parallel", b.tensor_parallel},
-                                 {"context_parallel", b.context_parallel},
-                                 {"expert_parallel", b.expert_parallel},
-                                 {"pipeline_p2p", b.pipeline_p2p},
-                                 {"data_parallel", b.data_parallel},
-                                 {"bubble", b.bubble},
-                                 {"optimizer", b.optimizer},
-                                 {"kernel_launch", b.kernel_launch},
-                                 {"micro_batch_host", b.micro_batch_host}};
+    extras["breakdown_seconds"] = contract::write_record(sections::breakdown_seconds, &st.seconds);
   }
   if (t.range) {
     // The prediction times the likely range's ends: a slower step (high) is a lower utilisation.
     const LikelyRange& lr = *t.range;
-    time["range"] = range_json(lr);
-    time["mfu_range"] = {{"low", t.mfu / lr.high}, {"high", t.mfu / lr.low}};
-    if (t.step_seconds) time["step_seconds_range"] = span_json(*t.step_seconds, lr);
-    time["gpu_hours_range"] = span_json(t.gpu_hours, lr);
-    time["wall_clock_days_range"] = span_json(t.wall_clock_days, lr);
+    extras["range"] = range_json(lr);
+    extras["mfu_range"] = {{"low", t.mfu / lr.high}, {"high", t.mfu / lr.low}};
+    if (t.step_seconds) extras["step_seconds_range"] = span_json(*t.step_seconds, lr);
+    extras["gpu_hours_range"] = span_json(t.gpu_hours, lr);
+    extras["wall_clock_days_range"] = span_json(t.wall_clock_days, lr);
   }
   if (t.expected) {
-    time["goodput"] = t.expected->goodput;
-    time["expected"] = expected_run_json(*t.expected);
+    extras["goodput"] = t.expected->goodput;
+    extras["expected"] = expected_run_json(*t.expected);
   }
-  return time;
+  return contract::write_record(sections::time, &t, std::move(extras));
 }
 
-// The memory per GPU: its parts, phases, stages, explanation, limits and suggestions.
+// The memory per GPU: the stages, phases and parts at the peak by name, the suggestions, the range.
 json memory_json(const Report& r) {
-  const MemoryParts& mp = r.memory.per_gpu_bytes;
-  const MemoryOverhead& mo = r.memory.overhead_bytes;
+  const MemoryReport& m = r.memory;
+  const auto by_name = [](const auto& pairs) {
+    json out = json::object();
+    for (const auto& [name, bytes] : pairs) out[name] = bytes;
+    return out;
+  };
   json phases = json::object();
-  for (const auto& phase : r.memory.phases) phases[phase.name] = phase.bytes;
-  json at_peak = json::object();
-  for (const auto& [part, bytes] : r.memory.at_peak) at_peak[part] = bytes;
+  for (const auto& phase : m.phases) phases[phase.name] = phase.bytes;
   json suggestions = json::array();
-  for (const auto& sug : r.memory.suggestions) {
+  for (const auto& sug : m.suggestions) {
     json changes = json::object();
-    for (const auto& [field, value] : sug.changes) changes[field] = json::parse(value, nullptr, false);
+    for (const ScenarioChange& change : sug.changes)
+      changes[change.path] = std::visit([](const auto& value) { return json(value); }, change.value);
     suggestions.push_back({{"changes", changes}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
   }
-  const MemoryAssumptions& ma = r.memory.assumptions;
-  json assumptions = {{"framework", ma.framework},   {"framework_assumed", ma.framework_assumed},
-                      {"regime", ma.regime},         {"regime_assumed", ma.regime_assumed},
-                      {"attention", ma.attention},   {"attention_assumed", ma.attention_assumed},
-                      {"cross_entropy", ma.cross_entropy}};
-  if (!ma.adapter_precision.empty()) assumptions["adapter_precision"] = ma.adapter_precision;
-  if (!ma.quantization.empty()) assumptions["quantization"] = ma.quantization;
-  json stages = json::object();
-  for (const auto& [stage, bytes] : r.memory.stage_bytes) stages[stage] = bytes;
-  json stages_allocated = json::object();
-  for (const auto& [stage, bytes] : r.memory.stage_allocated_bytes) stages_allocated[stage] = bytes;
-  json memory = {{"assumptions", assumptions},
-                 {"allocated_bytes", r.memory.allocated_bytes},
-                 {"reserved_bytes", r.memory.reserved_bytes},
-                 {"worst_stage", r.memory.worst_stage},
-                 {"worst_pipeline_rank", r.memory.worst_pipeline_rank},
-                 {"stage_bytes", stages},
-                 {"stage_allocated_bytes", stages_allocated},
-                 {"per_gpu_bytes",
-                  {{"weights", mp.weights},
-                   {"gradients", mp.gradients},
-                   {"optimizer", mp.optimizer},
-                   {"activations", mp.activations},
-                   {"logits", mp.logits},
-                   {"overhead", mp.overhead},
-                   {"total", mp.total}}},
-                 {"overhead_bytes",
-                  {{"cuda_context", mo.cuda_context},
-                   {"communication", mo.communication},
-                   {"gather", mo.gather},
-                   {"fragmentation", mo.fragmentation},
-                   {"workspace", mo.workspace},
-                   {"cast_copies", mo.cast_copies},
-                   {"matmul_workspace", mo.matmul_workspace}}},
+  json extras = {{"stage_bytes", by_name(m.stage_bytes)},
+                 {"stage_allocated_bytes", by_name(m.stage_allocated_bytes)},
                  {"phases_bytes", phases},
-                 {"explain",
-                  {{"params_per_gpu", r.memory.explain.params_per_gpu},
-                   {"trainable_params_per_gpu", r.memory.explain.trainable_params_per_gpu},
-                   {"gradient_params_per_gpu", r.memory.explain.gradient_params_per_gpu},
-                   {"weight_bytes_per_param", r.memory.explain.weight_bytes_per_param},
-                   {"gradient_bytes_per_param", r.memory.explain.gradient_bytes_per_param},
-                   {"optimizer_bytes_per_param", r.memory.explain.optimizer_bytes_per_param},
-                   {"weight_shard", r.memory.explain.weight_shard},
-                   {"gradient_shard", r.memory.explain.gradient_shard},
-                   {"optimizer_shard", r.memory.explain.optimizer_shard},
-                   {"tokens_per_micro_batch", r.memory.explain.tokens_per_micro_batch},
-                   {"activation_bytes_per_token", r.memory.explain.activation_bytes_per_token},
-                   {"logits_bytes_per_token", r.memory.explain.logits_bytes_per_token},
-                   {"fragmentation_fraction", r.memory.explain.fragmentation_fraction},
-                   {"gradients_unsharded_while_accumulating",
-                    r.memory.explain.gradients_unsharded_while_accumulating},
-                   {"stage_weights_gathered", r.memory.explain.stage_weights_gathered},
-                   {"previous_micro_batch_bytes", r.memory.explain.previous_micro_batch_bytes},
-                   {"fp8_weight_copies_bytes", r.memory.explain.fp8_weight_copies_bytes}}},
-                 {"peak_phase", r.memory.peak_phase},
-                 {"peak_parts", r.memory.peak_parts},
-                 {"at_peak_bytes", at_peak},
-                 {"capacity_bytes", r.memory.capacity_bytes},
-                 {"fits", r.memory.fits},
-                 {"headroom_bytes", r.memory.headroom_bytes},
-                 {"shortfall_bytes", r.memory.shortfall_bytes},
-                 {"activations_known", r.memory.activations_known},
-                 {"activation_bytes_per_micro_batch", r.memory.activation_bytes_per_micro_batch},
-                 {"micro_batches_in_flight", r.memory.micro_batches_in_flight}};
-  if (r.memory.max_micro_batch) memory["max_micro_batch"] = *r.memory.max_micro_batch;
-  if (r.memory.max_seq_len) {
-    memory["max_seq_len"] = *r.memory.max_seq_len;
-    memory["max_seq_len_micro_batch"] = r.memory.max_seq_len_micro_batch;
-  }
-  if (r.memory.min_gpus) memory["min_gpus"] = *r.memory.min_gpus;
-  memory["suggestions"] = suggestions;
-  memory["range"] = range_json(r.memory.range);
-  memory["per_gpu_total_range"] = {{"low", r.memory.per_gpu_bytes.total * r.memory.range.low},
-                                   {"high", r.memory.per_gpu_bytes.total * r.memory.range.high}};
-  return memory;
+                 {"at_peak_bytes", by_name(m.at_peak)},
+                 {"suggestions", suggestions},
+                 {"range", range_json(m.range)},
+                 {"per_gpu_total_range", span_json(m.per_gpu_bytes.total, m.range)}};
+  if (m.max_seq_len) extras["max_seq_len_micro_batch"] = m.max_seq_len_micro_batch;
+  return contract::write_record(sections::memory, &m, std::move(extras));
 }
 
 // The layout and, where the planner chose it, the alternatives it weighed.
@@ -896,20 +755,6 @@ json parallelism_json(const Report& r) {
   return parallelism;
 }
 
-// The GPU count and what planned it.
-json plan_json(const Report& r) {
-  json plan = {{"gpus", r.plan.gpus}, {"nodes", r.plan.nodes}, {"gpus_from", r.plan.gpus_from}};
-  if (r.plan.budget_per_month) plan["budget_per_month"] = *r.plan.budget_per_month;
-  if (r.plan.budget_total) plan["budget_total"] = *r.plan.budget_total;
-  if (r.plan.within_budget) plan["within_budget"] = *r.plan.within_budget;
-  if (r.plan.deadline_days) plan["deadline_days"] = *r.plan.deadline_days;
-  if (r.plan.meets_deadline) plan["meets_deadline"] = *r.plan.meets_deadline;
-  if (r.plan.max_gpus) plan["max_gpus"] = *r.plan.max_gpus;
-  if (r.plan.gpus_wanted) plan["gpus_wanted"] = *r.plan.gpus_wanted;
-
-  return plan;
-}
-
 // The user's measured runs: each point, and the speed and memory calibrations fitted on them.
 json calibration_json(const CalibrationReport& c) {
   json points = json::array();
@@ -921,21 +766,14 @@ json calibration_json(const CalibrationReport& c) {
                       {"predicted", p.predicted},
                       {"calibrated", p.calibrated}});
   json calibration = {{"points", points}};
-  if (c.speed.runs > 0)
-    calibration["speed"] = {{"compute", c.speed.compute},
-                            {"communication", c.speed.communication},
-                            {"host", c.speed.host},
-                            {"runs", c.speed.runs}};
-  if (c.step_seconds_uncalibrated) {
-    calibration["speed"]["distance"] = c.speed_distance;
-    calibration["speed"]["carried"] = c.speed_carried;
+  if (c.speed.runs > 0) {
+    json nearest = json::object();
+    if (c.step_seconds_uncalibrated) nearest = {{"distance", c.speed_distance}, {"carried", c.speed_carried}};
+    calibration["speed"] = contract::write_record(sections::speed_calibration, &c.speed, std::move(nearest));
   }
   if (c.memory.runs > 0)
-    calibration["memory"] = {{"allocated_factor", c.memory.allocated_factor},
-                             {"reserved_gap", c.memory.reserved_gap},
-                             {"runs", c.memory.runs},
-                             {"distance", c.memory_distance},
-                             {"carried", c.memory_carried}};
+    calibration["memory"] = contract::write_record(sections::memory_calibration, &c.memory,
+                                                   {{"distance", c.memory_distance}, {"carried", c.memory_carried}});
   if (c.step_seconds_uncalibrated) calibration["step_seconds_uncalibrated"] = *c.step_seconds_uncalibrated;
   if (c.memory.runs > 0) calibration["per_gpu_bytes_uncalibrated"] = c.per_gpu_bytes_uncalibrated;
   return calibration;
@@ -952,79 +790,53 @@ json framework_alternatives_json(const Report& r) {
   return alternatives;
 }
 
-// The cost, its likely range, and any currency conversion.
+// The cost: its likely ranges, and any currency conversion.
 json cost_json(const Report& r) {
-  json cost = {{"currency", r.cost->currency},         {"total", r.cost->total},
-               {"per_gpu_hour", r.cost->per_gpu_hour}, {"per_gpu_month", r.cost->per_gpu_month},
-               {"per_month", r.cost->per_month},       {"months", r.cost->months}};
-  if (!r.cost->offer.empty()) cost["offer"] = r.cost->offer;
-  if (r.time.range) cost["total_range"] = span_json(r.cost->total, *r.time.range);
-  if (r.cost->expected_total) cost["expected_total"] = *r.cost->expected_total;
-  if (r.cost->expected_total && r.time.expected && r.time.expected->range)
-    cost["expected_total_range"] = span_json(*r.cost->expected_total, *r.time.expected->range);
-  if (r.cost->exchange) cost["exchange"] = exchange_json(*r.cost->exchange);
-  if (r.cost->budget_exchange) cost["budget_exchange"] = exchange_json(*r.cost->budget_exchange);
-  return cost;
+  const CostReport& c = *r.cost;
+  json extras = json::object();
+  if (r.time.range) extras["total_range"] = span_json(c.total, *r.time.range);
+  if (c.expected_total && r.time.expected && r.time.expected->range)
+    extras["expected_total_range"] = span_json(*c.expected_total, *r.time.expected->range);
+  if (c.exchange) extras["exchange"] = exchange_json(*c.exchange);
+  if (c.budget_exchange) extras["budget_exchange"] = exchange_json(*c.budget_exchange);
+  return contract::write_record(sections::cost, &c, std::move(extras));
 }
 
-// The energy and CO2 of the run, and of the expected run.
+// The energy and CO2 of the run, and of the expected run with its likely range.
 json energy_json(const EnergyReport& e) {
-  json energy = {{"gpu_tdp_w", e.gpu_tdp_w},
-                 {"gpu_power_fraction", e.gpu_power_fraction},
-                 {"gpu_power_from", e.gpu_power_from},
-                 {"host_power_fraction", e.host_power_fraction},
-                 {"pue", e.pue},
-                 {"facility_kw", e.facility_kw},
-                 {"kwh", e.kwh},
-                 {"grid", e.grid},
-                 {"grid_kg_co2_per_kwh", e.grid_kg_co2_per_kwh},
-                 {"grid_source", e.grid_source},
-                 {"co2_kg", e.co2_kg}};
+  json extras = json::object();
   if (e.expected) {
     const EnergyReport::Expected& x = *e.expected;
-    json ex = {{"kwh", x.kwh},
-               {"co2_kg", x.co2_kg},
-               {"busy_hours", x.busy_hours},
-               {"idle_hours", x.idle_hours},
-               {"busy_power_fraction", x.busy_power_fraction},
-               {"idle_power_fraction", x.idle_power_fraction},
-               {"headline", x.headline}};
+    json ranges = json::object();
     if (x.range) {
-      ex["kwh_range"] = span_json(x.kwh, *x.range);
-      ex["co2_kg_range"] = span_json(x.co2_kg, *x.range);
+      ranges["kwh_range"] = span_json(x.kwh, *x.range);
+      ranges["co2_kg_range"] = span_json(x.co2_kg, *x.range);
     }
-    energy["expected"] = ex;
+    extras["expected"] = contract::write_record(sections::energy_expected, &x, std::move(ranges));
   }
-  return energy;
+  return contract::write_record(sections::energy, &e, std::move(extras));
 }
 
 // Where the run stands against the scaling laws: the 20-tokens-a-parameter rule and the fitted optimum.
 json scaling_law_json(const ScalingLawReport& l) {
-  json scaling_law = {
-      {"params", l.params},
-      {"tokens", l.tokens},
-      {"compute_flops", l.compute_flops},
-      {"tokens_per_param", l.tokens_per_param},
-      {"loss", l.loss},
-      {"rule_20_tokens_per_param", {{"params", l.rule_params}, {"tokens", l.rule_tokens}, {"loss", l.rule_loss}}},
-      {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}},
-      {"fit", {{"e", l.fit_e}, {"a", l.fit_a}, {"alpha", l.fit_alpha}, {"b", l.fit_b}, {"beta", l.fit_beta}}}};
+  json extras = {{"rule_20_tokens_per_param", {{"params", l.rule_params}, {"tokens", l.rule_tokens}, {"loss", l.rule_loss}}},
+                 {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}}};
   if (l.budget_compute_flops)
-    scaling_law["budget"] = {
+    extras["budget"] = {
         {"compute_flops", *l.budget_compute_flops},
         {"rule_20_tokens_per_param", {{"params", l.budget_rule_params}, {"tokens", l.budget_rule_tokens}}},
         {"fitted_loss_optimum", {{"params", l.budget_fitted_params}, {"tokens", l.budget_fitted_tokens}}}};
-  return scaling_law;
+  return contract::write_record(sections::scaling_law, &l, std::move(extras));
 }
 
 json report_json_value(const Report& r) {
   const json model = model_json(r);
   const json compute = compute_json(r);
-  const json hardware = hardware_json(r);
+  const json hardware = contract::write_record(sections::hardware, &r.hardware);
   const json time = time_json(r);
   const json memory = memory_json(r);
   const json parallelism = parallelism_json(r);
-  const json plan = plan_json(r);
+  const json plan = contract::write_record(sections::plan, &r.plan);
 
   json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
               {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};

@@ -1259,8 +1259,8 @@ std::optional<MemorySuggestion> more_gpus_suggestion(const Scenario& s, const Sc
   if (raise_zero) v.strategy.zero = 3;
   if (st.dp) v.strategy.dp.reset();
   const MemoryReport m = probe(v, *gpus);
-  MemorySuggestion more{{{"hardware.count", format_number(*gpus)}}, m.per_gpu_bytes.total, m.fits};
-  if (raise_zero) more.changes.push_back({"strategy.zero", "3"});
+  MemorySuggestion more{{{"hardware.count", *gpus}}, m.per_gpu_bytes.total, m.fits};
+  if (raise_zero) more.changes.push_back({"strategy.zero", 3.0});
   return more;
 }
 
@@ -1292,7 +1292,7 @@ std::optional<MemorySuggestion> larger_gpu_suggestion(const Scenario& s, const R
     v.hardware.gpu = *gpu;
     const MemoryReport m = probe(v, r.plan.gpus);
     if (m.per_gpu_bytes.total > usable_bytes(*gpu)) continue;
-    return MemorySuggestion{{{"hardware.gpu", "\"" + gpu->id + "\""}}, m.per_gpu_bytes.total, true};
+    return MemorySuggestion{{{"hardware.gpu", gpu->id}}, m.per_gpu_bytes.total, true};
   }
   return std::nullopt;
 }
@@ -1306,7 +1306,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   const ParallelismReport& layout = r.parallelism;
   // Each variant is the user's scenario with one change, estimated as the user would get it (the
   // planner re-plans what is "auto").
-  auto variant = [&](const char* field, std::string value, auto change) {
+  auto variant = [&](const char* field, std::variant<double, std::string> value, auto change) {
     Scenario v = s;
     change(v);
     const MemoryReport m = probe(v, r.plan.gpus);
@@ -1327,35 +1327,35 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   if (r.memory.max_seq_len && *r.memory.max_seq_len >= 1 && *r.memory.max_seq_len < r.compute.seq_len) {
     const double longest = *r.memory.max_seq_len;
     const double len = longest >= 512 ? std::floor(longest / 256) * 256 : std::floor(longest);
-    variant("training.seq_len", format_number(len), [len](Scenario& v) { v.training.seq_len = len; });
+    variant("training.seq_len", len, [len](Scenario& v) { v.training.seq_len = len; });
   }
   if (st.micro_batch && layout.micro_batch > 1)
-    variant("strategy.micro_batch", "1", [](Scenario& v) { v.strategy.micro_batch = 1; });
+    variant("strategy.micro_batch", 1.0, [](Scenario& v) { v.strategy.micro_batch = 1; });
   if (st.recompute && r.memory.activations_known && *st.recompute == Recompute::none)
-    variant("strategy.recompute", "\"selective\"", [](Scenario& v) { v.strategy.recompute = Recompute::selective; });
+    variant("strategy.recompute", "selective", [](Scenario& v) { v.strategy.recompute = Recompute::selective; });
   if (st.recompute && r.memory.activations_known && *st.recompute != Recompute::full)
-    variant("strategy.recompute", "\"full\"", [](Scenario& v) { v.strategy.recompute = Recompute::full; });
+    variant("strategy.recompute", "full", [](Scenario& v) { v.strategy.recompute = Recompute::full; });
   // bitsandbytes' 8-bit AdamW (1 byte per state instead of 4): its CUDA kernels, NVIDIA GPUs only.
   const bool nvidia = s.hardware.gpu.vendor.empty() || s.hardware.gpu.vendor == "NVIDIA";
   if (nvidia && (st.optimizer == Optimizer::adamw || st.optimizer == Optimizer::adam) &&
       s.training.method == FinetuneMethod::full)
-    variant("strategy.optimizer", "\"adamw-8bit\"", [](Scenario& v) { v.strategy.optimizer = Optimizer::adamw_8bit; });
+    variant("strategy.optimizer", "adamw-8bit", [](Scenario& v) { v.strategy.optimizer = Optimizer::adamw_8bit; });
   // A loss kernel that never holds the whole fp32 logits (Liger's fused linear cross-entropy).
   if (r.memory.activations_known && (!st.cross_entropy || *st.cross_entropy == CrossEntropy::eager) &&
       resolve_memory_regime(s).cross_entropy == CrossEntropy::eager)
-    variant("strategy.cross_entropy", "\"fused_linear\"", [](Scenario& v) { v.strategy.cross_entropy = CrossEntropy::fused_linear; });
+    variant("strategy.cross_entropy", "fused_linear", [](Scenario& v) { v.strategy.cross_entropy = CrossEntropy::fused_linear; });
   // A layout the planner did not search: its ZeRO stage is worth raising (with a parameter count only
   // the sharding was already weighed unless the user fixed it).
   if ((st.zero || !searched) && layout.zero < 3 && data_parallel)
-    variant("strategy.zero", "3", [](Scenario& v) { v.strategy.zero = 3; });
+    variant("strategy.zero", 3.0, [](Scenario& v) { v.strategy.zero = 3; });
   if (s.strategy.offload == Offload::none && s.training.method == FinetuneMethod::full)
-    variant("strategy.offload", "\"optimizer\"", [](Scenario& v) { v.strategy.offload = Offload::optimizer; });
+    variant("strategy.offload", "optimizer", [](Scenario& v) { v.strategy.offload = Offload::optimizer; });
   if (s.training.type == TrainingType::finetune && s.model.architecture) {
     if (s.training.method == FinetuneMethod::full)
-      variant("training.method", "\"lora\"", [](Scenario& v) { v.training.method = FinetuneMethod::lora; });
+      variant("training.method", "lora", [](Scenario& v) { v.training.method = FinetuneMethod::lora; });
     const bool sixteen_bit = r.hardware.precision == "bf16" || r.hardware.precision == "fp16";
     if (s.training.method != FinetuneMethod::qlora && sixteen_bit && nvidia)  // bitsandbytes' 4-bit kernels
-      variant("training.method", "\"qlora\"", [](Scenario& v) { v.training.method = FinetuneMethod::qlora; });
+      variant("training.method", "qlora", [](Scenario& v) { v.training.method = FinetuneMethod::qlora; });
   }
   if (auto more = more_gpus_suggestion(s, pinned, r, probe)) out.push_back(std::move(*more));
   // (Not while a cloud offer says which GPU is rented: another GPU is another offer.)
@@ -1365,7 +1365,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   // not a fix. Offloading the optimizer states together with ZeRO-3 where neither alone does.
   const auto short_alone = [&](std::string_view field) {  // offered alone, and not enough
     return std::any_of(out.begin(), out.end(), [&](const MemorySuggestion& x) {
-      return !x.fits && x.changes.size() == 1 && x.changes[0].first == field;
+      return !x.fits && x.changes.size() == 1 && x.changes[0].path == field;
     });
   };
   if (short_alone("strategy.zero") && short_alone("strategy.offload")) {
@@ -1373,7 +1373,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
     v.strategy.zero = 3;
     v.strategy.offload = Offload::optimizer;
     const MemoryReport m = probe(v, r.plan.gpus);
-    if (m.fits) out.insert(out.begin(), {{{"strategy.zero", "3"}, {"strategy.offload", "\"optimizer\""}}, m.per_gpu_bytes.total, true});
+    if (m.fits) out.insert(out.begin(), {{{"strategy.zero", 3.0}, {"strategy.offload", "optimizer"}}, m.per_gpu_bytes.total, true});
   }
   out.erase(std::remove_if(out.begin(), out.end(), [](const MemorySuggestion& x) { return !x.fits; }), out.end());
   return out;
