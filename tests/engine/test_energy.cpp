@@ -60,7 +60,7 @@ TEST_CASE("Energy inputs override the assumptions, and unknown grids are refused
       {{"pue", 1.1}, {"grid_kg_co2_per_kwh", 0.1}, {"gpu_power_fraction", 0.75}, {"host_power_fraction", 0.3}}));
   CHECK_THAT(r.energy->facility_kw, WithinRel(8 * 400 * 0.75 * 1.3 * 1.1 / 1000, 1e-12));
   CHECK_THAT(r.energy->co2_kg, WithinRel(r.energy->kwh * 0.1, 1e-12));
-  CHECK(r.energy->gpu_power_from == "given");
+  CHECK(r.energy->gpu_power_from == traincalc::PowerFrom::given);
   // Without them: PUE 1.3, the world grid, and a warning that says so.
   const traincalc::Report d = run(seed001_7b_on_a100(json::object()));
   CHECK(d.energy->pue == 1.3);

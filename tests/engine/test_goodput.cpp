@@ -41,7 +41,7 @@ TEST_CASE("A given utilisation stays exact: the expected run is beside it only w
   CHECK(asked.time.wall_clock_days == plain.time.wall_clock_days);
   const traincalc::ExpectedRun& e = *asked.time.expected;
   CHECK(e.run_efficiency == 1);  // the given utilisation is the user's own speed
-  CHECK(e.recovery == "automated");
+  CHECK(e.recovery == traincalc::Recovery::automated);
   CHECK(e.wall_clock_hours > plain.time.wall_clock_hours);
   CHECK_THAT(e.goodput, WithinRel(plain.time.wall_clock_hours / e.wall_clock_hours, 1e-12));
   CHECK_THAT(e.gpu_hours, WithinRel(e.wall_clock_hours * 1000, 1e-12));

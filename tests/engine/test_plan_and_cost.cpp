@@ -62,7 +62,7 @@ TEST_CASE("A deadline decides the fewest GPUs that finish in time", "[plan]") {
   // GPU-seconds needed / deadline seconds, rounded up.
   const double needed = std::ceil(4.2e22 / (989.4e12 * 0.5) / (30 * 86400.0));
   CHECK(r.plan.gpus == needed);
-  CHECK(r.plan.gpus_from == "budget.deadline_days");
+  CHECK(r.plan.gpus_from == traincalc::GpusFrom::deadline);
   CHECK(r.time.wall_clock_days <= 30);
   CHECK(*r.plan.meets_deadline);
   SECTION("rounded up to whole tensor x pipeline groups") {

@@ -56,8 +56,8 @@ TEST_CASE("Seed 004: a 10,000 CNY monthly budget rents floor(budget / price) GPU
     INFO(o.name);
     const auto r = run(scenario(o.name, o.fp16_tflops, o.memory_gb, o.cny_per_month, {{"per_month", 10000}}));
     CHECK(r.plan.gpus == o.article_gpus);
-    CHECK(r.plan.gpus_from == "budget.per_month");
-    CHECK(r.hardware.precision == "fp16");
+    CHECK(r.plan.gpus_from == traincalc::GpusFrom::monthly_budget);
+    CHECK(r.hardware.precision == traincalc::Precision::fp16);
     CHECK(std::round(r.time.wall_clock_days) == o.article_days);
     CHECK(r.cost->currency == "CNY");
     CHECK(r.cost->per_month == Approx(o.article_gpus * o.cny_per_month));

@@ -468,7 +468,7 @@ TEST_CASE("Megatron on Hopper runs cuDNN's fused attention, FlashAttention-3's g
   s["strategy"]["framework"] = "megatron";
   s["strategy"]["zero"] = 1;
   const traincalc::Report hopper = run(s);
-  CHECK(hopper.memory.assumptions.attention == "flash3");
+  CHECK(hopper.memory.assumptions.attention == traincalc::AttentionKernel::flash3);
   CHECK(hopper.memory.assumptions.attention_assumed);
   s["strategy"]["attention"] = "flash";
   const traincalc::Report fa2 = run(s);
@@ -479,13 +479,13 @@ TEST_CASE("Megatron on Hopper runs cuDNN's fused attention, FlashAttention-3's g
   // The version-1 flag asks for the framework's tiled kernel, not the slower generation.
   s["strategy"].erase("attention");
   s["strategy"]["flash_attention"] = true;
-  CHECK(run(s).memory.assumptions.attention == "flash3");
+  CHECK(run(s).memory.assumptions.attention == traincalc::AttentionKernel::flash3);
   s["strategy"].erase("flash_attention");
   // On an A100 the framework keeps FlashAttention-2; asked for, flash3 runs at its rate there.
   s["strategy"].erase("attention");
   s["hardware"]["gpu"] = "a100-80gb-sxm";
   const traincalc::Report ampere = run(s);
-  CHECK(ampere.memory.assumptions.attention == "flash");
+  CHECK(ampere.memory.assumptions.attention == traincalc::AttentionKernel::flash);
   s["strategy"]["attention"] = "flash3";
   CHECK(run(s).time.step->seconds.attention == ampere.time.step->seconds.attention);
 }
@@ -1058,7 +1058,7 @@ TEST_CASE("The planner picks the fastest layout that fits and lists the next one
                                    {"training", {{"type", "pretrain"}, {"tokens", 2e12}, {"seq_len", 4096}}},
                                    {"hardware", {{"gpu", "h100-sxm"}, {"count", 512}}}});
   const traincalc::ParallelismReport& p = r.parallelism;
-  CHECK(p.chosen_by == "planner");
+  CHECK(p.chosen_by == traincalc::ChosenBy::planner);
   CHECK(p.tp * p.pp * p.cp * p.dp == 512);
   CHECK(r.memory.fits);
   CHECK(p.layouts_evaluated > 100);
@@ -1082,7 +1082,7 @@ TEST_CASE("The planner keeps what the user fixed", "[speed][planner]") {
                                    {"strategy", {{"tp", 8}, {"recompute", "full"}}}});
   CHECK(r.parallelism.tp == 8);
   CHECK(r.parallelism.recompute == traincalc::Recompute::full);
-  CHECK(r.parallelism.chosen_by == "planner");
+  CHECK(r.parallelism.chosen_by == traincalc::ChosenBy::planner);
 }
 
 TEST_CASE("A deadline with predicted utilisation gets the fewest whole nodes that meet it", "[speed][planner]") {

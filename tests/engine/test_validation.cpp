@@ -150,7 +150,7 @@ TEST_CASE("A precision the GPU lacks is refused with the ones it has", "[validat
   // Without a precision, V100 trains in fp16 against its 125 TFLOPS.
   s["strategy"].erase("precision");
   const auto r = run(s);
-  CHECK(r.hardware.precision == "fp16");
+  CHECK(r.hardware.precision == traincalc::Precision::fp16);
   CHECK(r.hardware.peak_tflops == 125);
 }
 

@@ -119,6 +119,16 @@ inline constexpr Named<Recovery> recoveries[] = {
 
 inline constexpr Named<MfuSource> mfu_sources[] = {
     {"given", MfuSource::given}, {"assumed", MfuSource::assumed}, {"predicted", MfuSource::predicted}};
+inline constexpr Named<PipelineStage> pipeline_stages[] = {{"only", PipelineStage::only},
+                                                          {"first", PipelineStage::first},
+                                                          {"middle", PipelineStage::middle},
+                                                          {"last", PipelineStage::last}};
+inline constexpr Named<ChosenBy> chosen_bys[] = {
+    {"given", ChosenBy::given}, {"default", ChosenBy::default_layout}, {"planner", ChosenBy::planner}};
+inline constexpr Named<GpusFrom> gpus_froms[] = {{"count", GpusFrom::count},
+                                                {"budget.per_month", GpusFrom::monthly_budget},
+                                                {"budget.deadline_days", GpusFrom::deadline}};
+inline constexpr Named<PowerFrom> power_froms[] = {{"given", PowerFrom::given}, {"utilisation", PowerFrom::utilisation}};
 inline constexpr Named<CompareKind> compare_kinds[] = {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}};
 
 }  // namespace traincalc::contract

@@ -14,6 +14,16 @@
 
 namespace traincalc {
 
+// Which pipeline stage holds the memory peak: the only one (no pipeline), the first, a middle one
+// (uneven stages: the first of the heavier), or the last.
+enum class PipelineStage { only, first, middle, last };
+// Who chose the layout: the scenario, the engine's default, or the planner's search.
+enum class ChosenBy { given, default_layout, planner };
+// What decided the GPU count: the scenario's count, a monthly budget, or a deadline.
+enum class GpusFrom { count, monthly_budget, deadline };
+// The GPUs' power draw: given as a fraction of TDP, or from the utilisation.
+enum class PowerFrom { given, utilisation };
+
 struct ModelReport {
   std::string name;
   std::string preset;
@@ -52,7 +62,7 @@ struct ComputeReport {
 struct HardwareReport {
   std::string gpu_id;
   std::string gpu_name;
-  std::string precision;
+  Precision precision = Precision::bf16;
   double peak_tflops = 0;  // dense, per GPU, for the precision used
   double memory_gb = 0;
   double usable_memory_gib = 0;  // what a process can allocate, GiB
@@ -114,7 +124,7 @@ struct LikelyRange {
 // The run as it is likely to go (goodput.cpp): the steady state slowed to a real run's speed, then
 // interrupted, checkpointed and restarted (Daly 2006), plus other overheads. Hours are wall-clock.
 struct ExpectedRun {
-  std::string recovery;            // "manual", "automated" or "in_memory"
+  Recovery recovery = Recovery::automated;
   double goodput = 1;              // steady-state wall-clock / expected wall-clock
   double run_efficiency = 1;       // applied: a real run's steady speed / the predicted one
   double interruption_goodput = 1; // the step time's share of the interrupted run (failures, checkpoints)
@@ -187,15 +197,15 @@ struct MemoryOverhead {
 
 // What the memory model assumed, and whether each came from the scenario or the framework's preset.
 struct MemoryAssumptions {
-  std::string framework;
+  Framework framework = Framework::megatron;
   bool framework_assumed = true;
-  std::string regime;
+  Regime regime = Regime::mixed;
   bool regime_assumed = true;
-  std::string attention;
+  AttentionKernel attention = AttentionKernel::flash;
   bool attention_assumed = true;
-  std::string cross_entropy;
-  std::string adapter_precision;  // LoRA and QLoRA only
-  std::string quantization;       // QLoRA only
+  CrossEntropy cross_entropy = CrossEntropy::eager;
+  std::optional<AdapterPrecision> adapter_precision;  // LoRA and QLoRA only
+  std::optional<Quantization> quantization;           // QLoRA only
 };
 
 // Memory in use at the end of one phase of a step (overhead included).
@@ -255,7 +265,7 @@ struct MemoryReport {
   // (torch.cuda.max_memory_reserved) and what is allocated (torch.cuda.max_memory_allocated).
   double allocated_bytes = 0;
   double reserved_bytes = 0;
-  std::string worst_stage = "only";  // "only", "first", "middle" or "last" pipeline stage
+  PipelineStage worst_stage = PipelineStage::only;
   double worst_pipeline_rank = 0;
   std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its total peak
   std::vector<std::pair<std::string, double>> stage_allocated_bytes;  // and its allocated peak
@@ -302,7 +312,7 @@ struct ParallelismReport {
   double first_stage_layers = 0, middle_stage_layers = 0, last_stage_layers = 0;
   bool sequence_parallel = false;
   Recompute recompute = Recompute::none;
-  std::string chosen_by = "given";  // "given", "default" or "planner"
+  ChosenBy chosen_by = ChosenBy::given;
   double layouts_evaluated = 0;
   double layouts_fitting = 0;
   std::vector<LayoutOption> alternatives;  // the next fastest layouts that fit
@@ -326,7 +336,7 @@ struct CostReport {
 struct EnergyReport {
   double gpu_tdp_w = 0;
   double gpu_power_fraction = 0;
-  std::string gpu_power_from;  // "given" or "utilisation"
+  PowerFrom gpu_power_from = PowerFrom::given;
   double host_power_fraction = 0;
   double pue = 0;
   double facility_kw = 0;  // the whole run's draw at the meter
@@ -365,7 +375,7 @@ struct ScalingLawReport {
 struct PlanReport {
   double gpus = 0;
   double nodes = 0;
-  std::string gpus_from;  // "count", "budget.per_month" or "budget.deadline_days"
+  GpusFrom gpus_from = GpusFrom::count;
   std::optional<double> budget_per_month;
   std::optional<double> budget_total;
   std::optional<bool> within_budget;

@@ -94,7 +94,7 @@ void describe_run(Row& row, const Scenario& s, const Report& r) {
   row.params = r.model.params;
   row.layers = model_layers(s.model);
   row.method = training_method_name(s.training);
-  row.precision = r.hardware.precision;
+  row.precision = to_string(r.hardware.precision);
   row.seq_len = r.compute.seq_len;
   row.layout = r.parallelism;
 }

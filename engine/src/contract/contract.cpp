@@ -199,11 +199,16 @@ void write_member(const Field& field, const void* source, nlohmann::ordered_json
   }
 }
 
-// An enumeration's member, by its table's name.
+// An enumeration's member, by its table's name (an optional one only when set).
 template <auto Member, const auto& Table>
 void write_choice(const Field& field, const void* source, nlohmann::ordered_json& out) {
   using Of = MemberOf<decltype(Member)>;
-  out[std::string(field.name)] = std::string(name_of(Table, static_cast<const typename Of::Section*>(source)->*Member));
+  const auto& value = static_cast<const typename Of::Section*>(source)->*Member;
+  if constexpr (is_optional<typename Of::Type>) {
+    if (value) out[std::string(field.name)] = std::string(name_of(Table, *value));
+  } else {
+    out[std::string(field.name)] = std::string(name_of(Table, value));
+  }
 }
 
 // A nested object whose fields are members of the same struct (report.time.expected.lost_hours).
@@ -275,10 +280,10 @@ constexpr std::string_view recompute_or_auto[] = {"auto", "none", "selective", "
 constexpr auto compare_kind_names = names_of(compare_kinds);
 constexpr std::string_view compute_methods[] = {"detailed", "6n", "given", "per_image"};
 constexpr auto mfu_source_names = names_of(mfu_sources);
-constexpr std::string_view chosen_by_names[] = {"given", "default", "planner"};
-constexpr std::string_view gpus_from_names[] = {"count", "budget.per_month", "budget.deadline_days"};
-constexpr std::string_view power_from_names[] = {"given", "utilisation"};
-constexpr std::string_view stage_names[] = {"only", "first", "middle", "last"};
+constexpr auto chosen_by_names = names_of(chosen_bys);
+constexpr auto gpus_from_names = names_of(gpus_froms);
+constexpr auto power_from_names = names_of(power_froms);
+constexpr auto stage_names = names_of(pipeline_stages);
 
 // ---- Scenario ----
 
@@ -799,7 +804,7 @@ constexpr Field compute_fields[] = {
 constexpr Field report_hardware_fields[] = {
     written<&HardwareReport::gpu_id>(text("gpu", "Catalog GPU ID.")),
     written<&HardwareReport::gpu_name>(required(text("gpu_name", "Display name."))),
-    written<&HardwareReport::precision>(required(pick("precision", precision_names, {}, "Precision used."))),
+    written<&HardwareReport::precision, precisions>(required(pick("precision", precision_names, {}, "Precision used."))),
     written<&HardwareReport::peak_tflops>(required(out("peak_tflops", "TFLOPS", "Dense peak per GPU at that precision."))),
     written<&HardwareReport::memory_gb>(required(out("memory_gb", "GiB", "Memory per GPU, as the vendor states it."))),
     written<&HardwareReport::usable_memory_gib>(required(out("usable_memory_gib", "GiB", "What the driver gives a process."))),
@@ -899,7 +904,7 @@ const Record expected_days_range{"report.time.expected.wall_clock_days_range",
 const Record lost_hours{"report.time.expected.lost_hours", doc("Wall-clock hours lost beyond the steady state, by cause."),
                         lost_fields};
 constexpr Field expected_fields[] = {
-    written<&ExpectedRun::recovery>(required(pick("recovery", recovery_names, {}, "How interruptions are recovered from."))),
+    written<&ExpectedRun::recovery, recoveries>(required(pick("recovery", recovery_names, {}, "How interruptions are recovered from."))),
     written<&ExpectedRun::goodput>(required(out("goodput", "fraction", "Steady-state wall-clock / expected wall-clock."))),
     written<&ExpectedRun::run_efficiency>(required(out("run_efficiency", "fraction", "A real run's steady speed / the step model's (1 with a given one)."))),
     written<&ExpectedRun::interruption_goodput>(required(out("interruption_goodput", "fraction",
@@ -1025,15 +1030,15 @@ constexpr Field suggestion_fields[] = {
 const Record suggestion{"report.memory.suggestions[]", doc("A change that alters the memory per GPU."), suggestion_fields};
 
 constexpr Field assumptions_fields[] = {
-    written<&MemoryAssumptions::framework>(required(pick("framework", framework_names, {}, "The training framework."))),
+    written<&MemoryAssumptions::framework, frameworks>(required(pick("framework", framework_names, {}, "The training framework."))),
     written<&MemoryAssumptions::framework_assumed>(required(flag("framework_assumed", {}, "Whether the framework was assumed (not given)."))),
-    written<&MemoryAssumptions::regime>(required(pick("regime", regime_names, {}, "How weights, gradients and optimizer states are held."))),
+    written<&MemoryAssumptions::regime, regimes>(required(pick("regime", regime_names, {}, "How weights, gradients and optimizer states are held."))),
     written<&MemoryAssumptions::regime_assumed>(required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given)."))),
-    written<&MemoryAssumptions::attention>(required(pick("attention", attention_kernel_names, {}, "The attention kernel."))),
+    written<&MemoryAssumptions::attention, attention_kernels>(required(pick("attention", attention_kernel_names, {}, "The attention kernel."))),
     written<&MemoryAssumptions::attention_assumed>(required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given)."))),
-    written<&MemoryAssumptions::cross_entropy>(required(pick("cross_entropy", cross_entropy_names, {}, "The loss kernel."))),
-    written<&MemoryAssumptions::adapter_precision>(pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored.")),
-    written<&MemoryAssumptions::quantization>(pick("quantization", quantization_names, {}, "QLoRA: the base weights' format.")),
+    written<&MemoryAssumptions::cross_entropy, cross_entropies>(required(pick("cross_entropy", cross_entropy_names, {}, "The loss kernel."))),
+    written<&MemoryAssumptions::adapter_precision, adapter_precisions>(pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored.")),
+    written<&MemoryAssumptions::quantization, quantizations>(pick("quantization", quantization_names, {}, "QLoRA: the base weights' format.")),
 };
 const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
 
@@ -1114,7 +1119,7 @@ constexpr Field report_memory_fields[] = {
     written<&MemoryReport::assumptions>(required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed."))),
     written<&MemoryReport::allocated_bytes>(required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated)."))),
     written<&MemoryReport::reserved_bytes>(required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved)."))),
-    written<&MemoryReport::worst_stage>(required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
+    written<&MemoryReport::worst_stage, pipeline_stages>(required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
                                                "between) or last."))),
     written<&MemoryReport::worst_pipeline_rank>(required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage)."))),
     required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
@@ -1181,7 +1186,7 @@ constexpr Field parallelism_fields[] = {
 constexpr Field plan_fields[] = {
     written<&PlanReport::gpus>(required(out("gpus", "GPUs", "GPUs the estimate used."))),
     written<&PlanReport::nodes>(required(out("nodes", "nodes", "Servers."))),
-    written<&PlanReport::gpus_from>(required(pick("gpus_from", gpus_from_names, {}, "What decided the GPU count."))),
+    written<&PlanReport::gpus_from, gpus_froms>(required(pick("gpus_from", gpus_from_names, {}, "What decided the GPU count."))),
     written<&PlanReport::budget_per_month>(out("budget_per_month", "money", "The monthly budget.")),
     written<&PlanReport::budget_total>(out("budget_total", "money", "The total budget.")),
     written<&PlanReport::within_budget>(flag("within_budget", {}, "Whether the cost stays within the total budget.")),
@@ -1267,7 +1272,7 @@ const Record energy_expected{"report.energy.expected",
 constexpr Field report_energy_fields[] = {
     written<&EnergyReport::gpu_tdp_w>(required(out("gpu_tdp_w", "W", "Board power."))),
     written<&EnergyReport::gpu_power_fraction>(required(out("gpu_power_fraction", "fraction of TDP", "Average GPU draw."))),
-    written<&EnergyReport::gpu_power_from>(required(pick("gpu_power_from", power_from_names, {}, "Given, or from the utilisation."))),
+    written<&EnergyReport::gpu_power_from, power_froms>(required(pick("gpu_power_from", power_from_names, {}, "Given, or from the utilisation."))),
     written<&EnergyReport::host_power_fraction>(required(out("host_power_fraction", "fraction of GPU power", "Host share."))),
     written<&EnergyReport::pue>(required(out("pue", "", "Power usage effectiveness."))),
     written<&EnergyReport::facility_kw>(required(out("facility_kw", "kW", "The whole run's draw at the meter."))),

@@ -64,7 +64,7 @@ std::optional<EnergyReport> estimate_energy(const Scenario& s, const TimeReport&
   // MFU scaled by the predicted HFU/MFU ratio of the layout.
   const double hfu = time.step && time.step->mfu > 0 ? time.mfu * time.step->hfu / time.step->mfu : time.mfu;
   r.gpu_power_fraction = e.gpu_power_fraction.value_or(draw_at(hfu));
-  r.gpu_power_from = e.gpu_power_fraction ? "given" : "utilisation";
+  r.gpu_power_from = e.gpu_power_fraction ? PowerFrom::given : PowerFrom::utilisation;
   r.host_power_fraction = e.host_power_fraction.value_or(default_host_power_fraction);
   r.pue = e.pue.value_or(default_pue);
   r.facility_kw = gpus * r.gpu_tdp_w * r.gpu_power_fraction * (1 + r.host_power_fraction) * r.pue / 1000;

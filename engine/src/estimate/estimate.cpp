@@ -38,7 +38,7 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
   if (!s.pricing) return;
   const Pricing& p = *s.pricing;
   if (plan.max_gpus && (plan.gpus_wanted || deadline_capped)) {
-    const bool by_deadline = plan.gpus_from == "budget.deadline_days";
+    const bool by_deadline = plan.gpus_from == GpusFrom::deadline;
     const std::string max = detail::format_number(*plan.max_gpus);
     std::map<std::string, std::string> params{
         {"offer", p.offer_name}, {"max", max}, {"gpus", detail::format_number(plan.gpus)}};
@@ -57,7 +57,7 @@ void offer_cluster_warnings(const Scenario& s, const PlanReport& plan, bool dead
                         params});
   }
   // A count that leaves an instance part-used: the whole instance is rented.
-  if (p.instance_gpus && plan.gpus_from == "count" && plan.gpus > *p.instance_gpus &&
+  if (p.instance_gpus && plan.gpus_from == GpusFrom::count && plan.gpus > *p.instance_gpus &&
       std::fmod(plan.gpus, *p.instance_gpus) > 1e-9) {
     const double instances = std::ceil(plan.gpus / *p.instance_gpus);
     const std::string n = detail::format_number(instances), rented = detail::format_number(instances * *p.instance_gpus);
@@ -220,7 +220,7 @@ struct EstimateBasis {
                               "Give fewer GPUs, a larger training.global_batch_sequences or the layout yourself.",
                           {{"gpus", format_number(gpus)}, {"batch", format_number(batch)}}});
       ParallelismReport p = resolve_layout(v, gpus, warnings);
-      p.chosen_by = "default";
+      p.chosen_by = ChosenBy::default_layout;
       return p;
     }
     ParallelismReport p = resolve_layout(v, gpus, warnings);
@@ -247,7 +247,7 @@ struct EstimateBasis {
     }
     if (chosen != p.zero) {
       p.zero = chosen.value_or(3);
-      p.chosen_by = "planner";
+      p.chosen_by = ChosenBy::planner;
       p.layouts_evaluated = evaluated;
       p.layouts_fitting = fitting;
     }
@@ -735,13 +735,13 @@ json parallelism_json(const Report& r) {
   const ParallelismReport& p = r.parallelism;
   json parallelism = detail::layout_to_json(p);
   parallelism["sequence_parallel"] = p.sequence_parallel;
-  parallelism["chosen_by"] = p.chosen_by;
+  parallelism["chosen_by"] = std::string(contract::name_of(contract::chosen_bys, p.chosen_by));
   if (p.first_stage_layers > 0) {
     parallelism["first_stage_layers"] = p.first_stage_layers;
     if (p.pp > 2) parallelism["middle_stage_layers"] = p.middle_stage_layers;
     parallelism["last_stage_layers"] = p.last_stage_layers;
   }
-  if (p.chosen_by == "planner") {
+  if (p.chosen_by == ChosenBy::planner) {
     parallelism["layouts_evaluated"] = p.layouts_evaluated;
     parallelism["layouts_fitting"] = p.layouts_fitting;
     json alternatives = json::array();

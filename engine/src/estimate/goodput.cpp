@@ -117,7 +117,7 @@ ExpectedRun expected_run(const Scenario& s, const ComputeReport& compute, const 
   ExpectedRun e;
   const Recovery recovery = ops.recovery.value_or(Recovery::automated);
   const RecoveryDefaults defaults = recovery_defaults(recovery);
-  e.recovery = std::string(contract::name_of(contract::recoveries, recovery));
+  e.recovery = recovery;
   // Fitted on weeks-long pre-training runs of 16 to 16,384 GPUs: applied to predicted pre-training only.
   const bool fitted_domain = time.mfu_source == MfuSource::predicted && s.training.type == TrainingType::pretrain;
   e.run_efficiency = ops.run_efficiency.value_or(fitted_domain ? default_run_efficiency : 1.0);

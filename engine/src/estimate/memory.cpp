@@ -381,13 +381,10 @@ namespace {
 // What the memory model assumes (framework, regime, attention and loss kernels), with the adapters'
 // precision and the 4-bit format where they apply.
 MemoryAssumptions memory_assumptions(const MemoryRegime& regime, const Training& t) {
-  MemoryAssumptions a = {to_string(regime.framework), regime.framework_assumed, to_string(regime.regime),
-                         regime.regime_assumed, to_string(regime.attention), regime.attention_assumed,
-                         to_string(regime.cross_entropy), "", ""};
-  if (t.method != FinetuneMethod::full)
-    a.adapter_precision = contract::name_of(contract::adapter_precisions, regime.adapter_precision);
-  if (t.method == FinetuneMethod::qlora)
-    a.quantization = contract::name_of(contract::quantizations, regime.quantization);
+  MemoryAssumptions a = {regime.framework, regime.framework_assumed, regime.regime, regime.regime_assumed,
+                         regime.attention,  regime.attention_assumed, regime.cross_entropy};
+  if (t.method != FinetuneMethod::full) a.adapter_precision = regime.adapter_precision;
+  if (t.method == FinetuneMethod::qlora) a.quantization = regime.quantization;
   return a;
 }
 
@@ -1145,7 +1142,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (results[i].reserved > results[worst].reserved) worst = i;
   const StageResult& w = results[worst];
   const Stage& worst_stage = stages.stages[worst];
-  m.worst_stage = worst_stage.name;
+  m.worst_stage = contract::value_of(contract::pipeline_stages, worst_stage.name).value_or(PipelineStage::only);
   // The worst stage's activations in micro-batches of its own layers (interleaved chunks counted as
   // fractions of one).
   m.micro_batches_in_flight =
@@ -1321,7 +1318,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   // Layout fields the planner searched were already weighed; only fixed ones are worth changing.
   const Strategy& st = s.strategy;
   const bool data_parallel = layout.dp * layout.cp > 1;
-  const bool searched = layout.chosen_by == "planner";
+  const bool searched = layout.chosen_by == ChosenBy::planner;
   // The longest sequence that fits this layout, in whole 256-token blocks (fine-tuning samples are
   // often far shorter than the model's context).
   if (r.memory.max_seq_len && *r.memory.max_seq_len >= 1 && *r.memory.max_seq_len < r.compute.seq_len) {
@@ -1353,7 +1350,7 @@ std::vector<MemorySuggestion> memory_suggestions(const Scenario& s, const Scenar
   if (s.training.type == TrainingType::finetune && s.model.architecture) {
     if (s.training.method == FinetuneMethod::full)
       variant("training.method", "lora", [](Scenario& v) { v.training.method = FinetuneMethod::lora; });
-    const bool sixteen_bit = r.hardware.precision == "bf16" || r.hardware.precision == "fp16";
+    const bool sixteen_bit = r.hardware.precision == Precision::bf16 || r.hardware.precision == Precision::fp16;
     if (s.training.method != FinetuneMethod::qlora && sixteen_bit && nvidia)  // bitsandbytes' 4-bit kernels
       variant("training.method", "qlora", [](Scenario& v) { v.training.method = FinetuneMethod::qlora; });
   }

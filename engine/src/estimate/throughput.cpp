@@ -16,7 +16,7 @@ HardwareReport report_hardware(const Scenario& s) {
   h.gpu_name = gpu.name;
   // Validation guarantees a peak exists for the chosen (or default) precision.
   const Precision precision = resolved_precision(s);
-  h.precision = to_string(precision);
+  h.precision = precision;
   h.peak_tflops = dense_peak_tflops(gpu, precision).value_or(0);
   h.memory_gb = gpu.memory_gb;
   h.usable_memory_gib = usable_memory_gib(gpu);

@@ -6,6 +6,7 @@
 
 #include "estimate/estimators.hpp"
 #include "contract/text.hpp"
+#include "traincalc/names.hpp"
 #include "traincalc/units.hpp"
 
 namespace traincalc::detail {
@@ -25,14 +26,14 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
 
   if (s.hardware.count) {
     plan.gpus = *s.hardware.count;
-    plan.gpus_from = "count";
+    plan.gpus_from = GpusFrom::count;
   } else if (budget && budget->per_month) {
     const double price = monthly_price(*s.pricing);
     // floor(budget / price), guarded against 10000 / 2000 landing a hair below 5 in binary.
     double affordable = std::floor(*budget->per_month / price * (1 + 1e-12));
     affordable = std::floor(affordable / group) * group;
     plan.gpus = affordable;
-    plan.gpus_from = "budget.per_month";
+    plan.gpus_from = GpusFrom::monthly_budget;
     if (affordable > 1e7) {
       errors.push_back({"budget.per_month", "out_of_range",
                         "This budget rents " + format_number(affordable) +
@@ -53,7 +54,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
     double needed = std::ceil(compute.total_flops / (flops_per_gpu_second * seconds) * (1 - 1e-12));
     needed = std::max(group, std::ceil(needed / group) * group);
     plan.gpus = needed;
-    plan.gpus_from = "budget.deadline_days";
+    plan.gpus_from = GpusFrom::deadline;
     if (needed > 1e7)
       errors.push_back({"budget.deadline_days", "out_of_range",
                         "Finishing in " + format_number(*budget->deadline_days) + " days would take " +
@@ -98,7 +99,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
   // Beyond one instance a budget rents whole instances (an 8-GPU instance is rented whole): the GPUs
   // it buys are rounded down to them, in whole model-parallel groups.
   if (const std::optional<double> instance = s.pricing ? s.pricing->instance_gpus : std::nullopt;
-      instance && plan.gpus_from == "budget.per_month" && plan.gpus > *instance && errors.empty()) {
+      instance && plan.gpus_from == GpusFrom::monthly_budget && plan.gpus > *instance && errors.empty()) {
     const double unit = static_cast<double>(
         std::lcm(static_cast<long long>(std::max(1.0, group)), static_cast<long long>(std::max(1.0, *instance))));
     if (unit > 0 && unit <= plan.gpus) plan.gpus = std::floor(plan.gpus / unit) * unit;
@@ -106,7 +107,7 @@ PlanReport plan_gpus(const Scenario& s, const ComputeReport& compute, const Hard
   if (s.strategy.dp && !s.hardware.count && errors.empty() && *s.strategy.dp * group != plan.gpus)
     errors.push_back({"strategy.dp", "inconsistent",
                       "strategy.dp x tp x pp x cp = " + format_number(*s.strategy.dp * group) + " but the " +
-                          plan.gpus_from + " gives " + format_number(plan.gpus) +
+                          std::string(contract::name_of(contract::gpus_froms, plan.gpus_from)) + " gives " + format_number(plan.gpus) +
                           " GPUs; remove strategy.dp or give hardware.count instead.",
                       {{"reason", reason("dp_plan")}, {"product", format_number(*s.strategy.dp * group)}, {"gpus", format_number(plan.gpus)}}});
   plan.nodes = std::ceil(plan.gpus / hardware.gpus_per_node);
@@ -211,7 +212,7 @@ ParallelismReport resolve_layout(const Scenario& s, double gpus, Issues& warning
   p.zero = st.zero.value_or(p.dp > 1 ? (fsdp2 ? 3 : 1) : 0);
   p.sequence_parallel = st.sequence_parallel.value_or(p.tp > 1);
   p.recompute = st.recompute.value_or(Recompute::none);
-  p.chosen_by = layout_is_searched(st) ? "default" : "given";
+  p.chosen_by = layout_is_searched(st) ? ChosenBy::default_layout : ChosenBy::given;
   if (!s.model.architecture && (!st.tp || !st.pp || !st.micro_batch))
     warnings.push_back({"strategy.tp", "layout_assumed",
                         "The layout planner needs the model's architecture: tensor and pipeline parallelism default to "
@@ -310,7 +311,7 @@ void check_plan(const TimeReport& time, const std::optional<CostReport>& cost, P
   if (plan.meets_deadline && !*plan.meets_deadline)
     warnings.push_back({"budget.deadline_days",
                         "deadline_missed",
-                        (plan.gpus_from == "budget.deadline_days" ? "The " + detail::format_number(plan.gpus) + " GPUs planned"
+                        (plan.gpus_from == GpusFrom::deadline ? "The " + detail::format_number(plan.gpus) + " GPUs planned"
                                                                   : "The GPUs this budget rents") +
                             " need " + detail::format_number(std::ceil(days)) + " days, more than the " +
                             detail::format_number(*plan.deadline_days) + "-day deadline.",

@@ -286,7 +286,7 @@ void choose_best(LayoutSearchResult& result, const std::vector<LayoutOption>& be
   p.virtual_stages = chosen.virtual_stages;
   p.recompute = chosen.recompute;
   p.sequence_parallel = st.sequence_parallel.value_or(chosen.tp > 1);
-  p.chosen_by = "planner";
+  p.chosen_by = ChosenBy::planner;
   p.layouts_evaluated = result.evaluated;
   p.layouts_fitting = result.fitting;
   for (std::size_t i = 1; i < best.size(); ++i)
