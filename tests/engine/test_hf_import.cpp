@@ -19,8 +19,13 @@ traincalc::HfImport imported(const std::string& name) {
   auto result = traincalc::import_hf_config(fixture(name));
   for (const auto& e : result.errors) INFO(e.field + ": " + e.message);
   REQUIRE(result.errors.empty());
-  REQUIRE(result.model_json);
+  REQUIRE(result.architecture);
   return result;
+}
+
+// The imported model as the scenario's model section, as `traincalc import-hf` prints it.
+json model_of(const traincalc::HfImport& result) {
+  return json::parse(traincalc::hf_import_to_json(result))["model"];
 }
 }  // namespace
 
@@ -36,10 +41,10 @@ TEST_CASE("Released configs import to the released parameter counts", "[hf_impor
   CHECK(v3.params == traincalc::builtin_catalog().find_model("deepseek-v3")->model.params);
   CHECK_THAT(v3.params, WithinRel(671e9, 0.001));
   // Its group-limited routing: 8 groups, a token's 8 experts in at most 4 of them (n_group, topk_group).
-  const json v3_model = json::parse(*v3.model_json);
+  const json v3_model = model_of(v3);
   CHECK(v3_model["expert_groups"] == 8);
   CHECK(v3_model["expert_groups_per_token"] == 4);
-  CHECK_FALSE(json::parse(*mixtral.model_json).contains("expert_groups"));
+  CHECK_FALSE(model_of(mixtral).contains("expert_groups"));
 }
 
 TEST_CASE("Wide shared experts, encoder-decoders and native params.json files", "[hf_import]") {
@@ -56,7 +61,7 @@ TEST_CASE("Wide shared experts, encoder-decoders and native params.json files", 
 }
 
 TEST_CASE("An imported model is a valid scenario model", "[hf_import][scenario]") {
-  const json model = json::parse(*imported("mixtral-8x7b.json").model_json);
+  const json model = model_of(imported("mixtral-8x7b.json"));
   const auto r = run({{"model", model},
                       {"training", {{"type", "pretrain"}, {"tokens", 1e12}}},
                       {"hardware", {{"gpu", "h100-sxm"}, {"count", 64}}},
@@ -81,7 +86,7 @@ TEST_CASE("A multimodal config imports its language model", "[hf_import]") {
       "num_key_value_heads": 1, "head_dim": 4, "intermediate_size": 16, "vocab_size": 10},
       "vision_config": {"hidden_size": 1152}})json");
   REQUIRE(result.errors.empty());
-  const json model = json::parse(*result.model_json);
+  const json model = model_of(result);
   CHECK(model["norms_per_layer"] == 4);
   CHECK(model["qk_norm"] == true);
   CHECK(model["tied_embeddings"] == true);
@@ -91,7 +96,7 @@ TEST_CASE("A config that is not one gives errors, not a model", "[hf_import][val
   SECTION("no hidden size") {
     const auto r =
         traincalc::import_hf_config(R"({"num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10})");
-    CHECK_FALSE(r.model_json);
+    CHECK_FALSE(r.architecture);
     REQUIRE_FALSE(r.errors.empty());
     CHECK(r.errors[0].field == "hf_config.hidden_size");
     CHECK(r.errors[0].code == "required");
@@ -99,7 +104,7 @@ TEST_CASE("A config that is not one gives errors, not a model", "[hf_import][val
   SECTION("a wrong type") {
     const auto r = traincalc::import_hf_config(
         R"({"hidden_size": "big", "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10})");
-    CHECK_FALSE(r.model_json);
+    CHECK_FALSE(r.architecture);
     CHECK(r.errors[0].code == "wrong_type");
   }
   SECTION("not JSON at all") {

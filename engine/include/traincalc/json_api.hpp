@@ -47,9 +47,10 @@ struct CatalogLoad {
 CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, bool fill_missing = true);
 
 // A Hugging Face config.json read into the scenario's architecture form ({"layers": ..., ...}),
-// with a warning for every default the importer supplied. model_json is set when errors is empty.
+// with a warning for every default the importer supplied. architecture is set when errors is empty.
 struct HfImport {
-  std::optional<std::string> model_json;
+  std::optional<Architecture> architecture;
+  std::string name;  // the config's _name_or_path, else its first architectures entry
   double params = 0;
   double active_params = 0;
   double seq_len = 0;  // the learned-position context, 0 when the config does not fix one

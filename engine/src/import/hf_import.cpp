@@ -236,11 +236,11 @@ double apply_model_class(HfReader& r, Architecture& a, const std::string& type, 
 
 // The imported architecture checked exactly as a scenario's would be; counted where it passes.
 void check_imported(HfImport& out, const Architecture& a, HfReader& r, const json& config, double seq_len) {
-  json model = detail::architecture_to_json(a);
   std::string name = r.text("_name_or_path");
   if (name.empty() && config.contains("architectures") && config["architectures"].is_array() &&
       !config["architectures"].empty() && config["architectures"][0].is_string())
     name = config["architectures"][0].get<std::string>();
+  json model = detail::architecture_to_json(a);
   if (!name.empty()) model["name"] = name;
   Issues check;
   detail::Fields f(model, "model", check, &contract::model);
@@ -256,7 +256,8 @@ void check_imported(HfImport& out, const Architecture& a, HfReader& r, const jso
     out.params = count.total;
     out.active_params = count.active;
     out.seq_len = seq_len;
-    out.model_json = model.dump(-1, ' ', false, json::error_handler_t::replace);
+    out.architecture = a;
+    out.name = name;
   }
 }
 
@@ -296,8 +297,10 @@ HfImport import_hf_config(std::string_view config_text) {
 
 std::string hf_import_to_json(const HfImport& imported, int indent) {
   json out = json::object();
-  if (imported.model_json) {
-    out["model"] = json::parse(*imported.model_json);
+  if (imported.architecture) {
+    json model = detail::architecture_to_json(*imported.architecture);
+    if (!imported.name.empty()) model["name"] = imported.name;
+    out["model"] = model;
     out["params"] = imported.params;
     out["active_params"] = imported.active_params;
     if (imported.seq_len > 0) out["seq_len"] = imported.seq_len;
