@@ -151,7 +151,7 @@ describe('the two modules: the calculator, and the validation view\'s', () => {
   });
 
   test('the calculator\'s download leaves the validation data and the contract\'s descriptions out', () => {
-    // About 239 KiB gzip with the engine's code and the built-in catalog, about 390 with the validation
+    // About 237 KiB gzip with the engine's code and the built-in catalog, about 390 with the validation
     // data (some 95 KiB of gzipped JSON and the code that fits and checks them): a bound between the
     // two catches the data compiled back in.
     const bytes = readFileSync(join(SITE, 'js', 'traincalc_engine.wasm'));
