@@ -211,6 +211,14 @@ describe('language', () => {
     // No Chinese warning quotes the engine's English message either.
     const { WARNINGS } = await js('i18n.js');
     assert.deepEqual(Object.entries(WARNINGS.zh).filter(([, text]) => text.includes('{message}')).map(([code]) => code), []);
+    // Every reason in the engine is written reason("..."), which the compiler checks against the
+    // declared ones: no bare literal escapes the check.
+    const bare = [];
+    for (const file of readdirSync(join(ROOT, 'engine/src'), { recursive: true }).filter((f) => f.endsWith('.cpp'))) {
+      const text = readFileSync(join(ROOT, 'engine/src', file), 'utf8');
+      for (const m of text.matchAll(/"reason",\s*"(\w+)"/g)) bare.push(`${m[1]} (${file})`);
+    }
+    assert.deepEqual(bare, []);
     // Every declared reason has its Chinese message, and every Chinese message a declared reason.
     const { reasons } = declaredIssues();
     assert.deepEqual(reasons.filter((reason) => !REASONS.zh[reason]), []);

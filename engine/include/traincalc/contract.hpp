@@ -120,7 +120,8 @@ extern const Record &model, &compute, &hardware, &time, &breakdown_seconds, &exp
 
 // The record's object, its fields in declared order: each bound field from its member of `source`
 // (the struct the record's bindings belong to: an optional member only when set, the text of a field
-// that is not required only when not empty), each other field from `extras` where it holds one.
+// that is not required only when not empty), each other field from `extras` where it holds one. A key
+// of `extras` the record does not declare is kept, last, for the report's check to refuse.
 nlohmann::ordered_json write_record(const Record& record, const void* source,
                                     nlohmann::ordered_json extras = nlohmann::ordered_json::object());
 

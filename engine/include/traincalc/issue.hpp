@@ -2,14 +2,16 @@
 // translates by code), and an English message that says what to change.
 //
 // Every code and every reason (params.reason: the check that failed, where a code has several) is
-// declared here, once. An issue's code is an IssueCode and a reason is written reason("..."): both are
-// checked against these tables when the engine compiles, so an undeclared one does not build.
+// declared here, once. An issue's code is an IssueCode and a reason is written reason("...") (a test
+// refuses a bare literal): both are checked against these tables when the engine compiles, so an
+// undeclared one does not build.
 // `traincalc schema issues` lists them, the report's JSON Schema enumerates the codes, and the page's
-// messages are tested against them (tests/node/i18n.test.mjs).
+// messages are tested against them (tests/node/page-modules.test.mjs).
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +25,7 @@ struct IssueCodeInfo {
 
 inline constexpr IssueCodeInfo issue_codes[] = {
     // Reading the input.
-    {"parse_error", "The text is not JSON (or not the format asked for)."},
+    {"parse_error", "The text is not valid JSON, or holds a number too large to read (params.reason)."},
     {"too_large", "The text is larger than any scenario, catalog or config needs."},
     {"too_deep", "The JSON nests deeper than any scenario, catalog or config needs."},
     {"unknown_key", "A key the contract does not declare (params.suggestion: the nearest declared one)."},
@@ -32,19 +34,19 @@ inline constexpr IssueCodeInfo issue_codes[] = {
     {"not_positive", "A number that must be above zero is not."},
     {"not_integer", "A count that must be whole is not."},
     {"not_finite", "A number too large to compute with."},
-    {"out_of_range", "A number outside the field's declared range (params.min, params.max)."},
+    {"out_of_range", "A number outside the field's declared range (params.min, params.max), or a derived one outside what it allows (params.reason)."},
     {"unknown_choice", "A word that is not one of the field's choices (params.allowed)."},
     {"unknown_id", "A catalog ID that is not in the catalog (params.suggestion: the nearest one)."},
     {"invalid_id", "A catalog ID with characters IDs do not use."},
     {"invalid", "A value of the right type that the field cannot take."},
     {"too_many", "More entries than the engine uses (params.max)."},
     // Fields that do not agree.
-    {"conflict", "Two fields that say the same thing differently; keep one."},
+    {"conflict", "Fields that cannot be given together (params.reason names which)."},
     {"inconsistent", "Fields that cannot all hold (params.reason names the check)."},
-    {"unsupported", "Something the input asks of the GPU that it lacks, such as a precision it has no peak for."},
+    {"unsupported", "Something the engine cannot do with this input: a precision the GPU has no peak for, a scenario version it does not know, a measured speed without the architecture (params.reason)."},
     // Money and the cluster.
-    {"budget_too_small", "The budget does not rent one GPU at the price."},
-    {"no_exchange_rate", "A currency the engine has no rate for; give exchange_rates."},
+    {"budget_too_small", "The budget does not rent one GPU, or one model-parallel group, at the price."},
+    {"no_exchange_rate", "A currency the engine cannot convert: give the price and the budget in one currency."},
     {"offer_group_too_large", "One model-parallel group needs more GPUs than the offer joins into one job."},
     {"offer_single_instance", "The offer cannot join instances, and one holds fewer GPUs than asked."},
     {"offer_cluster_max", "More GPUs than the offer joins into one cluster."},
@@ -60,7 +62,7 @@ inline constexpr IssueCodeInfo issue_codes[] = {
     {"currency_assumed", "The price's currency is not given: US dollars are assumed."},
     {"chinchilla_moe", "The tokens-per-parameter rule, fitted on dense models, applied to a mixture of experts' total parameters."},
     {"mfu_assumed", "No architecture to predict the speed from: a typical utilisation is assumed."},
-    {"mfu_extrapolated", "A utilisation predicted beyond the measured runs' GPU counts or sizes."},
+    {"mfu_extrapolated", "A GPU the step model was not fitted on: its utilisation is extrapolated."},
     {"layout_assumed", "Without the architecture the layout is not planned: tp, pp and micro-batch default to 1."},
     {"no_layout", "No layout of these GPUs matches the strategy and the global batch."},
     {"planner_truncated", "The layout search stopped before trying every layout."},
@@ -80,13 +82,13 @@ inline constexpr IssueCodeInfo issue_codes[] = {
     {"outside_envelope", "The run lies outside what the validation's measured runs cover."},
     {"speed_moe_range", "A mixture-of-experts step, modelled without constants of its own: a wider range."},
     {"speed_uncalibrated", "A feature no measured step covers, modelled from first principles."},
-    {"calibration_speed_unused", "A measured speed not used, because strategy.mfu is given."},
+    {"calibration_speed_unused", "A measured speed not used: strategy.mfu is given, or the architecture is not (params.reason)."},
     {"softmax_fallback", "Attention falls back to an unfused softmax that keeps the scores."},
     {"softmax_fallback_precision", "As softmax_fallback, because of the precision."},
     {"softmax_fallback_length", "As softmax_fallback, because of the sequence length."},
     {"batch_padded", "The global batch does not split into whole micro-batches on every rank: steps run padded."},
     {"batch_cannot_fill", "The global batch is too small to keep every GPU busy."},
-    {"bitsandbytes_gpu", "QLoRA's kernels are not fully supported on this GPU."},
+    {"bitsandbytes_gpu", "bitsandbytes' kernels (QLoRA's 4-bit layers, the 8-bit optimizer) are not fully supported on this GPU."},
     {"checkpoint_before_persisted", "A checkpoint starts before the previous one is on storage."},
     {"interruptions_dominate", "Interruptions come so often that little of the run is progress."},
     // Against a plan.
@@ -129,6 +131,17 @@ inline constexpr std::string_view issue_reasons[] = {
 };
 
 namespace detail {
+consteval bool each_once() {
+  for (std::size_t i = 0; i < std::size(issue_codes); ++i)
+    for (std::size_t j = i + 1; j < std::size(issue_codes); ++j)
+      if (issue_codes[i].code == issue_codes[j].code) return false;
+  for (std::size_t i = 0; i < std::size(issue_reasons); ++i)
+    for (std::size_t j = i + 1; j < std::size(issue_reasons); ++j)
+      if (issue_reasons[i] == issue_reasons[j]) return false;
+  return true;
+}
+static_assert(each_once(), "an issue code or reason is declared twice");
+
 // Called only when a code or reason is not declared: not constexpr, so the compiler stops there.
 inline void undeclared_issue_code_or_reason() {}
 

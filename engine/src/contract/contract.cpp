@@ -1245,7 +1245,7 @@ const Record expected_kwh_range{"report.energy.expected.kwh_range",
                                 doc("The expected run's energy: the likely range (80%)."), kwh_range_fields};
 constexpr auto co2_range_fields = range_span("kg CO2");
 const Record expected_co2_range{"report.energy.expected.co2_kg_range",
-                                "The expected run's emissions: the likely range (80%).",
+                                doc("The expected run's emissions: the likely range (80%)."),
                                 co2_range_fields};
 constexpr Field energy_expected_fields[] = {
     written<&EnergyReport::Expected::kwh>(required(out("kwh", "kWh", "Energy of the expected run."))),
@@ -1387,8 +1387,10 @@ nlohmann::ordered_json write_record(const Record& record, const void* source, nl
       extras.erase(it);
     }
   }
-  // What the record does not declare stays, for the report's check to refuse.
-  for (auto& [key, value] : extras.items()) out[key] = std::move(value);
+  // What the record does not declare stays, for the report's check to refuse; a bound field's member
+  // is never replaced.
+  for (auto& [key, value] : extras.items())
+    if (!out.contains(key)) out[key] = std::move(value);
   return out;
 }
 
