@@ -1,6 +1,11 @@
 // Assembles the deployable outputs from what CMake built:
-//   dist/site/          the static site: public/ + web/js/ + the two WebAssembly modules (the
-//                       calculator's, and the validation view's, loaded when that view opens)
+//   dist/site/          the static site: public/ + the page's script and its worker's, each bundled
+//                       and minified (js/app.js, js/worker.js) + the three WebAssembly modules with
+//                       their loaders (the calculator's; the imports', loaded on the first paste; the
+//                       validation view's, loaded when that view opens) + the built-in catalog's
+//                       texts, which the calculator's module leaves out (js/catalog-texts.json)
+//   dist/modules/       the page's ES modules as written (web/js/) beside the same engine files: what
+//                       the bundles are built from, and what the node tests import
 //   dist/traincalc.html the whole app in one file that works offline from disk, with the validation
 //                       module (the whole engine) embedded
 import { createHash } from 'node:crypto';
@@ -13,14 +18,19 @@ import * as esbuild from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const site = join(dist, 'site');
+const modules = join(dist, 'modules');
 const wasmDir = join(root, 'build', 'wasm', 'web');
+const ENGINE_MODULES = ['traincalc_engine', 'traincalc_import', 'traincalc_validation'];
 
-rmSync(site, { recursive: true, force: true });
+for (const folder of [site, modules]) rmSync(folder, { recursive: true, force: true });
 mkdirSync(join(site, 'js'), { recursive: true });
 cpSync(join(root, 'public'), site, { recursive: true });
-cpSync(join(root, 'web', 'js'), join(site, 'js'), { recursive: true });
-for (const file of ['traincalc_engine.mjs', 'traincalc_engine.wasm', 'traincalc_validation.mjs', 'traincalc_validation.wasm']) {
-  cpSync(join(wasmDir, file), join(site, 'js', file));
+cpSync(join(root, 'web', 'js'), modules, { recursive: true });
+for (const name of ENGINE_MODULES) {
+  for (const suffix of ['.mjs', '.wasm']) {
+    cpSync(join(wasmDir, name + suffix), join(site, 'js', name + suffix));
+    cpSync(join(wasmDir, name + suffix), join(modules, name + suffix));
+  }
 }
 
 // The contract's JSON Schemas, from the engine's own field tables, for people who integrate with it
@@ -34,6 +44,44 @@ for (const which of ['scenario', 'catalog', 'report']) {
   writeFileSync(join(site, 'schema', `${which}.schema.json`), text);
 }
 
+// The built-in catalog's texts (each row's source and notes), which the calculator's module leaves
+// out: every text field the whole engine's catalog has and the calculator's lacks, by list and ID.
+const calculator = await (await import(join(wasmDir, 'traincalc_engine.mjs'))).default({
+  wasmBinary: readFileSync(join(wasmDir, 'traincalc_engine.wasm')),
+});
+const whole = JSON.parse(engine.catalog(''));
+const lean = JSON.parse(calculator.catalog(''));
+const texts = {};
+for (const list of ['gpus', 'offers', 'models']) {
+  const leanRows = new Map(lean[list].map((row) => [row.id, row]));
+  texts[list] = whole[list].map((row) => {
+    const kept = leanRows.get(row.id);
+    if (!kept) throw new Error(`assemble: the calculator's catalog has no ${list} row ${row.id}`);
+    const missing = Object.entries(row).filter(([key, value]) => !(key in kept) && typeof value === 'string');
+    return Object.fromEntries([['id', row.id], ...missing]);
+  });
+}
+for (const folder of [join(site, 'js'), modules]) writeFileSync(join(folder, 'catalog-texts.json'), JSON.stringify(texts));
+
+// The page's script and its worker's, each one file. The engine's loaders stay files of their own:
+// the two share the calculator's, and the others are fetched only when needed.
+const engineLoaders = {
+  name: 'engine-loaders',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/traincalc_\w+\.mjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+await esbuild.build({
+  entryPoints: [join(modules, 'app.js'), join(modules, 'worker.js')],
+  outdir: join(site, 'js'),
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: 'es2020',
+  plugins: [engineLoaders],
+  logLevel: 'error',
+});
+
 // The vendor catalog's documentation, served beside the page (the embed snippet links to it).
 mkdirSync(join(site, 'docs'), { recursive: true });
 cpSync(join(root, 'docs', 'embedding.md'), join(site, 'docs', 'embedding.md'));
@@ -41,7 +89,7 @@ cpSync(join(root, 'docs', 'embedding.md'), join(site, 'docs', 'embedding.md'));
 // One file: scripts and styles inline, the wasm as base64, a CSP that allows exactly these inline
 // blocks by hash (and nothing from the network).
 const bundle = await esbuild.build({
-  entryPoints: [join(site, 'js', 'app.js')],
+  entryPoints: [join(modules, 'app.js')],
   bundle: true,
   format: 'esm',
   minify: true,
@@ -82,6 +130,10 @@ writeFileSync(join(dist, 'traincalc.html'), html);
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 const sizes = (buffer) => `${kb(buffer.length)} (${kb(gzipSync(buffer, { level: 9 }).length)} gzip)`;
 const wasmBytes = readFileSync(join(site, 'js', 'traincalc_engine.wasm'));
+const importBytes = readFileSync(join(site, 'js', 'traincalc_import.wasm'));
 const validationBytes = readFileSync(join(site, 'js', 'traincalc_validation.wasm'));
-console.log(`assemble: engine wasm ${sizes(wasmBytes)}, validation wasm ${sizes(validationBytes)}, page script ${sizes(Buffer.from(script))}`);
+const textsBytes = readFileSync(join(site, 'js', 'catalog-texts.json'));
+const siteScript = (name) => sizes(readFileSync(join(site, 'js', name)));
+console.log(`assemble: engine wasm ${sizes(wasmBytes)}, catalog texts ${sizes(textsBytes)}, import wasm ${sizes(importBytes)}, validation wasm ${sizes(validationBytes)}`);
+console.log(`assemble: site scripts: app.js ${siteScript('app.js')}, worker.js ${siteScript('worker.js')}, engine loader ${siteScript('traincalc_engine.mjs')}; single file's script ${sizes(Buffer.from(script))}`);
 console.log(`assemble: dist/site/ and dist/traincalc.html ${sizes(Buffer.from(html))}`);

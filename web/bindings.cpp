@@ -1,6 +1,6 @@
-// The calculator's binding: with validation_bindings.cpp, the only C++ that knows JavaScript
-// exists. Strings cross the boundary (JSON in, JSON out), so
-// nothing in JavaScript ever has to delete a handle, and embind never turns a bad argument into NaN.
+// The calculator's binding: with import_bindings.cpp and validation_bindings.cpp, the only C++ that
+// knows JavaScript exists. Strings cross the boundary (JSON in, JSON out), so nothing in JavaScript
+// ever has to delete a handle, and embind never turns a bad argument into NaN.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -45,15 +45,6 @@ std::string catalog(const std::string& extra_catalog_json) {
   return traincalc::catalog_to_json(load.catalog);
 }
 
-std::string import_hf(const std::string& config_json) {
-  return traincalc::hf_import_to_json(traincalc::import_hf_config(config_json));
-}
-
-// A pasted training log: what it measured, for the measured run (see traincalc parse-log).
-std::string parse_log(const std::string& text) {
-  return traincalc::log_reading_to_json(traincalc::parse_log(text));
-}
-
 std::string version() {
   return TRAINCALC_VERSION;
 }
@@ -64,7 +55,5 @@ EMSCRIPTEN_BINDINGS(traincalc) {
   emscripten::function("estimate", &estimate);
   emscripten::function("compare", &compare);
   emscripten::function("catalog", &catalog);
-  emscripten::function("import_hf_config", &import_hf);
-  emscripten::function("parse_log", &parse_log);
   emscripten::function("version", &version);
 }

@@ -135,11 +135,15 @@ void print_memory_validation(const traincalc::MemoryValidationTable& table) {
     else
       std::printf("%8.2fG %8.2fG %+7.1f%%\n", row.measured_bytes / gib, row.predicted_bytes / gib, signed_tenths(row.error_pct));
   }
-  std::printf("\n%-40s %-12s %5s %8s %9s %9s\n", "source (lineage held out)", "lineage", "rows", "frag.", "median",
-              "max");
-  for (const auto& s : table.sources)
-    std::printf("%-40.40s %-12.12s %5.0f %8.3f %8.1f%% %8.1f%%\n", s.group.c_str(), s.lineage.c_str(), s.rows,
-                s.fragmentation, s.median_abs_error_pct, s.max_abs_error_pct);
+  std::printf("\n%-40s %-12s %5s %6s %8s %9s %9s\n", "source (lineage held out)", "lineage", "rows", "peaks", "frag.",
+              "median", "max");
+  for (const auto& s : table.sources) {
+    std::printf("%-40.40s %-12.12s %5.0f %6.0f %8.3f", s.group.c_str(), s.lineage.c_str(), s.rows, s.peaks,
+                s.fragmentation);
+    // A source of out-of-memory runs and bounds only has no error to report.
+    if (s.peaks > 0) std::printf(" %8.1f%% %8.1f%%\n", s.median_abs_error_pct, s.max_abs_error_pct);
+    else std::printf(" %9s %9s\n", "-", "-");
+  }
   std::printf("likely range of a peak for a new lineage (measured / predicted): %.3f-%.3f over %.0f lineages; each "
               "lineage held out whole: the median of their medians %.1f%%, %.0f%% of a held-out lineage's peaks "
               "inside the range built without it, median width %.2fx\n",

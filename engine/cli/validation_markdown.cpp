@@ -104,15 +104,13 @@ void markdown_validation(const ValidationTable& table) {
 void markdown_memory_validation(const MemoryValidationTable& table) {
   // Rows are measured peaks, runs that ran out of memory and capacity bounds; the errors are the
   // measured peaks' (a source with none has no error to report).
-  std::map<std::string, double> peaks;
-  for (const auto& r : table.rows) peaks[r.source_group] += r.out_of_memory || r.upper_bound ? 0 : 1;
   std::printf("| source (its lineage held out) | lineage | rows | measured peaks | fitted reserve | median error | "
               "largest |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|\n");
   for (const auto& s : table.sources) {
-    const bool measured = peaks[s.group] > 0;
+    const bool measured = s.peaks > 0;
     std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", s.group.c_str(), s.lineage.c_str(), count(s.rows).c_str(),
-                count(peaks[s.group]).c_str(), fixed(s.fragmentation, 3).c_str(),
+                count(s.peaks).c_str(), fixed(s.fragmentation, 3).c_str(),
                 measured ? pct(s.median_abs_error_pct).c_str() : "—", measured ? pct(s.max_abs_error_pct).c_str() : "—");
   }
   std::printf("\nHeld out: median |error| %s, largest %s; in sample (reserve %s): median %s, largest %s. Out of "

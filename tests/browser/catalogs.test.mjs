@@ -80,6 +80,10 @@ describe('catalogs, offers and prices', () => {
     await page.waitForFunction((total) => Number(document.querySelector('[data-report="cost.total"]')?.getAttribute('data-value')) === total,
       cliReport.time.gpu_hours * 6.88);
     assert.match(await page.locator('.offer-note').innerText(), /snapshot in USD: AWS, 2026-09-10/);
+    // Its source, which the page fetches apart from the calculator's module (js/catalog-texts.json).
+    const offers = JSON.parse(execFileSync(CLI, ['catalog'], { encoding: 'utf8' })).offers;
+    const source = offers.find((o) => o.id === 'aws-p5.48xlarge-on-demand-h100-sxm').source;
+    await page.waitForFunction((text) => document.querySelector('.offer-note').textContent.includes(`(source: ${text})`), source);
     assert.equal(await reportValue(page, 'cost.total'), cliReport.time.gpu_hours * 6.88);
     // What the offer's instances can form (scripts/offer-networks.json: p5.48xlarge, 8 H100 and
     // 3,200 Gbit/s of EFA), and the offer in the link.
@@ -97,6 +101,23 @@ describe('catalogs, offers and prices', () => {
     await page.selectOption('#f-hardware-gpu', 'a100-80gb-sxm');
     await page.waitForFunction(() => !location.hash.includes('pricing.offer='));
     await context.close();
+  });
+
+  test('without the catalog\'s texts (not fetched), the page leaves their sources out and says the rest, in both languages', async () => {
+    for (const [lang, snapshot] of [['en', 'Price snapshot in USD: AWS, 2026-09-10. Prices change'], ['zh', '价格快照（USD）：AWS，2026-09-10。价格会变动']]) {
+      const { context, page, requests } = await openPage(`${base}#${HASH}&lang=${lang}`, {
+        prepare: (c) => c.route('**/catalog-texts.json', (route) => route.abort()),
+      });
+      await page.locator('#results[data-state="ok"]').waitFor();
+      assert.ok(requests.some((url) => url.endsWith('/js/catalog-texts.json')), 'the texts were asked for');
+      await page.selectOption('#offer-picker', 'aws-p5.48xlarge-on-demand-h100-sxm');
+      await page.waitForFunction((text) => document.querySelector('.offer-note').textContent.startsWith(text), snapshot);
+      await page.locator('#results .math summary').first().click();
+      const text = `${await page.locator('.offer-note').innerText()} ${await page.locator('#results').innerText()}`;
+      assert.doesNotMatch(text, /undefined|\{source\}/);
+      assert.ok(await reportValue(page, 'time.gpu_hours') > 0);
+      await context.close();
+    }
   });
 
   test('an offer whose instances cannot be joined: a count above one pod is refused at its field, a budget is held to one pod and the comparison says so, in both languages', async () => {

@@ -75,7 +75,7 @@ describe('sharing, embedding and safety', () => {
     await page.reload();  // with the listener in place from the start (init scripts run before the page's)
     assert.equal(await reportValue(page, 'time.gpu_hours'), cliReport.time.gpu_hours);
     await page.locator('#scaling[data-state="ok"]').waitFor();
-    assert.equal(await page.evaluate(async () => (await import('./js/engine.js')).engineThread()), 'worker');
+    assert.equal(await page.getAttribute('html', 'data-engine'), 'worker');
     assert.deepEqual(violations, []);
     assert.deepEqual(problems, []);
     await context.close();

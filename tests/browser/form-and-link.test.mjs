@@ -31,14 +31,18 @@ describe('the form and the link', () => {
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.match(await page.locator('#results').innerText(), /训练时长/);
     // The math names its sources: the model preset's and the GPU's.
+    // (The sources arrive a moment after the first number: js/catalog-texts.json.)
     await page.locator('#results .math summary').first().click();
-    assert.match(await page.locator('#results .math').first().innerText(), /Llama 2 7B 的结构来源：[\s\S]*NVIDIA H100[^\n]*来源：/);
+    await page.waitForFunction(() => /Llama 2 7B 的结构来源：[\s\S]*NVIDIA H100[^\n]*来源：/.test(document.querySelector('#results .math').innerText));
+    assert.equal(await page.locator('#results .math').first().getAttribute('open'), '');
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     // The results re-render after the engine answers in the new language: wait for them (on a loaded
     // machine, read the moment the <html> lang changes, they are still in Chinese).
     await page.waitForFunction(() => /Wall-clock time/.test(document.querySelector('#results').innerText), null, { timeout: 10000 });
     assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
+    // A new estimate leaves the math as the reader left it: still open.
+    assert.equal(await page.locator('#results .math').first().getAttribute('open'), '');
     assert.match(page.url(), /lang=en/);
     // A mixture of experts' facts under the model list, in each language (not an English word in Chinese).
     await page.selectOption('#f-model-preset', 'deepseek-v3');
@@ -131,8 +135,10 @@ describe('the form and the link', () => {
   });
 
   test('pasting a Hugging Face config.json fills the architecture and gives its exact count', async () => {
-    const { context, page } = await openPage(`${base}#model.layers=2&lang=en`);
+    const { context, page, requests } = await openPage(`${base}#model.layers=2&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();
+    // The reader is a module of its own, fetched on the first paste.
+    assert.deepEqual(requests.filter((url) => url.includes('traincalc_import')), []);
     await page.click('.hf-import summary');
     await page.fill('#hf-config', readFileSync(join(ROOT, 'tests', 'fixtures', 'hf', 'qwen2.5-7b.json'), 'utf8'));
     await page.click('#hf-import');
@@ -140,6 +146,26 @@ describe('the form and the link', () => {
     assert.equal(await page.inputValue('#f-model-hidden'), '3584');
     assert.match(page.url(), /model\.qkv_bias=true/);  // kept in the link, though the form has no input for it
     await context.close();
+  });
+
+  test('a reader that cannot be loaded is said, in both languages, the pasted text kept; the next try loads it', async () => {
+    for (const [lang, said] of [['en', /The reader could not be loaded/], ['zh', /读取器无法加载/]]) {
+      const { context, page } = await openPage(`${base}#model.layers=2&lang=${lang}`);
+      await context.route('**/traincalc_import*', (route) => route.abort());
+      await page.locator('#results[data-state="ok"]').waitFor();
+      await page.click('.hf-import summary');
+      const config = readFileSync(join(ROOT, 'tests', 'fixtures', 'hf', 'qwen2.5-7b.json'), 'utf8');
+      await page.fill('#hf-config', config);
+      await page.click('#hf-import');
+      const failed = page.locator('[data-paste-failed]');
+      await failed.waitFor();
+      assert.match(await failed.innerText(), said);
+      assert.equal(await page.inputValue('#hf-config'), config);
+      await context.unroute('**/traincalc_import*');
+      await page.click('#hf-import');
+      await page.waitForFunction(() => document.querySelector('[data-report="model.params"]')?.dataset.value === '7615616512');
+      await context.close();
+    }
   });
 
   test('utilisation is typed in percent: a fraction is asked about with a one-click fix, and limits are said in percent, in both languages', async () => {

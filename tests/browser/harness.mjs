@@ -40,6 +40,29 @@ export async function openPage(browser, url, { width = 1280, height = 900, prepa
   return { context, page, requests, problems };
 }
 
+// Starts an engine worker of the page's own (js/worker.js) and defines, in the page,
+// callWorker(method, args), which sends it a request as the page does and resolves with its answer,
+// and stopWorker().
+export async function startPageWorker(page) {
+  await page.evaluate(async () => {
+    const worker = new Worker('./js/worker.js', { type: 'module' });
+    let next = 0;
+    window.callWorker = (method, args) => new Promise((done, fail) => {
+      const id = ++next;
+      const answer = ({ data }) => {
+        if (data.id !== id || data.progress) return;
+        worker.removeEventListener('message', answer);
+        if ('error' in data) fail(new Error(data.error));
+        else done(data.result);
+      };
+      worker.addEventListener('message', answer);
+      worker.postMessage({ id, method, args });
+    });
+    window.stopWorker = () => worker.terminate();
+    await window.callWorker('init', {});
+  });
+}
+
 // A number of the current estimate (not a stale one kept on screen while the input has errors).
 export async function reportValue(page, path) {
   await page.locator('#results[data-state="ok"]').waitFor();

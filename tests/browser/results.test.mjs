@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { serveStatic } from '../../scripts/serve.mjs';
 import { CLI, ROOT, SINGLE_FILE, SITE } from '../node/paths.mjs';
-import { HASH, pageTests, reportValue, SCENARIO } from './harness.mjs';
+import { HASH, pageTests, reportValue, SCENARIO, startPageWorker } from './harness.mjs';
 
 let base, browser, cliReport, cliFlops6n, openPage, track;
 pageTests((site) => ({ base, browser, cliReport, cliFlops6n, openPage, track } = site));
@@ -220,14 +220,17 @@ describe('what the estimate shows', () => {
   test('the engine runs in a Web Worker, and newer input supersedes an older scaling search', async () => {
     const { context, page, problems } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#scaling[data-state="ok"]').waitFor();
-    assert.equal(await page.evaluate(async () => (await import('./js/engine.js')).engineThread()), 'worker');
-    // In the worker itself: a newer search stops an older one, which resolves to null.
+    assert.equal(await page.getAttribute('html', 'data-engine'), 'worker');
+    // In a worker of its own, through the messages the page sends (worker.js): a newer search stops
+    // an older one, which resolves to null.
+    await startPageWorker(page);
     const [older, newer] = await page.evaluate(async () => {
-      const engine = await import('./js/engine.js');
-      const s = { model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 2e12 }, hardware: { gpu: 'h100-sxm' } };
-      const first = engine.scaling(s, '', [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096], () => {});
-      const second = engine.scaling(s, '', [64], () => {});
-      return [await first, (await second).length];
+      const scenario = { model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 2e12 }, hardware: { gpu: 'h100-sxm' } };
+      const first = window.callWorker('scaling', { scenario, catalog: '', counts: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096] });
+      const second = window.callWorker('scaling', { scenario, catalog: '', counts: [64] });
+      const out = [await first, (await second).length];
+      window.stopWorker();
+      return out;
     });
     assert.equal(older, null);
     assert.equal(newer, 1);

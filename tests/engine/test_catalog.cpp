@@ -118,6 +118,33 @@ TEST_CASE("A malformed vendor catalog gives field errors", "[catalog][validation
   CHECK(fields.count("modles unknown_key"));
 }
 
+TEST_CASE("Only the built-in files read without their texts may leave a row's source out", "[catalog]") {
+  // The calculator's WebAssembly module carries the built-in catalog so (its page fetches the texts);
+  // a vendor's catalog, and the built-in files as written, must cite a source on every row.
+  const std::string rows = R"json({
+    "gpus": [{"id": "x1", "name": "X1", "memory_gb": 48, "fp16_tflops": 100}],
+    "offers": [{"id": "x1-hourly", "gpu": "x1", "per_gpu_hour": 1, "currency": "USD"}],
+    "models": [{"id": "m1", "name": "M1", "params": 7e9}]
+  })json";
+  const auto without_texts = traincalc::merge_catalog_json(rows, traincalc::Catalog{}, traincalc::CatalogRows::builtin_without_texts);
+  CHECK(without_texts.errors.empty());
+  CHECK(without_texts.catalog.find_offer("x1-hourly")->source.empty());
+  // Printed without a source, not with an empty one.
+  const json printed = json::parse(traincalc::catalog_to_json(without_texts.catalog));
+  CHECK_FALSE(printed["gpus"][0].contains("source"));
+  CHECK_FALSE(printed["offers"][0].contains("source"));
+  CHECK_FALSE(printed["models"][0].contains("source"));
+  for (const auto whose : {traincalc::CatalogRows::vendor, traincalc::CatalogRows::builtin}) {
+    std::set<std::string> fields;
+    for (const auto& e : traincalc::merge_catalog_json(rows, traincalc::Catalog{}, whose).errors)
+      fields.insert(e.field + " " + std::string(e.code.name()));
+    INFO(json(std::vector<std::string>(fields.begin(), fields.end())).dump());
+    CHECK(fields.count("gpus[0].source required"));
+    CHECK(fields.count("offers[0].source required"));
+    CHECK(fields.count("models[0].source required"));
+  }
+}
+
 TEST_CASE("The catalog prints in the same field names that inputs use, and reads back", "[catalog]") {
   const std::string text = traincalc::catalog_to_json(traincalc::builtin_catalog());
   const json printed = json::parse(text);

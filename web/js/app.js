@@ -29,6 +29,9 @@ import { EmbedSnippet } from './widgets/embed-snippet.js';
 import { PrintSummary } from './widgets/print-summary.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
+// Where the engine runs ("worker", or "page" where no worker could start), on the document for tests
+// and tools to see.
+engineReady.then(({ where }) => { document.documentElement.dataset.engine = where; }, () => {});
 
 let state = stateFromHash(location.hash);
 // The fields whose value came with the link and has not been edited since: a refused one is said in
@@ -122,7 +125,7 @@ const hfImport = new HfImport(document.querySelector('#inputs fieldset[data-sect
   async onImport(text) {
     const result = await importHfConfig(text);
     if (!result.errors.length) applyImportedModel(result);
-    hfImport.show(result, count(result.params, state.lang));
+    hfImport.render(result, count(result.params, state.lang));
   },
 });
 
@@ -134,7 +137,7 @@ const logPaste = new LogPaste(document.querySelector('#inputs fieldset[data-sect
     const gpus = Number(state.values.get('calibration.hardware.count') || state.values.get('hardware.count') || 0);
     const { used, unused } = LogPaste.usable(result, gpus);
     for (const [key, value] of Object.entries(used)) state.values.set(`calibration.${key}`, String(value));
-    logPaste.show(result, used, unused);
+    logPaste.render(result, used, unused);
     if (Object.keys(used).length) changed();
   },
 });
@@ -170,7 +173,7 @@ const ways = new Ways(document.querySelector('main.layout'), {
     enterWay(state, way);
     changed();
     if (way === 'compare') {
-      compare.show('gpus');
+      compare.reveal('gpus');
       const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
       document.getElementById('comparison').scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
     }
@@ -270,6 +273,11 @@ async function recomputeScaling(report) {
 }
 
 const catalogs = new Catalogs();
+// The built-in rows' sources arrive after the first number: shown wherever the page cites them.
+catalogs.onTexts = () => {
+  form.setCatalog(catalogs.data, state.lang);
+  changed();
+};
 // Which catalog the estimates use, on the document for an embedding page's tests and tools to see.
 function markCatalog() {
   document.documentElement.dataset.catalog = catalogs.vendorText ? 'vendor' : 'built-in';
@@ -310,12 +318,12 @@ async function recomputeComparison() {
     out = await compareOffers(scenario, catalogs.vendorText, { kind, ids, gpusWhenUnset: shown?.report.plan.gpus ?? 8 });
   } catch (error) {
     console.error(error);
-    if (request.current()) compare.markStale();
+    if (request.current()) compare.stale();
     return;
   }
   if (out === null || !request.current()) return;  // a newer input superseded it
   if (out.errors.length) {
-    compare.markStale();
+    compare.stale();
     return;
   }
   compare.render(out.rows.map((row) => ({
@@ -399,7 +407,7 @@ async function recompute() {
   ];
   // The link's problems at the top of the form, each with its fix; the rest beside their inputs.
   const problems = linkProblems(errors, state.extra, fromLink);
-  linkBox.show(problems, state);
+  linkBox.render(problems, state);
   refusedExtras.clear();
   // (Not the picked offer: the picker shows and clears it, and a vendor's catalog may still be on its way.)
   for (const issue of errors) if (state.extra.has(issue.field) && issue.field !== 'pricing.offer') refusedExtras.add(issue.field);
@@ -420,7 +428,7 @@ async function recompute() {
     const missing = formErrors.length > 0 && formErrors.every((issue) => issue.code === 'required' && issue.field.startsWith('pricing.'));
     if (missing) committed = null;
     results.invalid(state.lang, formErrors.map((issue) => form.visiblePathFor(issue.field)).filter((path) => FIELD_BY_PATH.has(path)), { missing });
-    compare.markStale();
+    compare.stale();
     comparisons.start();  // searches still running for an older input must not draw over this one
     scalings.start();
     scalingView.stale();
@@ -447,8 +455,11 @@ async function recompute() {
   }
 }
 
-// The widgets share one interface: label(lang) words a widget in the page's language, and update(state)
-// shows what the state says, where a widget has state to show.
+// The widgets share one interface, each method where the widget has it: label(lang) words it in the
+// page's language; update(state) shows what the state says (the form, the ways in, the offer picker);
+// render(answer, lang) shows an engine's answer; loading(lang), stale() and failed(lang, error) say
+// where the next answer stands. Sections without state of their own (speed, memory, goodput,
+// exchange) are functions of the report that the results widget places.
 const worded = [ways, hfImport, logPaste, compare, scalingView, validationView, examplesView, share, embedSnippet];
 function labelWidgets() {
   form.update(state);
@@ -461,8 +472,7 @@ function labelWidgets() {
 function changed() {
   labelWidgets();
   showCurrencyReread();
-  const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
-  offerPicker.update(shownCatalog(), state.values.get('hardware.gpu'), state.lang, Number(state.values.get(priceKey)), state.extra.get('pricing.offer'));
+  offerPicker.update(state, shownCatalog());
   writeHash();
   applyEmbedNow();  // the link to the full calculator carries the state just written
   recompute();
@@ -487,7 +497,7 @@ window.addEventListener('hashchange', async () => {
     markCatalog();
   }
   changed();
-  if (state.view === 'compare') compare.show('gpus');
+  if (state.view === 'compare') compare.reveal('gpus');
 });
 
 applyLanguage();
@@ -499,7 +509,7 @@ catalogsLoaded = engineReady
     form.setCatalog(catalogs.data, state.lang);
     markCatalog();
     changed();
-    if (state.view === 'compare') compare.show('gpus');
+    if (state.view === 'compare') compare.reveal('gpus');
     embedProtocol.ready();  // the embedding page may now send its catalog
   })
   .catch((error) => {

@@ -46,8 +46,36 @@ async function fetchCatalog(catalogUrl) {
   }
 }
 
+// The built-in rows' texts (each one's source and notes), which the calculator's module leaves out
+// of its catalog: js/catalog-texts.json, { gpus, offers, models } lists of { id, source, notes, ... }.
+const TEXTS_URL = new URL('./catalog-texts.json', import.meta.url);
+const LISTS = ['gpus', 'offers', 'models'];
+
+// The catalog with each row's missing texts filled from `texts` by list and ID (a vendor's row keeps
+// its own; a row the texts do not list stays as it is).
+export function withTexts(data, texts) {
+  if (!data || !texts) return data;
+  const filled = { ...data };
+  for (const list of LISTS) {
+    const byId = new Map((texts[list] ?? []).map((row) => [row.id, row]));
+    filled[list] = (data[list] ?? []).map((row) => {
+      const own = byId.get(row.id);
+      if (!own) return row;
+      const missing = Object.entries(own).filter(([key]) => !(key in row));
+      return missing.length ? { ...row, ...Object.fromEntries(missing) } : row;
+    });
+  }
+  return filled;
+}
+
+// Whether a catalog still lacks the built-in texts: a row without its source.
+const lacksTexts = (data) => LISTS.some((list) => (data?.[list] ?? []).some((row) => !row.source));
+
 export class Catalogs {
   constructor() {
+    this.texts = null;         // the built-in rows' texts once fetched
+    this.textsRequest = null;  // the fetch of them, made once
+    this.onTexts = null;       // called when texts arrive that the shown catalog lacked
     this.vendorText = '';      // the vendor's catalog (JSON text) once the engine accepted it, for each call
     this.data = null;          // the merged catalog the engine uses
     this.problem = null;       // an error to show beside the form's
@@ -69,6 +97,23 @@ export class Catalogs {
     return { ...this.data, offers, compareGpus: gpus.length ? gpus : this.data.gpus };
   }
 
+  // The built-in rows' texts, fetched once in the background when the catalog lacks them (the whole
+  // engine's catalog, in the single file, has them): filled into the catalog in use, then onTexts().
+  // Without them (offline, a failed fetch), the page leaves the source lines out.
+  fillTexts() {
+    this.data = withTexts(this.data, this.texts);
+    if (this.texts || this.textsRequest || !lacksTexts(this.data)) return;
+    this.textsRequest = fetch(TEXTS_URL)
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => null)
+      .then((texts) => {
+        if (!texts) return;
+        this.texts = texts;
+        this.data = withTexts(this.data, texts);
+        this.onTexts?.();
+      });
+  }
+
   setVendor(text) {
     this.vendorText = text;
     const rows = JSON.parse(text);
@@ -85,15 +130,17 @@ export class Catalogs {
     this.fromMessage = false;
     this.data = await catalog();
     this.builtinIds = new Set([...this.data.gpus, ...this.data.offers, ...this.data.models].map((row) => row.id));
-    if (!catalogUrl) return;
-    const answer = await fetchCatalog(catalogUrl);
-    if (answer.why) {
-      this.problem = failure('catalog_failed', { url: catalogUrl }, answer.why);
-      return;
+    if (catalogUrl) {
+      const answer = await fetchCatalog(catalogUrl);
+      if (answer.why) {
+        this.problem = failure('catalog_failed', { url: catalogUrl }, answer.why);
+      } else {
+        this.setVendor(answer.text);
+        this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(answer.text) }];
+        this.data = answer.merged;
+      }
     }
-    this.setVendor(answer.text);
-    this.notice = ['catalog_loaded', { url: catalogUrl, ...rowCounts(answer.text) }];
-    this.data = answer.merged;
+    this.fillTexts();
   }
 
   // A catalog the embedding page sent; { ok } or { ok: false, errors } for its answer.
@@ -105,6 +152,7 @@ export class Catalogs {
     }
     this.setVendor(text);
     this.data = merged;
+    this.fillTexts();
     this.problem = null;
     this.fromMessage = true;
     this.notice = ['catalog_from_page', { origin, ...rowCounts(text) }];

@@ -29,3 +29,27 @@ export function svg(tag, attributes = {}, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
+
+// A <details> element's place in `container`, as a re-render rebuilds it: its classes and section,
+// those of the elements around it, and how many such came before it.
+function detailsKeys(container) {
+  const seen = new Map();
+  return [...container.querySelectorAll('details')].map((details) => {
+    const parts = [];
+    for (let node = details; node && node !== container; node = node.parentElement) {
+      parts.push(`${node.tagName}.${node.className}${node.dataset.section ? `#${node.dataset.section}` : ''}`);
+    }
+    const key = parts.join('<');
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return [`${key}@${n}`, details];
+  });
+}
+
+// Replaces `container`'s children, keeping each <details> as the reader left it (open or closed):
+// a new estimate never folds up the math someone is reading.
+export function replaceKeepingOpen(container, ...children) {
+  const open = new Map(detailsKeys(container).map(([key, details]) => [key, details.open]));
+  container.replaceChildren(...children);
+  for (const [key, details] of detailsKeys(container)) if (open.has(key)) details.open = open.get(key);
+}

@@ -7,19 +7,24 @@ export function createModule(wasmBinary) {
   return createTraincalcEngine(wasmBinary ? { wasmBinary } : {});
 }
 
+// The readers of other tools' text (a Hugging Face config, a training log), a module of its own:
+// fetched the first time someone pastes one.
+export function createImportModule(wasmBinary) {
+  return import('./traincalc_import.mjs').then(({ default: create }) => create(wasmBinary ? { wasmBinary } : {}));
+}
+
 // The engine with its validation data, a module of its own (the calculator's leaves the data out):
-// fetched the first time the validation view asks.
+// fetched the first time the validation view asks. It holds the whole engine, the readers included.
 export function createValidationModule(wasmBinary) {
   return import('./traincalc_validation.mjs').then(({ default: create }) => create(wasmBinary ? { wasmBinary } : {}));
 }
 
-// The validation module as the worker and the page's thread both hold it: fetched on the first
-// validation request (or already loaded) and kept; a failed load is forgotten, so a later request
-// tries again.
-export function validationLoader(wasmBinary, loaded = null) {
+// A module as the worker and the page's thread both hold it: created on its first request (or
+// already loaded) and kept; a failed load is forgotten, so a later request tries again.
+export function lazyModule(create, loaded = null) {
   let module = loaded;
   return () => {
-    module ??= createValidationModule(wasmBinary).catch((error) => {
+    module ??= create().catch((error) => {
       module = null;
       throw error;
     });
@@ -32,6 +37,10 @@ const parse = (text) => JSON.parse(text);
 export const METHODS = {
   estimate: (module, { scenario, catalog }) => parse(module.estimate(JSON.stringify(scenario), catalog ?? '')),
   catalog: (module, { catalog }) => parse(module.catalog(catalog ?? '')),
+};
+
+// What the import module does; each runs on the module createImportModule gives.
+export const IMPORT_METHODS = {
   importHf: (module, { text }) => parse(module.import_hf_config(text)),
   parseLog: (module, { text }) => parse(module.parse_log(text)),
 };

@@ -2,7 +2,9 @@
 // It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
 // start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
 // Values cross as JSON; nothing here computes an estimate.
-import { createModule, createValidationModule, LONG_RUNNING, METHODS, VALIDATION_METHODS, validationLoader } from './engine-core.js';
+import {
+  createImportModule, createModule, createValidationModule, IMPORT_METHODS, lazyModule, LONG_RUNNING, METHODS, VALIDATION_METHODS,
+} from './engine-core.js';
 import { latestWinsByKind } from './latest.js';
 
 let ready = null;  // Promise of {where, call(method, args, onProgress)}
@@ -18,16 +20,21 @@ function embeddedWasm() {
   return bytes;
 }
 
-// wasmBinary: the calculator's module; validationWasmBinary: the validation module's, loaded on the
-// first validation request; wholeWasmBinary: the validation module's, serving every request.
-function onThisThread({ wasmBinary, validationWasmBinary, wholeWasmBinary } = {}) {
+// wasmBinary: the calculator's module; importWasmBinary and validationWasmBinary: the import and
+// validation modules', each loaded on its first request; wholeWasmBinary: the validation module's,
+// serving every request.
+function onThisThread({ wasmBinary, importWasmBinary, validationWasmBinary, wholeWasmBinary } = {}) {
   const whole = wholeWasmBinary ? createValidationModule(wholeWasmBinary) : null;
   return (whole ?? createModule(wasmBinary)).then((module) => {
     const requests = latestWinsByKind();  // a newer long request of a kind stops the older one
-    const validation = validationLoader(validationWasmBinary, whole);
+    const imports = lazyModule(() => createImportModule(importWasmBinary), whole);
+    const validation = lazyModule(() => createValidationModule(validationWasmBinary), whole);
     return {
       where: 'page',
       async call(method, args, onProgress) {
+        if (IMPORT_METHODS[method]) {
+          return IMPORT_METHODS[method](await imports(), args);
+        }
         if (VALIDATION_METHODS[method]) {
           return VALIDATION_METHODS[method](await validation(), args);
         }
@@ -86,20 +93,17 @@ function inWorker() {
   });
 }
 
-// options: wasmBinary and validationWasmBinary, the two modules' bytes (node has no fetch for files);
-// mainThread, no worker. The single file's embedded module runs on the page's thread.
+// options: wasmBinary, importWasmBinary and validationWasmBinary, the three modules' bytes (node has
+// no fetch for files); mainThread, no worker. The single file's embedded module runs on the page's
+// thread.
 export function loadEngine(options = {}) {
   if (ready) return ready;
   const wholeWasmBinary = options.wasmBinary ? undefined : embeddedWasm();
   const workerPossible = typeof Worker !== 'undefined' && !options.wasmBinary && !wholeWasmBinary && !options.mainThread;
+  const { wasmBinary, importWasmBinary, validationWasmBinary } = options;
   ready = workerPossible ? inWorker().catch(() => onThisThread())
-    : onThisThread({ wasmBinary: options.wasmBinary, validationWasmBinary: options.validationWasmBinary, wholeWasmBinary });
+    : onThisThread({ wasmBinary, importWasmBinary, validationWasmBinary, wholeWasmBinary });
   return ready;
-}
-
-// Where the engine runs: "worker" or "page" (for tests and the performance script).
-export async function engineThread() {
-  return (await loadEngine()).where;
 }
 
 export async function estimate(scenario, catalogJson = '') {

@@ -1,11 +1,14 @@
 // The engine in a Web Worker: a long search (the planner at many GPU counts) never blocks typing.
 // Messages in: {id, method, args}; out: {id, result} | {id, error} | {id, progress}. A long request
 // (scaling, estimateMany, compare) stops (result null) when a newer one of its kind arrives.
-import { createModule, LONG_RUNNING, METHODS, VALIDATION_METHODS, validationLoader } from './engine-core.js';
+import {
+  createImportModule, createModule, createValidationModule, IMPORT_METHODS, lazyModule, LONG_RUNNING, METHODS, VALIDATION_METHODS,
+} from './engine-core.js';
 import { latestWinsByKind } from './latest.js';
 
 let modulePromise = null;
-const validation = validationLoader();
+const imports = lazyModule(() => createImportModule());
+const validation = lazyModule(() => createValidationModule());
 const requests = latestWinsByKind();  // a newer request of a long-running kind stops the older one
 
 self.addEventListener('message', async ({ data }) => {
@@ -15,6 +18,10 @@ self.addEventListener('message', async ({ data }) => {
       modulePromise ??= createModule(args?.wasmBinary);
       await modulePromise;
       self.postMessage({ id, result: true });
+      return;
+    }
+    if (IMPORT_METHODS[method]) {
+      self.postMessage({ id, result: IMPORT_METHODS[method](await imports(), args) });
       return;
     }
     if (VALIDATION_METHODS[method]) {

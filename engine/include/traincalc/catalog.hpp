@@ -78,11 +78,18 @@ struct Catalog {
 // The catalog compiled into the engine. Parsed and validated once, on first use.
 const Catalog& builtin_catalog();
 
+// Whose rows a catalog holds, which decides how they are read: a vendor's (each row cites its source;
+// a GPU row's missing figures come from the closest built-in GPU), the built-in files as written, or
+// the built-in files without their source and notes texts. The calculator's WebAssembly module
+// carries the latter: its page loads those texts apart (catalog-texts.json) when it shows them.
+enum class CatalogRows { vendor, builtin, builtin_without_texts };
+
 // The built-in catalog's files, in merge order (GPUs before the offers that name them), compiled in
 // from engine/data/*.json at build time.
 struct CatalogFile {
   std::string_view name;
   std::string_view text;
+  CatalogRows rows = CatalogRows::builtin;
 };
 std::vector<CatalogFile> builtin_catalog_files();
 // engine/data/calibration.json: published throughput rows as scenarios (see validation_json).

@@ -39,12 +39,13 @@ std::string report_to_json(const Report& report, int indent = -1);
 
 // A vendor catalog merged over a base catalog: rows with a known ID replace, others are added. A GPU
 // row's missing figures (memory bandwidth, links, power, ...) come from the closest built-in GPU of its
-// architecture (GpuSpec::filled_from); the built-in catalog itself loads with fill_missing false.
+// architecture (GpuSpec::filled_from); the built-in catalog's own files are read as written
+// (CatalogRows::builtin, or builtin_without_texts where their sources are kept apart: CatalogFile).
 struct CatalogLoad {
   Catalog catalog;
   Issues errors;  // fields as "gpus[2].bf16_tflops"
 };
-CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, bool fill_missing = true);
+CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, CatalogRows whose = CatalogRows::vendor);
 
 // A Hugging Face config.json read into the scenario's architecture form ({"layers": ..., ...}),
 // with a warning for every default the importer supplied. architecture is set when errors is empty.
@@ -126,7 +127,8 @@ struct MemoryValidationSource {
   std::string group, lineage;
   double rows = 0;
   double fragmentation = 0;  // fitted without this source's lineage
-  double median_abs_error_pct = 0, max_abs_error_pct = 0;
+  double peaks = 0;          // its rows with a measured peak (not out of memory, not a bound)
+  double median_abs_error_pct = 0, max_abs_error_pct = 0;  // over those peaks; 0 where there are none
 };
 struct MemoryValidationTable {
   std::string description;

@@ -37,7 +37,7 @@ const Catalog& builtin_catalog() {
   // asserts that it loads without a single error.
   static const Catalog catalog = [] {
     Catalog merged;
-    for (const CatalogFile& file : builtin_catalog_files()) merged = merge_catalog_json(file.text, merged, false).catalog;
+    for (const CatalogFile& file : builtin_catalog_files()) merged = merge_catalog_json(file.text, merged, file.rows).catalog;
     return merged;
   }();
   return catalog;

@@ -203,7 +203,8 @@ std::optional<std::string> read_id(Fields& f) {
   return id;
 }
 
-void require_source(Fields& f) {
+void require_source(Fields& f, CatalogRows rows) {
+  if (rows == CatalogRows::builtin_without_texts) return;
   f.require("source", "every catalog number must cite where it comes from", "source");
   if (auto s = f.text("source"); s && s->empty())
     f.error("source", "required", f.path("source") + " must not be empty.",
@@ -295,7 +296,7 @@ namespace {
 
 // An offer's row (its ID read by the caller): the GPU it rents, named from `catalog` (the GPUs read
 // so far) or given inline, its price, and how its instances join into a cluster.
-Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Issues& errors) {
+Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Issues& errors, CatalogRows rows) {
   Offer offer;
   if (auto v = f.text("name")) offer.name = *v;
   if (auto v = f.text("provider")) offer.provider = *v;
@@ -341,7 +342,7 @@ Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Is
   if (auto v = f.text("region")) offer.region = *v;
   if (auto v = f.text("confidence")) offer.confidence = *v;
   if (auto v = f.text("notes")) offer.notes = *v;
-  require_source(f);
+  require_source(f, rows);
   if (auto v = f.text("source")) offer.source = *v;
   offer.instance_gpus = f.number("instance_gpus");
   offer.cluster = f.choice("cluster", contract::offer_clusters);
@@ -362,7 +363,7 @@ Offer read_offer(Fields& f, const std::string& where, const Catalog& catalog, Is
 }
 
 // A model preset's row (its ID read by the caller): an architecture, or a parameter count.
-ModelPreset read_model_preset(Fields& f, const std::string& where) {
+ModelPreset read_model_preset(Fields& f, const std::string& where, CatalogRows rows) {
   ModelPreset preset;
   if (auto v = f.text("name")) preset.model.name = *v;
   preset.published_params = f.number("published_params");
@@ -371,7 +372,7 @@ ModelPreset read_model_preset(Fields& f, const std::string& where) {
   read_vision_fields(f, preset.model);
   if (auto v = f.text("notes")) preset.notes = *v;
   if (auto v = f.text("confidence")) preset.confidence = *v;
-  require_source(f);
+  require_source(f, rows);
   if (auto v = f.text("source")) preset.source = *v;
   // Derived counts that catalog_to_json writes; accepted so its output reads back, never trusted.
   f.raw("computed_params");
@@ -404,7 +405,7 @@ ModelPreset read_model_preset(Fields& f, const std::string& where) {
 
 }  // namespace
 
-CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path, bool fill_missing) {
+CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path, CatalogRows whose) {
   CatalogLoad load{base, {}};
   Issues& errors = load.errors;
   if (!value.is_object()) {
@@ -453,20 +454,20 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
       [&](Fields& f, const std::string&) {
         GpuSpec gpu;
         read_gpu_fields(f, gpu);
-        require_source(f);
+        require_source(f, whose);
         check_gpu(gpu, f);
         return gpu;
       },
       [&](const std::string& id, GpuSpec gpu) {
         gpu.id = id;
-        if (fill_missing)
+        if (whose == CatalogRows::vendor)
           if (const GpuSpec* closest = closest_builtin_gpu(gpu, builtin_catalog())) fill_missing_gpu_fields(gpu, *closest);
         upsert(load.catalog.gpus, std::move(gpu));
       });
 
   each_row(
       "offers", contract::offer,
-      [&](Fields& f, const std::string& where) { return read_offer(f, where, load.catalog, errors); },
+      [&](Fields& f, const std::string& where) { return read_offer(f, where, load.catalog, errors, whose); },
       [&](const std::string& id, Offer offer) {
         offer.id = id;
         upsert(load.catalog.offers, std::move(offer));
@@ -474,7 +475,7 @@ CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const st
 
   each_row(
       "models", contract::model_preset,
-      [](Fields& f, const std::string& where) { return read_model_preset(f, where); },
+      [&](Fields& f, const std::string& where) { return read_model_preset(f, where, whose); },
       [&](const std::string& id, ModelPreset preset) {
         preset.model.preset = id;
         if (preset.model.name.empty()) preset.model.name = id;
@@ -545,11 +546,11 @@ json architecture_to_json(const Architecture& a) {
 
 namespace traincalc {
 
-CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, bool fill_missing) {
+CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, CatalogRows whose) {
   Issues errors;
   auto value = detail::parse_json_text(json_text, errors);
   if (!value) return {base, errors};
-  return detail::merge_catalog_value(*value, base, "", fill_missing);
+  return detail::merge_catalog_value(*value, base, "", whose);
 }
 
 std::string catalog_to_json(const Catalog& catalog, int indent) {
@@ -566,7 +567,7 @@ std::string catalog_to_json(const Catalog& catalog, int indent) {
     detail::put(j, "pricing_type", o.pricing_type);
     detail::put(j, "region", o.region);
     if (!o.date.empty()) j["date"] = o.date;
-    j["source"] = o.source;
+    detail::put(j, "source", o.source);
     detail::put(j, "confidence", o.confidence);
     if (!o.notes.empty()) j["notes"] = o.notes;
     if (o.instance_gpus) j["instance_gpus"] = *o.instance_gpus;
@@ -588,7 +589,7 @@ std::string catalog_to_json(const Catalog& catalog, int indent) {
     }
     if (m.published_params) j["published_params"] = *m.published_params;
     if (m.published_active_params) j["published_active_params"] = *m.published_active_params;
-    j["source"] = m.source;
+    detail::put(j, "source", m.source);
     detail::put(j, "confidence", m.confidence);
     if (!m.notes.empty()) j["notes"] = m.notes;
     out["models"].push_back(j);

@@ -34,7 +34,8 @@ const std::vector<std::string>& architecture_keys();
 bool valid_id(const std::string& id);
 
 // The catalog file format, validated strictly; rows are merged over base.
-CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path, bool fill_missing = true);
+CatalogLoad merge_catalog_value(const json& value, const Catalog& base, const std::string& path,
+                                CatalogRows whose = CatalogRows::vendor);
 // The built-in GPU a vendor's row is closest to, of the same architecture (compute capability where
 // given, else the family its name says, else the same low-precision peaks), or null.
 const GpuSpec* closest_builtin_gpu(const GpuSpec& gpu, const Catalog& builtin);

@@ -342,6 +342,16 @@ std::size_t nesting_depth(std::string_view text) {
   return deepest;
 }
 
+json issues_to_json(const Issues& issues) {
+  json out = json::array();
+  for (const auto& i : issues) {
+    json issue = {{"field", i.field}, {"code", std::string(i.code.name())}, {"message", i.message}};
+    if (!i.params.empty()) issue["params"] = i.params;
+    out.push_back(std::move(issue));
+  }
+  return out;
+}
+
 std::optional<json> parse_json_text(std::string_view text, Issues& errors) {
   if (text.size() > max_input_bytes) {
     errors.push_back({"", "too_large",

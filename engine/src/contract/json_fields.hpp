@@ -118,4 +118,7 @@ inline constexpr std::size_t max_input_bytes = 16'000'000;
 inline constexpr std::size_t max_input_depth = 64;
 std::optional<json> parse_json_text(std::string_view text, Issues& errors);
 
+// Errors or warnings as every answer writes them: [{field, code, message, params?}].
+json issues_to_json(const Issues& issues);
+
 }  // namespace traincalc::detail

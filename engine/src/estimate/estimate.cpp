@@ -520,18 +520,8 @@ namespace {
 
 json report_json_value(const Report& r);
 
-json issues_json(const Issues& issues) {
-  json out = json::array();
-  for (const auto& i : issues) {
-    json issue = {{"field", i.field}, {"code", std::string(i.code.name())}, {"message", i.message}};
-    if (!i.params.empty()) issue["params"] = i.params;
-    out.push_back(std::move(issue));
-  }
-  return out;
-}
-
 json error_report(const Issues& errors, const Issues& warnings = {}) {
-  return {{"errors", issues_json(errors)}, {"warnings", issues_json(warnings)}};
+  return {{"errors", detail::issues_to_json(errors)}, {"warnings", detail::issues_to_json(warnings)}};
 }
 
 }  // namespace
@@ -845,8 +835,8 @@ json report_json_value(const Report& r) {
   if (r.cost) out["cost"] = cost_json(r);
   if (r.energy) out["energy"] = energy_json(*r.energy);
   if (r.scaling_law) out["scaling_law"] = scaling_law_json(*r.scaling_law);
-  out["warnings"] = issues_json(r.warnings);
-  out["errors"] = issues_json(r.errors);
+  out["warnings"] = detail::issues_to_json(r.warnings);
+  out["errors"] = detail::issues_to_json(r.errors);
   integers_as_integers(out);
   if (!all_finite_non_negative(out))
     return error_report({{"", "internal_non_finite",

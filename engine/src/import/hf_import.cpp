@@ -305,17 +305,8 @@ std::string hf_import_to_json(const HfImport& imported, int indent) {
     out["active_params"] = imported.active_params;
     if (imported.seq_len > 0) out["seq_len"] = imported.seq_len;
   }
-  auto issues = [](const Issues& list) {
-    json a = json::array();
-    for (const auto& i : list) {
-      json issue = {{"field", i.field}, {"code", std::string(i.code.name())}, {"message", i.message}};
-      if (!i.params.empty()) issue["params"] = i.params;
-      a.push_back(std::move(issue));
-    }
-    return a;
-  };
-  out["warnings"] = issues(imported.warnings);
-  out["errors"] = issues(imported.errors);
+  out["warnings"] = detail::issues_to_json(imported.warnings);
+  out["errors"] = detail::issues_to_json(imported.errors);
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

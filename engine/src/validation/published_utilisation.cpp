@@ -256,6 +256,7 @@ MemoryErrors tabulate_memory_sources(MemoryValidationTable& table, const std::ve
         e.logs_by_lineage[row.lineage].push_back(std::log(row.measured_bytes / row.predicted_bytes));
       }
     }
+    source.peaks = static_cast<double>(errors.size());
     source.median_abs_error_pct = median(errors);
     source.max_abs_error_pct = largest(errors);
     table.sources.push_back(source);
@@ -367,6 +368,7 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
                        {"lineage", s.lineage},
                        {"rows", s.rows},
                        {"fragmentation", s.fragmentation},
+                       {"peaks", s.peaks},
                        {"median_abs_error_pct", s.median_abs_error_pct},
                        {"max_abs_error_pct", s.max_abs_error_pct}});
   json result = {{"description", table.description},

@@ -56,7 +56,7 @@ export class Compare {
   }
 
   // Opened on purpose (the "compare GPUs" way in): the rows of that kind.
-  show(kind) {
+  reveal(kind) {
     this.kindSelect.value = kind;
     if (this.root.open) this.onOpen();
     else this.root.open = true;  // the toggle event computes it
@@ -73,7 +73,7 @@ export class Compare {
   }
 
   // The input has errors: the rows no longer describe it.
-  markStale() {
+  stale() {
     this.root.dataset.state = 'stale';
     this.root.classList.add('stale');
   }

@@ -7,7 +7,7 @@ import { pasteBox } from './paste-box.js';
 export class HfImport {
   constructor(container, { onImport }) {
     Object.assign(this, pasteBox(container, {
-      textareaId: 'hf-config', buttonId: 'hf-import', rows: 6, className: 'hf-import', onSubmit: onImport,
+      textareaId: 'hf-config', buttonId: 'hf-import', rows: 6, className: 'hf-import', onSubmit: onImport, lang: () => this.lang,
     }));
   }
 
@@ -25,7 +25,7 @@ export class HfImport {
   }
 
   // The engine's answer: errors (nothing imported), or the model with its notes.
-  show(result, paramsText) {
+  render(result, paramsText) {
     const lines = result.errors.length
       ? result.errors.map((e) => el('p', { class: 'error', 'data-error-for': e.field, text: issueText(this.lang, e) }))
       : [

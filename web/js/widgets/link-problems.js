@@ -67,7 +67,7 @@ export class LinkProblems {
     return el('p', { 'data-link-problem': issue.field }, [what, gap, why, hint ? `${gap}${hint}` : '', ...buttons]);
   }
 
-  show(problems, state) {
+  render(problems, state) {
     const lang = state.lang;
     this.node.hidden = problems.length === 0;
     if (!problems.length) {

@@ -18,7 +18,7 @@ const FORM_KEYS = {
 export class LogPaste {
   constructor(container, { onRead }) {
     Object.assign(this, pasteBox(container, {
-      textareaId: 'log-paste', buttonId: 'log-read', rows: 5, className: 'hf-import log-paste', onSubmit: onRead,
+      textareaId: 'log-paste', buttonId: 'log-read', rows: 5, className: 'hf-import log-paste', onSubmit: onRead, lang: () => this.lang,
     }));
   }
 
@@ -44,7 +44,7 @@ export class LogPaste {
     return { used, unused };
   }
 
-  show(result, used, unused) {
+  render(result, used, unused) {
     const lang = this.lang;
     if (!Object.keys(used).length) {
       this.message.replaceChildren(el('p', { class: 'error', 'data-log-found': '0', text: t(lang, 'log_nothing') }));

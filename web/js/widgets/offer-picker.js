@@ -22,8 +22,13 @@ export class OfferPicker {
     this.offers = [];
   }
 
-  // offerId: the scenario's pricing.offer; currentPrice: the price input's value.
-  update(catalog, gpuId, lang, currentPrice, offerId) {
+  // The offers of the state's GPU in `catalog`, the one its link or pick names (pricing.offer) chosen,
+  // and the note for the price as typed.
+  update(state, catalog) {
+    const lang = state.lang;
+    const gpuId = state.values.get('hardware.gpu');
+    const offerId = state.extra.get('pricing.offer');
+    const currentPrice = Number(state.values.get(state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour'));
     this.label.textContent = t(lang, 'offer_pick');
     this.offers = (catalog?.offers ?? []).filter((o) => o.gpu === gpuId);
     this.root.hidden = this.offers.length === 0;
@@ -46,7 +51,8 @@ export class OfferPicker {
     // An empty price input (another price mode) leaves the offer's own price in use.
     const still = picked && (!(currentPrice > 0) || currentPrice === (picked.per_gpu_hour ?? picked.per_gpu_month));
     this.note.textContent = !picked ? ''
-      : still ? t(lang, 'offer_snapshot', { provider: picked.provider, date: picked.date ?? '?', source: picked.source, currency: picked.currency })
+      : still ? t(lang, picked.source ? 'offer_snapshot' : 'offer_snapshot_unsourced',
+        { provider: picked.provider, date: picked.date ?? '?', source: picked.source, currency: picked.currency })
         : t(lang, 'offer_own_price', { offer: picked.name ?? picked.id });
     this.network.textContent = picked ? networkText(picked, lang) : '';
     this.network.dataset.offerNetwork = picked?.cluster ?? '';

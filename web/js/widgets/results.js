@@ -2,7 +2,7 @@
 // Every report number sits in an element with data-report (its dotted path in the report) and
 // data-value (the raw number), so tests and scripts read exactly what the engine said.
 import { exchangeLine, exchangeSection } from './exchange.js';
-import { el } from '../dom.js';
+import { el, replaceKeepingOpen } from '../dom.js';
 import * as format from '../format.js';
 import { t, warningText } from '../i18n.js';
 import { memorySection } from './memory.js';
@@ -204,7 +204,7 @@ export class Results {
       ? el('div', { class: 'headline-note', role: 'note', 'data-calibrated': '' }, [
         el('p', { text: t(lang, 'calibrated_note', { what: calibratedParts.join(t(lang, 'list_separator')) }) })])
       : null;
-    this.body.replaceChildren(cards, headlineNote ?? '', calibratedNote ?? '', figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
+    replaceKeepingOpen(this.body, cards, headlineNote ?? '', calibratedNote ?? '', figures, exchangeSection(report, lang, this.onRate) ?? '', this.math(report, lang, catalog), this.energyMath(report, lang) ?? '', this.scalingLaw(report, lang) ?? '', speedSection(report, lang), goodputSection(report, lang) ?? '', memorySummary, warnings ?? '', bar);
   }
 
   math(report, lang, catalog) {
