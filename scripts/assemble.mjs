@@ -88,8 +88,17 @@ cpSync(join(root, 'docs', 'embedding.md'), join(site, 'docs', 'embedding.md'));
 
 // One file: scripts and styles inline, the wasm as base64, a CSP that allows exactly these inline
 // blocks by hash (and nothing from the network).
+// The single file's whole engine serves every request, so the calculator's and the imports' loaders
+// are left out of it (never fetched).
+const wholeEngineOnly = {
+  name: 'whole-engine-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/traincalc_(engine|import)\.mjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 const bundle = await esbuild.build({
   entryPoints: [join(modules, 'app.js')],
+  plugins: [wholeEngineOnly],
   bundle: true,
   format: 'esm',
   minify: true,

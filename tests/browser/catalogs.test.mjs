@@ -72,8 +72,10 @@ describe('catalogs, offers and prices', () => {
   });
 
   test('a cloud offer fills an editable price and says whose snapshot it is', async () => {
-    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    const { context, page, requests } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();
+    // The catalog's sources are fetched only when the page would show one (here, the offer's).
+    assert.deepEqual(requests.filter((url) => url.includes('catalog-texts')), []);
     await page.selectOption('#offer-picker', 'aws-p5.48xlarge-on-demand-h100-sxm');
     assert.equal(await page.inputValue('#f-pricing-per_gpu_hour'), '6.88');  // AWS us-east-1 feed, 2026-09-10
     // The estimate with the offer's price (an earlier one may still be on the page for a moment).
@@ -109,9 +111,9 @@ describe('catalogs, offers and prices', () => {
         prepare: (c) => c.route('**/catalog-texts.json', (route) => route.abort()),
       });
       await page.locator('#results[data-state="ok"]').waitFor();
-      assert.ok(requests.some((url) => url.endsWith('/js/catalog-texts.json')), 'the texts were asked for');
       await page.selectOption('#offer-picker', 'aws-p5.48xlarge-on-demand-h100-sxm');
       await page.waitForFunction((text) => document.querySelector('.offer-note').textContent.startsWith(text), snapshot);
+      assert.ok(requests.some((url) => url.endsWith('/js/catalog-texts.json')), 'the texts were asked for');
       await page.locator('#results .math summary').first().click();
       const text = `${await page.locator('.offer-note').innerText()} ${await page.locator('#results').innerText()}`;
       assert.doesNotMatch(text, /undefined|\{source\}/);

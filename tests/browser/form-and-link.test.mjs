@@ -31,7 +31,7 @@ describe('the form and the link', () => {
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.match(await page.locator('#results').innerText(), /训练时长/);
     // The math names its sources: the model preset's and the GPU's.
-    // (The sources arrive a moment after the first number: js/catalog-texts.json.)
+    // (Opening the math fetches the catalog's sources, js/catalog-texts.json, which arrive a moment later.)
     await page.locator('#results .math summary').first().click();
     await page.waitForFunction(() => /Llama 2 7B 的结构来源：[\s\S]*NVIDIA H100[^\n]*来源：/.test(document.querySelector('#results .math').innerText));
     assert.equal(await page.locator('#results .math').first().getAttribute('open'), '');

@@ -273,11 +273,18 @@ async function recomputeScaling(report) {
 }
 
 const catalogs = new Catalogs();
-// The built-in rows' sources arrive after the first number: shown wherever the page cites them.
+// The built-in rows' sources are fetched when the page would show one (the math opened, an offer
+// picked, a model's or GPU's facts pointed at), then shown wherever the page cites them.
 catalogs.onTexts = () => {
   form.setCatalog(catalogs.data, state.lang);
   changed();
 };
+document.getElementById('results').addEventListener('toggle', (event) => {
+  if (event.target.open && event.target.hasAttribute('data-cites-catalog')) catalogs.needTexts();
+}, true);  // toggle does not bubble
+document.getElementById('inputs').addEventListener('mouseover', (event) => {
+  if (event.target.closest?.('.facts')) catalogs.needTexts();
+});
 // Which catalog the estimates use, on the document for an embedding page's tests and tools to see.
 function markCatalog() {
   document.documentElement.dataset.catalog = catalogs.vendorText ? 'vendor' : 'built-in';
@@ -473,6 +480,7 @@ function changed() {
   labelWidgets();
   showCurrencyReread();
   offerPicker.update(state, shownCatalog());
+  if (state.extra.get('pricing.offer')) catalogs.needTexts();
   writeHash();
   applyEmbedNow();  // the link to the full calculator carries the state just written
   recompute();

@@ -97,11 +97,15 @@ export class Catalogs {
     return { ...this.data, offers, compareGpus: gpus.length ? gpus : this.data.gpus };
   }
 
-  // The built-in rows' texts, fetched once in the background when the catalog lacks them (the whole
-  // engine's catalog, in the single file, has them): filled into the catalog in use, then onTexts().
-  // Without them (offline, a failed fetch), the page leaves the source lines out.
+  // The built-in rows' texts, once fetched, filled into the catalog in use.
   fillTexts() {
     this.data = withTexts(this.data, this.texts);
+  }
+
+  // Asked for when the page would show a built-in row's source: fetched once, in the background,
+  // where the catalog lacks them (the whole engine's catalog, in the single file, has them), filled
+  // in, then onTexts(). Without them (offline, a failed fetch), the page leaves the source out.
+  needTexts() {
     if (this.texts || this.textsRequest || !lacksTexts(this.data)) return;
     this.textsRequest = fetch(TEXTS_URL)
       .then((response) => (response.ok ? response.json() : null))

@@ -1,10 +1,10 @@
 // What the engine does for the page, as plain functions of the loaded module: the same code runs in
 // the Web Worker (worker.js) and, where no worker can start, on the page's thread (engine.js).
-import createTraincalcEngine from './traincalc_engine.mjs';
 import { headline } from './headline.js';
 
+// The calculator's module (loaded at once; the single file's whole engine stands in for it).
 export function createModule(wasmBinary) {
-  return createTraincalcEngine(wasmBinary ? { wasmBinary } : {});
+  return import('./traincalc_engine.mjs').then(({ default: create }) => create(wasmBinary ? { wasmBinary } : {}));
 }
 
 // The readers of other tools' text (a Hugging Face config, a training log), a module of its own:

@@ -60,7 +60,7 @@ struct Field;
 // from the strict reader into the struct the section's reader passes (Fields::read_bound). Declared
 // with the field (contract.cpp, bound<&Section::member>), so one row gives a field's name, type,
 // range, default, description and where it lands.
-// A report field's binding writes it from its member of the section's struct instead (write_bound).
+// A report field's binding writes it from its member of the section's struct instead (write_record).
 struct Binding {
   void (*read)(detail::Fields& fields, const Field& field, void* target) = nullptr;
   void (*write)(const Field& field, const void* source, nlohmann::ordered_json& out) = nullptr;
@@ -112,18 +112,47 @@ extern const Record compare_request;
 // Report: the top level and its sections.
 extern const Record report, issue;
 
+// A record with the struct its bindings read (written<&Section::member>), so that it is written
+// from that struct only.
+template <class Section>
+struct RecordOf {
+  const Record& record;
+};
+
 // The report's sections, for the report writer (estimate.cpp).
 namespace report_sections {
-extern const Record &model, &compute, &hardware, &time, &breakdown_seconds, &expected_run, &memory, &plan,
-    &speed_calibration, &memory_calibration, &cost, &energy, &energy_expected, &scaling_law;
-}
+extern const RecordOf<ModelReport> model;
+extern const RecordOf<ComputeReport> compute;
+extern const RecordOf<HardwareReport> hardware;
+extern const RecordOf<TimeReport> time;
+extern const RecordOf<StepBreakdown> breakdown_seconds;
+extern const RecordOf<ExpectedRun> expected_run;
+extern const RecordOf<MemoryReport> memory;
+extern const RecordOf<PlanReport> plan;
+extern const RecordOf<CalibrationReport> calibration;
+extern const RecordOf<SpeedCalibration> speed_calibration;
+extern const RecordOf<MemoryCalibration> memory_calibration;
+extern const RecordOf<CostReport> cost;
+extern const RecordOf<EnergyReport> energy;
+extern const RecordOf<EnergyReport::Expected> energy_expected;
+extern const RecordOf<ScalingLawReport> scaling_law;
+extern const RecordOf<Report> report;
+}  // namespace report_sections
+
+// write_record's work, on the struct the record's bindings read (source points to one); call
+// write_record, which ties the two.
+nlohmann::ordered_json write_bound(const Record& record, const void* source, nlohmann::ordered_json extras);
 
 // The record's object, its fields in declared order: each bound field from its member of `source`
-// (the struct the record's bindings belong to: an optional member only when set, the text of a field
-// that is not required only when not empty), each other field from `extras` where it holds one. A key
-// of `extras` the record does not declare is kept, last, for the report's check to refuse.
-nlohmann::ordered_json write_record(const Record& record, const void* source,
-                                    nlohmann::ordered_json extras = nlohmann::ordered_json::object());
+// (an optional member only when set, the text of a field that is not required only when not empty,
+// a struct by its own record, a list of structs by its items' record and, when the field is not
+// required, only when not empty), each other field from `extras` where it holds one. A key of
+// `extras` the record does not declare is kept, last, for the report's check to refuse.
+template <class Section>
+nlohmann::ordered_json write_record(const RecordOf<Section>& record, const Section& source,
+                                    nlohmann::ordered_json extras = nlohmann::ordered_json::object()) {
+  return write_bound(record.record, &source, std::move(extras));
+}
 
 // ---- Checked against the records ----
 

@@ -267,8 +267,8 @@ struct MemoryReport {
   double reserved_bytes = 0;
   PipelineStage worst_stage = PipelineStage::only;
   double worst_pipeline_rank = 0;
-  std::vector<std::pair<std::string, double>> stage_bytes;  // each stage weighed, its total peak
-  std::vector<std::pair<std::string, double>> stage_allocated_bytes;  // and its allocated peak
+  std::vector<std::pair<PipelineStage, double>> stage_bytes;  // each stage weighed, its total peak
+  std::vector<std::pair<PipelineStage, double>> stage_allocated_bytes;  // and its allocated peak
   MemoryParts per_gpu_bytes;
   MemoryExplanation explain;
   MemoryOverhead overhead_bytes;

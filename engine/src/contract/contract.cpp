@@ -108,6 +108,11 @@ constexpr Field pick(std::string_view name, std::span<const std::string_view> ch
                      std::string_view description) {
   return {name, Type::choice, {}, {}, default_value, doc(description), choices};
 }
+// A choice bound to an enumeration: bound<&Section::member, its_table>(choice(...)) or written<...>,
+// whose names come from the table.
+constexpr Field choice(std::string_view name, std::string_view default_value, std::string_view description) {
+  return {name, Type::choice, {}, {}, default_value, doc(description)};
+}
 constexpr Field number_or(std::string_view name, std::span<const std::string_view> words, std::string_view unit,
                           NumberRule rule, std::string_view default_value, std::string_view description) {
   return {name, Type::number_or_word, unit, rule, default_value, doc(description), words};
@@ -173,15 +178,28 @@ template <auto Member>
 inline constexpr Binding member_binding{&read_member<Member>};
 template <auto Member, const auto& Table>
 inline constexpr Binding choice_binding{&read_choice<Member, Table>};
+// An enumeration's names, kept for the fields that choose from it.
+template <const auto& Table>
+inline constexpr auto table_names = names_of(Table);
 
 template <class T>
 inline constexpr bool is_vector = false;
 template <class T>
 inline constexpr bool is_vector<std::vector<T>> = true;
 
-// A report field, from its member: a number, a flag, a text or a list of texts (an optional one only
-// when set; the text of a field that is not required only when not empty), or a section of its own
-// (a struct member, written by its record's bindings).
+// Whether a member is written by a record of its own: a struct (not a text or a list).
+template <class T>
+inline constexpr bool is_record = std::is_class_v<T> && !std::is_same_v<T, std::string> && !is_vector<T> &&
+                                  !is_optional<T>;
+template <class T>
+inline constexpr bool is_record_list = false;
+template <class T>
+inline constexpr bool is_record_list<std::vector<T>> = is_record<T>;
+
+// A report field, from its member: a number, a flag, a text or a list of numbers or texts (an optional
+// one only when set; the text of a field that is not required only when not empty), a section of its
+// own (a struct member, written by its record's bindings), or a list of such (a field that is not
+// required only when not empty).
 template <auto Member>
 void write_member(const Field& field, const void* source, nlohmann::ordered_json& out) {
   using Of = MemberOf<decltype(Member)>;
@@ -189,11 +207,17 @@ void write_member(const Field& field, const void* source, nlohmann::ordered_json
   const auto& value = static_cast<const typename Of::Section*>(source)->*Member;
   const std::string key(field.name);
   if constexpr (is_optional<T>) {
+    static_assert(!is_record<typename T::value_type>, "an optional section is written by its caller");
     if (value) out[key] = *value;
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (field.required || !value.empty()) out[key] = value;
-  } else if constexpr (std::is_class_v<T> && !is_vector<T>) {
-    out[key] = write_record(*field.record, &value);
+  } else if constexpr (is_record<T>) {
+    out[key] = write_bound(*field.record, &value, nlohmann::ordered_json::object());
+  } else if constexpr (is_record_list<T>) {
+    if (!field.required && value.empty()) return;
+    nlohmann::ordered_json items = nlohmann::ordered_json::array();
+    for (const auto& item : value) items.push_back(write_bound(*field.record, &item, nlohmann::ordered_json::object()));
+    out[key] = std::move(items);
   } else {
     out[key] = value;
   }
@@ -213,7 +237,7 @@ void write_choice(const Field& field, const void* source, nlohmann::ordered_json
 
 // A nested object whose fields are members of the same struct (report.time.expected.lost_hours).
 void write_flattened(const Field& field, const void* source, nlohmann::ordered_json& out) {
-  out[std::string(field.name)] = write_record(*field.record, source);
+  out[std::string(field.name)] = write_bound(*field.record, source, nlohmann::ordered_json::object());
 }
 
 template <auto Member>
@@ -223,7 +247,7 @@ inline constexpr Binding written_choice_binding{nullptr, &write_choice<Member, T
 inline constexpr Binding flattened_binding{nullptr, &write_flattened};
 
 // A field and the member it lands in: bound<&Section::member>(num(...)), or for a choice
-// bound<&Section::member, its_table>(pick(...)).
+// bound<&Section::member, its_table>(choice(...)), its names the table's.
 template <auto Member>
 constexpr Field bound(Field field) {
   field.binding = &member_binding<Member>;
@@ -232,11 +256,12 @@ constexpr Field bound(Field field) {
 template <auto Member, const auto& Table>
 constexpr Field bound(Field field) {
   field.binding = &choice_binding<Member, Table>;
+  field.choices = table_names<Table>;
   return field;
 }
 // A report field and the member it is written from: written<&Section::member>(out(...)), for an
-// enumeration written<&Section::member, its_table>(pick(...)), and flattened(holds(...)) for a nested
-// object of the same struct's members.
+// enumeration written<&Section::member, its_table>(choice(...)), and flattened(holds(...)) for a
+// nested object of the same struct's members.
 template <auto Member>
 constexpr Field written(Field field) {
   field.binding = &written_binding<Member>;
@@ -245,6 +270,7 @@ constexpr Field written(Field field) {
 template <auto Member, const auto& Table>
 constexpr Field written(Field field) {
   field.binding = &written_choice_binding<Member, Table>;
+  field.choices = table_names<Table>;
   return field;
 }
 constexpr Field flattened(Field field) {
@@ -252,25 +278,9 @@ constexpr Field flattened(Field field) {
   return field;
 }
 
-constexpr auto precision_names = names_of(precisions);
-constexpr auto reduce_precision_names = names_of(reduce_precisions);
-constexpr auto optimizer_names = names_of(optimizers);
 constexpr auto recompute_names = names_of(recomputes);
-constexpr auto offload_names = names_of(offloads);
-constexpr auto expert_dispatch_names = names_of(expert_dispatches);
-constexpr auto pipeline_schedule_names = names_of(pipeline_schedules);
 constexpr auto framework_names = names_of(frameworks);
-constexpr auto regime_names = names_of(regimes);
-constexpr auto attention_kernel_names = names_of(attention_kernels);
-constexpr auto cross_entropy_names = names_of(cross_entropies);
-constexpr auto adapter_precision_names = names_of(adapter_precisions);
-constexpr auto quantization_names = names_of(quantizations);
 constexpr auto training_type_names = names_of(training_types);
-constexpr auto finetune_method_names = names_of(finetune_methods);
-constexpr auto lora_target_names = names_of(lora_targets);
-constexpr auto objective_names = names_of(objectives);
-constexpr auto text_kind_names = names_of(text_kinds);
-constexpr auto norm_names = names_of(norm_kinds);
 constexpr auto offer_cluster_names = names_of(offer_clusters);
 constexpr auto grid_names = grid_region_names();
 constexpr std::string_view auto_word[] = {"auto"};
@@ -279,11 +289,7 @@ constexpr std::string_view fsdp_word[] = {"fsdp"};
 constexpr std::string_view recompute_or_auto[] = {"auto", "none", "selective", "full"};
 constexpr auto compare_kind_names = names_of(compare_kinds);
 constexpr std::string_view compute_methods[] = {"detailed", "6n", "given", "per_image"};
-constexpr auto mfu_source_names = names_of(mfu_sources);
 constexpr auto chosen_by_names = names_of(chosen_bys);
-constexpr auto gpus_from_names = names_of(gpus_froms);
-constexpr auto power_from_names = names_of(power_froms);
-constexpr auto stage_names = names_of(pipeline_stages);
 
 // ---- Scenario ----
 
@@ -301,7 +307,7 @@ constexpr Field architecture_fields[] = {
     bound<&Architecture::experts_per_token>(num("experts_per_token", "", experts_range, "1", "Routed experts each token passes through.")),
     bound<&Architecture::encoder_only>(flag("encoder_only", "false", "BERT-style: token-type embeddings and a pooler.")),
     bound<&Architecture::bias>(flag("bias", "false", "Biases on every linear layer (GPT-2, GPT-3, BERT).")),
-    bound<&Architecture::norm, norm_kinds>(pick("norm", norm_names, "rmsnorm", "Normalisation: LayerNorm has a bias vector, RMSNorm does not.")),
+    bound<&Architecture::norm, norm_kinds>(choice("norm", "rmsnorm", "Normalisation: LayerNorm has a bias vector, RMSNorm does not.")),
     bound<&Architecture::position_embeddings>(num("position_embeddings", "positions", positions_range, "0", "Learned absolute positions (0 for rotary/ALiBi).")),
     bound<&Architecture::qkv_bias>(flag("qkv_bias", "false", "Biases on Q, K and V only (Qwen2).")),
     bound<&Architecture::qk_norm>(flag("qk_norm", "false", "A norm over each head of Q and K (Qwen3, Gemma 3).")),
@@ -351,16 +357,16 @@ constexpr Field model_fields[] = {
 
 constexpr Field training_fields[] = {
     required(pick("type", training_type_names, {}, "Pre-training or fine-tuning.")),
-    bound<&Training::method, finetune_methods>(pick("method", finetune_method_names, "full", "Fine-tuning method.")),
+    bound<&Training::method, finetune_methods>(choice("method", "full", "Fine-tuning method.")),
     bound<&Training::lora_rank>(num("lora_rank", "", lora_rank_range, "16", "LoRA rank.")),
-    bound<&Training::lora_targets, lora_targets>(pick("lora_targets", lora_target_names, "all_linear",
+    bound<&Training::lora_targets, lora_targets>(choice("lora_targets", "all_linear",
          "The matrices LoRA adapts: Q and V, every attention projection, or every linear layer.")),
     bound<&Training::lora_dropout>(num("lora_dropout", "", probability_range, "the framework's",
         "Dropout on the adapters' input (LitGPT 0.05; PEFT, torchtune and Unsloth 0): each adapted layer then "
         "keeps the dropped-out copy and its mask for the backward pass.")),
-    bound<&Training::adapter_precision, adapter_precisions>(pick("adapter_precision", adapter_precision_names, "the framework's",
+    bound<&Training::adapter_precision, adapter_precisions>(choice("adapter_precision", "the framework's",
          "How LoRA adapters are stored: in the compute precision, or fp32 (PEFT's default).")),
-    bound<&Training::quantization, quantizations>(pick("quantization", quantization_names, "the framework's",
+    bound<&Training::quantization, quantizations>(choice("quantization", "the framework's",
          "QLoRA's base weights: NF4, or NF4 with double-quantised constants.")),
     number_or("tokens", chinchilla_word, "tokens", tokens_range, {},
               "Tokens seen per epoch, or \"chinchilla\" (20 per parameter). One of tokens, dataset_gb, samples, "
@@ -372,8 +378,8 @@ constexpr Field training_fields[] = {
     num("images", "images", images_range, {}, "Images per epoch (image networks)."),
     bound<&Training::resolution>(num("resolution", "pixels", resolution_range, "the network's", "Training image side.")),
     bound<&Training::bytes_per_token>(num("bytes_per_token", "bytes", bytes_per_token_range, "from text", "Bytes of text per token, for dataset_gb.")),
-    bound<&Training::text, text_kinds>(pick("text", text_kind_names, "english", "What dataset_gb is made of, for its bytes per token.")),
-    bound<&Training::objective, objectives>(pick("objective", objective_names, "language_model",
+    bound<&Training::text, text_kinds>(choice("text", "english", "What dataset_gb is made of, for its bytes per token.")),
+    bound<&Training::objective, objectives>(choice("objective", "language_model",
          "What the model predicts: tokens over the vocabulary, or a few classes.")),
     bound<&Training::epochs>(num("epochs", "epochs", epochs_range, "1", "Passes over the data.")),
     bound<&Training::seq_len>(num("seq_len", "tokens", seq_len_range, "the preset's, else 2048", "Sequence length.")),
@@ -435,12 +441,12 @@ constexpr Field hardware_fields[] = {
 };
 
 constexpr Field strategy_fields[] = {
-    bound<&Strategy::precision, precisions>(pick("precision", precision_names, "the GPU's: bf16 where it has it", "Numeric precision of the matmuls.")),
-    bound<&Strategy::framework, frameworks>(pick("framework", framework_names, "megatron to pre-train, hf to fine-tune",
+    bound<&Strategy::precision, precisions>(choice("precision", "the GPU's: bf16 where it has it", "Numeric precision of the matmuls.")),
+    bound<&Strategy::framework, frameworks>(choice("framework", "megatron to pre-train, hf to fine-tune",
          "The training framework: its defaults for the regime, kernels and adapters.")),
-    bound<&Strategy::regime, regimes>(pick("regime", regime_names, "the framework's",
+    bound<&Strategy::regime, regimes>(choice("regime", "the framework's",
          "How weights, gradients and optimizer states are held (bytes per parameter).")),
-    bound<&Strategy::optimizer, optimizers>(pick("optimizer", optimizer_names, "adamw", "Optimizer (decides the optimizer states' bytes).")),
+    bound<&Strategy::optimizer, optimizers>(choice("optimizer", "adamw", "Optimizer (decides the optimizer states' bytes).")),
     bound<&Strategy::optimizer_in_backward>(flag("optimizer_in_backward", "false", "Each parameter updated as its gradient arrives: gradients never all held.")),
     bound<&Strategy::mfu>(number_or("mfu", auto_word, "fraction", mfu_range, "auto",
               "Model-FLOPs utilisation in (0, 1], or \"auto\" to predict it.")),
@@ -459,7 +465,7 @@ constexpr Field strategy_fields[] = {
     bound<&Strategy::pp_last_stage_layers>(number_or("pp_last_stage_layers", auto_word, "layers", layout_range, "auto",
               "Layers on the last pipeline stage, which also runs the output head and the loss.")),
     pick("recompute", recompute_or_auto, "auto", "Activation recomputation."),
-    bound<&Strategy::attention, attention_kernels>(pick("attention", attention_kernel_names, "the framework's on this GPU",
+    bound<&Strategy::attention, attention_kernels>(choice("attention", "the framework's on this GPU",
          "Attention kernel: flash, flash3 and memory_efficient keep no scores (flash needs Ampere or newer; flash3, "
          "FlashAttention-3 or cuDNN's fused attention, is faster on Hopper and Megatron's default from Hopper on).")),
     bound<&Strategy::flash_attention>(flag("flash_attention", "from attention", "Version 1: false means eager attention (see attention).")),
@@ -471,14 +477,14 @@ constexpr Field strategy_fields[] = {
          "Gradient accumulation under FSDP's no_sync: each GPU holds the whole unsharded gradients until the last "
          "micro-batch.")),
     bound<&Strategy::sequence_parallel>(flag("sequence_parallel", "true when tp > 1", "Megatron sequence parallelism.")),
-    bound<&Strategy::offload, offloads>(pick("offload", offload_names, "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity).")),
-    bound<&Strategy::cross_entropy, cross_entropies>(pick("cross_entropy", cross_entropy_names, "the framework's",
+    bound<&Strategy::offload, offloads>(choice("offload", "none", "CPU offload (ZeRO-Offload, ZeRO-Infinity).")),
+    bound<&Strategy::cross_entropy, cross_entropies>(choice("cross_entropy", "the framework's",
          "The loss kernel: eager (fp32 copies), fused (in place: Transformer Engine's), chunked, fused_linear "
          "(no whole logits), compiled (torch.compile: 16-bit logits and gradient), or megatron_native "
          "(Megatron-LM's --cross-entropy-loss-fusion with its default native implementation).")),
     bound<&Strategy::fused_cross_entropy>(flag("fused_cross_entropy", "from cross_entropy", "Version 1: true means cross_entropy \"fused\".")),
     bound<&Strategy::overlap_grad_reduce>(flag("overlap_grad_reduce", "true", "Gradient reduction overlapped with the backward pass.")),
-    bound<&Strategy::grad_reduce_precision, reduce_precisions>(pick("grad_reduce_precision", reduce_precision_names,
+    bound<&Strategy::grad_reduce_precision, reduce_precisions>(choice("grad_reduce_precision",
          "the regime's: fp32 for megatron_mixed (bf16, fp8), fsdp_mixed and amp; else 16 bits",
          "The precision gradients are reduced in across data-parallel ranks (fp32 moves twice the bytes).")),
     bound<&Strategy::overlap_tp_comm>(flag("overlap_tp_comm", "false", "Tensor-parallel collectives overlapped with the matmuls.")),
@@ -486,11 +492,11 @@ constexpr Field strategy_fields[] = {
          "Interleaved pipeline stages (pp_virtual_stages > 1) send and receive while the next chunk computes, "
          "without synchronising the host after each exchange (Megatron-Core's overlap_p2p_comm, which "
          "Megatron-LM and NeMo turn on with interleaving).")),
-    bound<&Strategy::pp_schedule, pipeline_schedules>(pick("pp_schedule", pipeline_schedule_names, "1f1b",
+    bound<&Strategy::pp_schedule, pipeline_schedules>(choice("pp_schedule", "1f1b",
          "The pipeline schedule: 1f1b (interleaved with pp_virtual_stages > 1); zero_bubble (ZB-H1: weight-gradient "
          "passes fill the bubble, DeepSeek-V2); dualpipe (DeepSeek-V3: two stages a rank, a smaller bubble, twice the "
          "parameters).")),
-    bound<&Strategy::ep_dispatch, expert_dispatches>(pick("ep_dispatch", expert_dispatch_names, "all_to_all",
+    bound<&Strategy::ep_dispatch, expert_dispatches>(choice("ep_dispatch", "all_to_all",
          "How expert parallelism sends tokens: all_to_all, a copy per routed expert (Megatron-Core's alltoall "
          "dispatcher); per_node, once over the network to each node holding its experts, then over NVLink "
          "(DeepSeek-V3, DeepEP).")),
@@ -566,9 +572,8 @@ constexpr Field memory_options_fields[] = {
          "(July 2024); false for later versions.")),
 };
 
-constexpr auto recovery_names = names_of(recoveries);
 constexpr Field operations_fields[] = {
-    bound<&Operations::recovery, recoveries>(pick("recovery", recovery_names, "automated",
+    bound<&Operations::recovery, recoveries>(choice("recovery", "automated",
          "How an interruption is recovered from: \"automated\" (the scheduler relaunches from the last checkpoint), "
          "\"manual\" (a person does, checkpoints written synchronously) or \"in_memory\" (snapshots to host memory, "
          "persisted in the background, hot spares); sets the defaults below.")),
@@ -804,7 +809,7 @@ constexpr Field compute_fields[] = {
 constexpr Field report_hardware_fields[] = {
     written<&HardwareReport::gpu_id>(text("gpu", "Catalog GPU ID.")),
     written<&HardwareReport::gpu_name>(required(text("gpu_name", "Display name."))),
-    written<&HardwareReport::precision, precisions>(required(pick("precision", precision_names, {}, "Precision used."))),
+    written<&HardwareReport::precision, precisions>(required(choice("precision", {}, "Precision used."))),
     written<&HardwareReport::peak_tflops>(required(out("peak_tflops", "TFLOPS", "Dense peak per GPU at that precision."))),
     written<&HardwareReport::memory_gb>(required(out("memory_gb", "GiB", "Memory per GPU, as the vendor states it."))),
     written<&HardwareReport::usable_memory_gib>(required(out("usable_memory_gib", "GiB", "What the driver gives a process."))),
@@ -904,7 +909,7 @@ const Record expected_days_range{"report.time.expected.wall_clock_days_range",
 const Record lost_hours{"report.time.expected.lost_hours", doc("Wall-clock hours lost beyond the steady state, by cause."),
                         lost_fields};
 constexpr Field expected_fields[] = {
-    written<&ExpectedRun::recovery, recoveries>(required(pick("recovery", recovery_names, {}, "How interruptions are recovered from."))),
+    written<&ExpectedRun::recovery, recoveries>(required(choice("recovery", {}, "How interruptions are recovered from."))),
     written<&ExpectedRun::goodput>(required(out("goodput", "fraction", "Steady-state wall-clock / expected wall-clock."))),
     written<&ExpectedRun::run_efficiency>(required(out("run_efficiency", "fraction", "A real run's steady speed / the step model's (1 with a given one)."))),
     written<&ExpectedRun::interruption_goodput>(required(out("interruption_goodput", "fraction",
@@ -942,7 +947,7 @@ const Record expected_run{"report.time.expected",
 
 constexpr Field time_fields[] = {
     written<&TimeReport::mfu>(required(out("mfu", "fraction", "Model-FLOPs utilisation of the dense peak."))),
-    written<&TimeReport::mfu_source, mfu_sources>(required(pick("mfu_source", mfu_source_names, {}, "Whether the utilisation was given, assumed or predicted."))),
+    written<&TimeReport::mfu_source, mfu_sources>(required(choice("mfu_source", {}, "Whether the utilisation was given, assumed or predicted."))),
     written<&TimeReport::cluster_flops_per_second>(required(out("cluster_flops_per_second", "FLOP/s", "Achieved model FLOP/s of the whole cluster."))),
     written<&TimeReport::tokens_per_second>(required(out("tokens_per_second", "tokens/s", "Throughput of the whole cluster."))),
     written<&TimeReport::gpu_hours>(required(out("gpu_hours", "GPU-hours", "GPUs x wall-clock hours."))),
@@ -1030,15 +1035,15 @@ constexpr Field suggestion_fields[] = {
 const Record suggestion{"report.memory.suggestions[]", doc("A change that alters the memory per GPU."), suggestion_fields};
 
 constexpr Field assumptions_fields[] = {
-    written<&MemoryAssumptions::framework, frameworks>(required(pick("framework", framework_names, {}, "The training framework."))),
+    written<&MemoryAssumptions::framework, frameworks>(required(choice("framework", {}, "The training framework."))),
     written<&MemoryAssumptions::framework_assumed>(required(flag("framework_assumed", {}, "Whether the framework was assumed (not given)."))),
-    written<&MemoryAssumptions::regime, regimes>(required(pick("regime", regime_names, {}, "How weights, gradients and optimizer states are held."))),
+    written<&MemoryAssumptions::regime, regimes>(required(choice("regime", {}, "How weights, gradients and optimizer states are held."))),
     written<&MemoryAssumptions::regime_assumed>(required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given)."))),
-    written<&MemoryAssumptions::attention, attention_kernels>(required(pick("attention", attention_kernel_names, {}, "The attention kernel."))),
+    written<&MemoryAssumptions::attention, attention_kernels>(required(choice("attention", {}, "The attention kernel."))),
     written<&MemoryAssumptions::attention_assumed>(required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given)."))),
-    written<&MemoryAssumptions::cross_entropy, cross_entropies>(required(pick("cross_entropy", cross_entropy_names, {}, "The loss kernel."))),
-    written<&MemoryAssumptions::adapter_precision, adapter_precisions>(pick("adapter_precision", adapter_precision_names, {}, "LoRA: how adapters are stored.")),
-    written<&MemoryAssumptions::quantization, quantizations>(pick("quantization", quantization_names, {}, "QLoRA: the base weights' format.")),
+    written<&MemoryAssumptions::cross_entropy, cross_entropies>(required(choice("cross_entropy", {}, "The loss kernel."))),
+    written<&MemoryAssumptions::adapter_precision, adapter_precisions>(choice("adapter_precision", {}, "LoRA: how adapters are stored.")),
+    written<&MemoryAssumptions::quantization, quantizations>(choice("quantization", {}, "QLoRA: the base weights' format.")),
 };
 const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
 
@@ -1059,19 +1064,19 @@ constexpr auto memory_bytes_range_fields = range_span("bytes");
 const Record memory_bytes_range{"report.memory.per_gpu_total_range", doc("The per-GPU peak: the likely range (80%)."),
                                 memory_bytes_range_fields};
 constexpr Field framework_alternative_fields[] = {
-    required(pick("framework", framework_names, {}, "A framework the user may be running instead of the assumed one.")),
-    out("step_ratio", "ratio", "Its step time over the assumed framework's, at the same layout (with a predicted utilisation)."),
-    required(out("memory_ratio", "ratio", "Its per-GPU peak over the assumed framework's, at the same layout.")),
-    required(flag("fits", {}, "Whether it fits in the GPU's memory.")),
+    written<&FrameworkAlternative::framework>(required(pick("framework", framework_names, {}, "A framework the user may be running instead of the assumed one."))),
+    written<&FrameworkAlternative::step_ratio>(out("step_ratio", "ratio", "Its step time over the assumed framework's, at the same layout (with a predicted utilisation).")),
+    written<&FrameworkAlternative::memory_ratio>(required(out("memory_ratio", "ratio", "Its per-GPU peak over the assumed framework's, at the same layout."))),
+    written<&FrameworkAlternative::fits>(required(flag("fits", {}, "Whether it fits in the GPU's memory."))),
 };
 constexpr std::string_view calibration_distances[] = {"same_run", "layout", "gpus", "model"};
 constexpr Field calibration_point_fields[] = {
-    required(out("run", "", "The measured run's index in scenario.calibration.")),
-    required(text("key", "What was measured, a report key.")),
-    required(out("value", "", "As given, in its key's unit.")),
-    required(out("measured", "s or bytes", "As a step time (speed keys) or a peak (memory keys).")),
-    required(out("predicted", "s or bytes", "The engine's own for that run, uncalibrated.")),
-    required(out("calibrated", "s or bytes", "With the fitted constants.")),
+    written<&CalibrationPoint::run>(required(out("run", "", "The measured run's index in scenario.calibration."))),
+    written<&CalibrationPoint::key>(required(text("key", "What was measured, a report key."))),
+    written<&CalibrationPoint::value>(required(out("value", "", "As given, in its key's unit."))),
+    written<&CalibrationPoint::measured>(required(out("measured", "s or bytes", "As a step time (speed keys) or a peak (memory keys)."))),
+    written<&CalibrationPoint::predicted>(required(out("predicted", "s or bytes", "The engine's own for that run, uncalibrated."))),
+    written<&CalibrationPoint::calibrated>(required(out("calibrated", "s or bytes", "With the fitted constants."))),
 };
 const Record calibration_point{"report.calibration.points", doc("Each measured figure beside the engine's."),
                                calibration_point_fields};
@@ -1104,10 +1109,10 @@ constexpr Field memory_calibration_fields[] = {
 const Record memory_calibration{"report.calibration.memory", doc("The memory constants fitted on the measured peaks."),
                                 memory_calibration_fields};
 constexpr Field calibration_report_fields[] = {
-    required(holds("points", Type::list, &calibration_point, "Each measured figure beside the engine's.")),
+    written<&CalibrationReport::points>(required(holds("points", Type::list, &calibration_point, "Each measured figure beside the engine's."))),
     holds("speed", Type::object, &speed_calibration, "With a measured speed: the step model's fitted multipliers."),
     holds("memory", Type::object, &memory_calibration, "With a measured peak: the memory model's fitted constants."),
-    out("step_seconds_uncalibrated", "s", "This scenario's step before calibration."),
+    written<&CalibrationReport::step_seconds_uncalibrated>(out("step_seconds_uncalibrated", "s", "This scenario's step before calibration.")),
     out("per_gpu_bytes_uncalibrated", "bytes", "This scenario's per-GPU peak before calibration."),
 };
 const Record calibration_report{"report.calibration", doc("What was calibrated to the user's measured runs, and by how much."),
@@ -1119,7 +1124,7 @@ constexpr Field report_memory_fields[] = {
     written<&MemoryReport::assumptions>(required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed."))),
     written<&MemoryReport::allocated_bytes>(required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated)."))),
     written<&MemoryReport::reserved_bytes>(required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved)."))),
-    written<&MemoryReport::worst_stage, pipeline_stages>(required(pick("worst_stage", stage_names, {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
+    written<&MemoryReport::worst_stage, pipeline_stages>(required(choice("worst_stage", {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
                                                "between) or last."))),
     written<&MemoryReport::worst_pipeline_rank>(required(out("worst_pipeline_rank", "", "Its pipeline rank (0 for the first stage)."))),
     required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
@@ -1186,7 +1191,7 @@ constexpr Field parallelism_fields[] = {
 constexpr Field plan_fields[] = {
     written<&PlanReport::gpus>(required(out("gpus", "GPUs", "GPUs the estimate used."))),
     written<&PlanReport::nodes>(required(out("nodes", "nodes", "Servers."))),
-    written<&PlanReport::gpus_from, gpus_froms>(required(pick("gpus_from", gpus_from_names, {}, "What decided the GPU count."))),
+    written<&PlanReport::gpus_from, gpus_froms>(required(choice("gpus_from", {}, "What decided the GPU count."))),
     written<&PlanReport::budget_per_month>(out("budget_per_month", "money", "The monthly budget.")),
     written<&PlanReport::budget_total>(out("budget_total", "money", "The total budget.")),
     written<&PlanReport::within_budget>(flag("within_budget", {}, "Whether the cost stays within the total budget.")),
@@ -1272,7 +1277,7 @@ const Record energy_expected{"report.energy.expected",
 constexpr Field report_energy_fields[] = {
     written<&EnergyReport::gpu_tdp_w>(required(out("gpu_tdp_w", "W", "Board power."))),
     written<&EnergyReport::gpu_power_fraction>(required(out("gpu_power_fraction", "fraction of TDP", "Average GPU draw."))),
-    written<&EnergyReport::gpu_power_from, power_froms>(required(pick("gpu_power_from", power_from_names, {}, "Given, or from the utilisation."))),
+    written<&EnergyReport::gpu_power_from, power_froms>(required(choice("gpu_power_from", {}, "Given, or from the utilisation."))),
     written<&EnergyReport::host_power_fraction>(required(out("host_power_fraction", "fraction of GPU power", "Host share."))),
     written<&EnergyReport::pue>(required(out("pue", "", "Power usage effectiveness."))),
     written<&EnergyReport::facility_kw>(required(out("facility_kw", "kW", "The whole run's draw at the meter."))),
@@ -1340,18 +1345,18 @@ const Record scaling_law{"report.scaling_law", doc("Compute-optimal training (de
 constexpr Field report_fields[] = {
     required(holds("model", Type::object, &report_model, "The model.")),
     required(holds("compute", Type::object, &compute, "The work.")),
-    required(holds("hardware", Type::object, &report_hardware, "The GPU and precision.")),
+    written<&Report::hardware>(required(holds("hardware", Type::object, &report_hardware, "The GPU and precision."))),
     required(holds("time", Type::object, &time, "Utilisation, throughput and time.")),
     required(holds("memory", Type::object, &report_memory, "Memory per GPU.")),
     required(holds("parallelism", Type::object, &parallelism, "The parallel layout.")),
-    required(holds("plan", Type::object, &plan, "How many GPUs, and why.")),
+    written<&Report::plan>(required(holds("plan", Type::object, &plan, "How many GPUs, and why."))),
     holds("cost", Type::object, &cost, "Money (with pricing or a budget)."),
     holds("energy", Type::object, &report_energy, "Energy and CO2."),
     holds("scaling_law", Type::object, &scaling_law, "Compute-optimal training."),
     holds("calibration", Type::object, &calibration_report,
           "With scenario.calibration: the constants fitted on the measured runs, and each measurement beside the engine's."),
-    holds("framework_alternatives", Type::list, &framework_alternative,
-          "When strategy.framework is not given: each plausible other framework at the same layout."),
+    written<&Report::framework_alternatives>(holds("framework_alternatives", Type::list, &framework_alternative,
+          "When strategy.framework is not given: each plausible other framework at the same layout.")),
     required(holds("warnings", Type::list, &issue, "Assumptions and ignored fields.")),
     required(holds("errors", Type::list, &issue, "Why no estimate could be made; empty when it could.")),
 };
@@ -1361,23 +1366,25 @@ constexpr Field report_fields[] = {
 const Record report{"report", doc("What an estimate says."), report_fields, {}, true};
 
 namespace report_sections {
-const Record& model = contract::report_model;
-const Record& compute = contract::compute;
-const Record& hardware = contract::report_hardware;
-const Record& time = contract::time;
-const Record& breakdown_seconds = contract::breakdown;
-const Record& expected_run = contract::expected_run;
-const Record& memory = contract::report_memory;
-const Record& plan = contract::plan;
-const Record& speed_calibration = contract::speed_calibration;
-const Record& memory_calibration = contract::memory_calibration;
-const Record& cost = contract::cost;
-const Record& energy = contract::report_energy;
-const Record& energy_expected = contract::energy_expected;
-const Record& scaling_law = contract::scaling_law;
+const RecordOf<ModelReport> model{contract::report_model};
+const RecordOf<ComputeReport> compute{contract::compute};
+const RecordOf<HardwareReport> hardware{contract::report_hardware};
+const RecordOf<TimeReport> time{contract::time};
+const RecordOf<StepBreakdown> breakdown_seconds{contract::breakdown};
+const RecordOf<ExpectedRun> expected_run{contract::expected_run};
+const RecordOf<MemoryReport> memory{contract::report_memory};
+const RecordOf<PlanReport> plan{contract::plan};
+const RecordOf<CalibrationReport> calibration{contract::calibration_report};
+const RecordOf<SpeedCalibration> speed_calibration{contract::speed_calibration};
+const RecordOf<MemoryCalibration> memory_calibration{contract::memory_calibration};
+const RecordOf<CostReport> cost{contract::cost};
+const RecordOf<EnergyReport> energy{contract::report_energy};
+const RecordOf<EnergyReport::Expected> energy_expected{contract::energy_expected};
+const RecordOf<ScalingLawReport> scaling_law{contract::scaling_law};
+const RecordOf<Report> report{contract::report};
 }  // namespace report_sections
 
-nlohmann::ordered_json write_record(const Record& record, const void* source, nlohmann::ordered_json extras) {
+nlohmann::ordered_json write_bound(const Record& record, const void* source, nlohmann::ordered_json extras) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const Field& field : record.fields) {
     if (field.binding && field.binding->write) {

@@ -627,7 +627,7 @@ json model_json(const Report& r) {
     extras["embedding_params"] = r.model.breakdown->embedding;
     extras["output_head_params"] = r.model.breakdown->output_head;
   }
-  return contract::write_record(sections::model, &r.model, std::move(extras));
+  return contract::write_record(sections::model, r.model, std::move(extras));
 }
 
 // The training compute: where the bytes per token came from, and for an image network, images and
@@ -643,7 +643,7 @@ json compute_json(const Report& r) {
     extras["images"] = c.tokens;
     extras["flops_per_image"] = c.flops_per_token;
   }
-  return contract::write_record(sections::compute, &c, std::move(extras));
+  return contract::write_record(sections::compute, c, std::move(extras));
 }
 
 // The expected run: its likely range, and the GPU-hours and days under it.
@@ -654,7 +654,7 @@ json expected_run_json(const ExpectedRun& e) {
     extras["gpu_hours_range"] = span_json(e.gpu_hours, *e.range);
     extras["wall_clock_days_range"] = span_json(e.wall_clock_days, *e.range);
   }
-  return contract::write_record(sections::expected_run, &e, std::move(extras));
+  return contract::write_record(sections::expected_run, e, std::move(extras));
 }
 
 // The time: the predicted step beside the reported speed, and its likely range.
@@ -674,7 +674,7 @@ json time_json(const Report& r) {
       extras["mfu_predicted"] = st.mfu;
       extras["hfu_predicted"] = st.hfu;
     }
-    extras["breakdown_seconds"] = contract::write_record(sections::breakdown_seconds, &st.seconds);
+    extras["breakdown_seconds"] = contract::write_record(sections::breakdown_seconds, st.seconds);
   }
   if (t.range) {
     // The prediction times the likely range's ends: a slower step (high) is a lower utilisation.
@@ -689,7 +689,7 @@ json time_json(const Report& r) {
     extras["goodput"] = t.expected->goodput;
     extras["expected"] = expected_run_json(*t.expected);
   }
-  return contract::write_record(sections::time, &t, std::move(extras));
+  return contract::write_record(sections::time, t, std::move(extras));
 }
 
 // The memory per GPU: the stages, phases and parts at the peak by name, the suggestions, the range.
@@ -709,15 +709,20 @@ json memory_json(const Report& r) {
       changes[change.path] = std::visit([](const auto& value) { return json(value); }, change.value);
     suggestions.push_back({{"changes", changes}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
   }
-  json extras = {{"stage_bytes", by_name(m.stage_bytes)},
-                 {"stage_allocated_bytes", by_name(m.stage_allocated_bytes)},
+  const auto by_stage = [](const auto& pairs) {
+    json out = json::object();
+    for (const auto& [stage, bytes] : pairs) out[std::string(contract::name_of(contract::pipeline_stages, stage))] = bytes;
+    return out;
+  };
+  json extras = {{"stage_bytes", by_stage(m.stage_bytes)},
+                 {"stage_allocated_bytes", by_stage(m.stage_allocated_bytes)},
                  {"phases_bytes", phases},
                  {"at_peak_bytes", by_name(m.at_peak)},
                  {"suggestions", suggestions},
                  {"range", range_json(m.range)},
                  {"per_gpu_total_range", span_json(m.per_gpu_bytes.total, m.range)}};
   if (m.max_seq_len) extras["max_seq_len_micro_batch"] = m.max_seq_len_micro_batch;
-  return contract::write_record(sections::memory, &m, std::move(extras));
+  return contract::write_record(sections::memory, m, std::move(extras));
 }
 
 // The layout and, where the planner chose it, the alternatives it weighed.
@@ -747,37 +752,18 @@ json parallelism_json(const Report& r) {
 
 // The user's measured runs: each point, and the speed and memory calibrations fitted on them.
 json calibration_json(const CalibrationReport& c) {
-  json points = json::array();
-  for (const CalibrationPoint& p : c.points)
-    points.push_back({{"run", p.run},
-                      {"key", p.key},
-                      {"value", p.value},
-                      {"measured", p.measured},
-                      {"predicted", p.predicted},
-                      {"calibrated", p.calibrated}});
-  json calibration = {{"points", points}};
+  json extras = json::object();
   if (c.speed.runs > 0) {
     json nearest = json::object();
     if (c.step_seconds_uncalibrated) nearest = {{"distance", c.speed_distance}, {"carried", c.speed_carried}};
-    calibration["speed"] = contract::write_record(sections::speed_calibration, &c.speed, std::move(nearest));
+    extras["speed"] = contract::write_record(sections::speed_calibration, c.speed, std::move(nearest));
   }
-  if (c.memory.runs > 0)
-    calibration["memory"] = contract::write_record(sections::memory_calibration, &c.memory,
-                                                   {{"distance", c.memory_distance}, {"carried", c.memory_carried}});
-  if (c.step_seconds_uncalibrated) calibration["step_seconds_uncalibrated"] = *c.step_seconds_uncalibrated;
-  if (c.memory.runs > 0) calibration["per_gpu_bytes_uncalibrated"] = c.per_gpu_bytes_uncalibrated;
-  return calibration;
-}
-
-// Each plausible other framework at the same layout, against the assumed one.
-json framework_alternatives_json(const Report& r) {
-  json alternatives = json::array();
-  for (const FrameworkAlternative& alt : r.framework_alternatives) {
-    json a = {{"framework", alt.framework}, {"memory_ratio", alt.memory_ratio}, {"fits", alt.fits}};
-    if (alt.step_ratio) a["step_ratio"] = *alt.step_ratio;
-    alternatives.push_back(std::move(a));
+  if (c.memory.runs > 0) {
+    extras["memory"] = contract::write_record(sections::memory_calibration, c.memory,
+                                              {{"distance", c.memory_distance}, {"carried", c.memory_carried}});
+    extras["per_gpu_bytes_uncalibrated"] = c.per_gpu_bytes_uncalibrated;
   }
-  return alternatives;
+  return contract::write_record(sections::calibration, c, std::move(extras));
 }
 
 // The cost: its likely ranges, and any currency conversion.
@@ -789,7 +775,7 @@ json cost_json(const Report& r) {
     extras["expected_total_range"] = span_json(*c.expected_total, *r.time.expected->range);
   if (c.exchange) extras["exchange"] = exchange_json(*c.exchange);
   if (c.budget_exchange) extras["budget_exchange"] = exchange_json(*c.budget_exchange);
-  return contract::write_record(sections::cost, &c, std::move(extras));
+  return contract::write_record(sections::cost, c, std::move(extras));
 }
 
 // The energy and CO2 of the run, and of the expected run with its likely range.
@@ -802,9 +788,9 @@ json energy_json(const EnergyReport& e) {
       ranges["kwh_range"] = span_json(x.kwh, *x.range);
       ranges["co2_kg_range"] = span_json(x.co2_kg, *x.range);
     }
-    extras["expected"] = contract::write_record(sections::energy_expected, &x, std::move(ranges));
+    extras["expected"] = contract::write_record(sections::energy_expected, x, std::move(ranges));
   }
-  return contract::write_record(sections::energy, &e, std::move(extras));
+  return contract::write_record(sections::energy, e, std::move(extras));
 }
 
 // Where the run stands against the scaling laws: the 20-tokens-a-parameter rule and the fitted optimum.
@@ -816,27 +802,22 @@ json scaling_law_json(const ScalingLawReport& l) {
         {"compute_flops", *l.budget_compute_flops},
         {"rule_20_tokens_per_param", {{"params", l.budget_rule_params}, {"tokens", l.budget_rule_tokens}}},
         {"fitted_loss_optimum", {{"params", l.budget_fitted_params}, {"tokens", l.budget_fitted_tokens}}}};
-  return contract::write_record(sections::scaling_law, &l, std::move(extras));
+  return contract::write_record(sections::scaling_law, l, std::move(extras));
 }
 
 json report_json_value(const Report& r) {
-  const json model = model_json(r);
-  const json compute = compute_json(r);
-  const json hardware = contract::write_record(sections::hardware, &r.hardware);
-  const json time = time_json(r);
-  const json memory = memory_json(r);
-  const json parallelism = parallelism_json(r);
-  const json plan = contract::write_record(sections::plan, &r.plan);
-
-  json out = {{"model", model},   {"compute", compute},         {"hardware", hardware}, {"time", time},
-              {"memory", memory}, {"parallelism", parallelism}, {"plan", plan}};
-  if (r.calibration) out["calibration"] = calibration_json(*r.calibration);
-  if (!r.framework_alternatives.empty()) out["framework_alternatives"] = framework_alternatives_json(r);
-  if (r.cost) out["cost"] = cost_json(r);
-  if (r.energy) out["energy"] = energy_json(*r.energy);
-  if (r.scaling_law) out["scaling_law"] = scaling_law_json(*r.scaling_law);
-  out["warnings"] = detail::issues_to_json(r.warnings);
-  out["errors"] = detail::issues_to_json(r.errors);
+  json extras = {{"model", model_json(r)},
+                 {"compute", compute_json(r)},
+                 {"time", time_json(r)},
+                 {"memory", memory_json(r)},
+                 {"parallelism", parallelism_json(r)},
+                 {"warnings", detail::issues_to_json(r.warnings)},
+                 {"errors", detail::issues_to_json(r.errors)}};
+  if (r.calibration) extras["calibration"] = calibration_json(*r.calibration);
+  if (r.cost) extras["cost"] = cost_json(r);
+  if (r.energy) extras["energy"] = energy_json(*r.energy);
+  if (r.scaling_law) extras["scaling_law"] = scaling_law_json(*r.scaling_law);
+  json out = contract::write_record(sections::report, r, std::move(extras));
   integers_as_integers(out);
   if (!all_finite_non_negative(out))
     return error_report({{"", "internal_non_finite",

@@ -346,7 +346,7 @@ PreviousMicroBatch previous_micro_batch_per_token(const Architecture& a, const M
 
 // What one pipeline rank holds: its weights, and the activations in flight there.
 struct Stage {
-  const char* name = "";  // "only", "first", "middle", "last"
+  PipelineStage stage = PipelineStage::only;
   double pipeline_rank = 0;
   double layers = 0;          // transformer blocks here
   double params = 0;          // before ZeRO sharding
@@ -397,7 +397,7 @@ std::optional<double> micro_batches_per_step(const Training& t, const Parallelis
   return micro_batches;
 }
 
-// The pipeline ranks worth weighing: "only", or "first", ("middle",) "last".
+// The pipeline ranks worth weighing: the only one, or the first, (a middle one,) the last.
 struct PipelineStages {
   std::array<Stage, 3> stages;
   std::size_t count = 0;
@@ -508,7 +508,7 @@ PipelineStages pipeline_stages(const Scenario& s, const ModelReport& model, cons
   if (!layers_on.valid)
     layers_on = {blocks / pp, pp > 2 ? blocks / pp : 0.0, blocks / pp, true};
   if (pp <= 1) {
-    out.add({"only", 0, blocks, (body + routed / ep + embedding + head) / tp, routed / ep / tp, 1.0, embedding / tp,
+    out.add({PipelineStage::only, 0, blocks, (body + routed / ep + embedding + head) / tp, routed / ep / tp, 1.0, embedding / tp,
              true});
     return out;
   }
@@ -527,30 +527,30 @@ PipelineStages pipeline_stages(const Scenario& s, const ModelReport& model, cons
   // the stages between (heavier where the ends are lighter).
   if (s.strategy.pp_schedule == PipelineSchedule::dualpipe) {
     const double units = std::min(pp + 1, m);
-    out.add({"first", 0, layers_on.first + layers_on.last,
+    out.add({PipelineStage::first, 0, layers_on.first + layers_on.last,
              (first.body + first.routed + embedding + last.body + last.routed + (tied ? embedding : head)) / tp,
              (first.routed + last.routed) / tp, units * (layers_on.first + layers_on.last) / 2 / blocks,
              embedding / tp, true});
     if (pp > 2 && layers_on.middle > 0) {
       const StageParams middle = split.of(layers_on.first, layers_on.middle);
       const StageParams other = split.of(blocks - layers_on.last - layers_on.middle, layers_on.middle);
-      out.add({"middle", 1, 2 * layers_on.middle, (middle.body + middle.routed + other.body + other.routed) / tp,
+      out.add({PipelineStage::middle, 1, 2 * layers_on.middle, (middle.body + middle.routed + other.body + other.routed) / tp,
                (middle.routed + other.routed) / tp, units * layers_on.middle / blocks, 0.0, false});
     }
     return out;
   }
   // The first stage holds the embedding, the last the output head (with tied embeddings, a copy of
   // the embedding, as Megatron-LM does) and the loss.
-  out.add({"first", 0, layers_on.first, (first.body + first.routed + embedding) / tp, first.routed / tp, first_share,
+  out.add({PipelineStage::first, 0, layers_on.first, (first.body + first.routed + embedding) / tp, first.routed / tp, first_share,
            embedding / tp, false});
   // Stages between with more layers than the first (uneven stages): the first of them, rank 1, holds
   // pp - 1 micro-batches of them.
   if (pp > 2 && layers_on.middle > layers_on.first) {
     const StageParams middle = split.of(layers_on.first, layers_on.middle);
-    out.add({"middle", 1, layers_on.middle, (middle.body + middle.routed) / tp, middle.routed / tp,
+    out.add({PipelineStage::middle, 1, layers_on.middle, (middle.body + middle.routed) / tp, middle.routed / tp,
              in_flight.share(1, layers_on.middle), 0.0, false});
   }
-  out.add({"last", pp - 1, layers_on.last, (last.body + last.routed + (tied ? embedding : head)) / tp,
+  out.add({PipelineStage::last, pp - 1, layers_on.last, (last.body + last.routed + (tied ? embedding : head)) / tp,
            last.routed / tp, last_share, 0.0, true});
   return out;
 }
@@ -1142,7 +1142,7 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
     if (results[i].reserved > results[worst].reserved) worst = i;
   const StageResult& w = results[worst];
   const Stage& worst_stage = stages.stages[worst];
-  m.worst_stage = contract::value_of(contract::pipeline_stages, worst_stage.name).value_or(PipelineStage::only);
+  m.worst_stage = worst_stage.stage;
   // The worst stage's activations in micro-batches of its own layers (interleaved chunks counted as
   // fractions of one).
   m.micro_batches_in_flight =
@@ -1151,8 +1151,8 @@ MemoryReport estimate_memory(const Scenario& s, const ModelReport& model, const 
           : 1;
   m.worst_pipeline_rank = worst_stage.pipeline_rank;
   for (std::size_t i = 0; shown && i < stages.count; ++i) {
-    m.stage_bytes.emplace_back(stages.stages[i].name, results[i].reserved + o.cuda_context + o.communication);
-    m.stage_allocated_bytes.emplace_back(stages.stages[i].name, results[i].allocated);
+    m.stage_bytes.emplace_back(stages.stages[i].stage, results[i].reserved + o.cuda_context + o.communication);
+    m.stage_allocated_bytes.emplace_back(stages.stages[i].stage, results[i].allocated);
   }
 
   report_peak(m, w, shown);

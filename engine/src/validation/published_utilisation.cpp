@@ -199,7 +199,8 @@ std::vector<MemoryParts3> read_memory_rows(const Catalog& catalog, MemoryValidat
     // A peak logged by one pipeline stage (Megatron-LM's golden values: the last rank) is that stage's.
     out.rank = row.value("rank", std::string());
     const auto& allocated = m.stage_allocated_bytes;
-    const auto stage = std::find_if(allocated.begin(), allocated.end(), [&](const auto& s) { return s.first == out.rank; });
+    const auto rank = contract::value_of(contract::pipeline_stages, out.rank);
+    const auto stage = std::find_if(allocated.begin(), allocated.end(), [&](const auto& s) { return rank && s.first == *rank; });
     if (stage != allocated.end()) {
       const double reserved = m.stage_bytes[stage - allocated.begin()].second - outside;
       p = {stage->second, reserved - stage->second, outside};

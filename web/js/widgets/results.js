@@ -302,7 +302,7 @@ export class Results {
       const date = offer.date ? t(lang, 'math_source_offer_date', { date: offer.date }) : '';
       lines.push(t(lang, 'math_source_offer', { name: `${offer.provider} ${offer.name}`, date, source: offer.source }));
     }
-    return el('details', { class: 'math' }, [
+    return el('details', { class: 'math', 'data-cites-catalog': '' }, [
       el('summary', { text: t(lang, 'math') }),
       el('ol', {}, lines.map((line) => el('li', { text: line }))),
     ]);
