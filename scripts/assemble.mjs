@@ -57,7 +57,10 @@ for (const list of ['gpus', 'offers', 'models']) {
   texts[list] = whole[list].map((row) => {
     const kept = leanRows.get(row.id);
     if (!kept) throw new Error(`assemble: the calculator's catalog has no ${list} row ${row.id}`);
-    const missing = Object.entries(row).filter(([key, value]) => !(key in kept) && typeof value === 'string');
+    const missing = Object.entries(row).filter(([key]) => !(key in kept));
+    // Only texts: a source or notes (engine/CMakeLists.txt leaves out no other key).
+    const other = missing.filter(([key, value]) => !/(^|_)(source|notes)$/.test(key) || typeof value !== 'string');
+    if (other.length) throw new Error(`assemble: the calculator's catalog lacks ${list} ${row.id}'s ${other.map(([key]) => key).join(', ')}`);
     return Object.fromEntries([['id', row.id], ...missing]);
   });
 }

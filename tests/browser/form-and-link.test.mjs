@@ -143,13 +143,14 @@ describe('the form and the link', () => {
     await page.fill('#hf-config', readFileSync(join(ROOT, 'tests', 'fixtures', 'hf', 'qwen2.5-7b.json'), 'utf8'));
     await page.click('#hf-import');
     await page.waitForFunction(() => document.querySelector('[data-report="model.params"]')?.dataset.value === '7615616512');
+    assert.ok(requests.some((url) => url.includes('traincalc_import')), 'the reader was fetched on the paste');
     assert.equal(await page.inputValue('#f-model-hidden'), '3584');
     assert.match(page.url(), /model\.qkv_bias=true/);  // kept in the link, though the form has no input for it
     await context.close();
   });
 
   test('a reader that cannot be loaded is said, in both languages, the pasted text kept; the next try loads it', async () => {
-    for (const [lang, said] of [['en', /The reader could not be loaded/], ['zh', /读取器无法加载/]]) {
+    for (const [lang, said] of [['en', /The text could not be read: the reader did not load/], ['zh', /无法读取：读取器未能加载/]]) {
       const { context, page } = await openPage(`${base}#model.layers=2&lang=${lang}`);
       await context.route('**/traincalc_import*', (route) => route.abort());
       await page.locator('#results[data-state="ok"]').waitFor();

@@ -5,7 +5,7 @@ import { LinkProblems, linkProblems } from './widgets/link-problems.js';
 import { el } from './dom.js';
 import { Catalogs } from './catalogs.js';
 import { applyEmbed, EmbedProtocol, reportEmbedProblems } from './embed.js';
-import { compare as compareOffers, estimate, estimateMany, importHfConfig, loadEngine, parseLog, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
+import { compare as compareOffers, engineThread, estimate, estimateMany, importHfConfig, loadEngine, parseLog, memoryValidation, runValidation, scaling, speedValidation, validation } from './engine.js';
 import { FIELD_BY_PATH } from './fields.js';
 import { CURRENCIES } from './contract.js';
 import { count, money } from './format.js';
@@ -23,15 +23,16 @@ import { Validation } from './widgets/validation.js';
 import { Examples } from './widgets/examples.js';
 import { EXAMPLES } from './examples.js';
 import { Ways } from './widgets/ways.js';
-import { applyTrainingDefaults, chooseMode, choosePriceOf, dropImportedModelKeys, enterWay, impliedMode } from './modes.js';
+import { applyTrainingDefaults, chooseMode, choosePriceOf, dropImportedModelKeys, enterWay, impliedMode, priceKey } from './modes.js';
 import { latestWins } from './latest.js';
 import { EmbedSnippet } from './widgets/embed-snippet.js';
 import { PrintSummary } from './widgets/print-summary.js';
 
 const engineReady = loadEngine();  // start fetching and compiling the engine before anything else
-// Where the engine runs ("worker", or "page" where no worker could start), on the document for tests
-// and tools to see.
-engineReady.then(({ where }) => { document.documentElement.dataset.engine = where; }, () => {});
+// Where the engine runs ("worker", or "page" where no worker could start or it failed), on the
+// document for tests and tools to see; said again after each estimate.
+const markEngine = () => engineThread().then((where) => { document.documentElement.dataset.engine = where; }, () => {});
+markEngine();
 
 let state = stateFromHash(location.hash);
 // The fields whose value came with the link and has not been edited since: a refused one is said in
@@ -79,8 +80,7 @@ const currencyReread = { from: null };
 function showCurrencyReread() {
   const from = currencyCode(currencyReread.from);
   const to = currencyCode(state.values.get('pricing.currency'));
-  const priceKey = state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
-  const amount = parseNumber(state.values.get(priceKey) ?? '');
+  const amount = parseNumber(state.values.get(priceKey(state)) ?? '');
   if (!from || !to || from === to || amount === null || state.modes.price === 'none') {
     form.showFieldNote('pricing.currency', null);
     return;
@@ -277,7 +277,9 @@ const catalogs = new Catalogs();
 // picked, a model's or GPU's facts pointed at), then shown wherever the page cites them.
 catalogs.onTexts = () => {
   form.setCatalog(catalogs.data, state.lang);
-  changed();
+  form.update(state);
+  offerPicker.update(state, shownCatalog());
+  if (shown) results.render(shown.report, state.lang, catalogs.data);
 };
 document.getElementById('results').addEventListener('toggle', (event) => {
   if (event.target.open && event.target.hasAttribute('data-cites-catalog')) catalogs.needTexts();
@@ -407,6 +409,7 @@ async function recompute() {
     results.failed(state.lang, error);
     return;
   }
+  markEngine();
   if (!request.current()) return;  // a newer input has already asked
   const errors = [
     ...report.errors,
@@ -464,7 +467,7 @@ async function recompute() {
 
 // The widgets share one interface, each method where the widget has it: label(lang) words it in the
 // page's language; update(state) shows what the state says (the form, the ways in, the offer picker);
-// render(answer, lang) shows an engine's answer; loading(lang), stale() and failed(lang, error) say
+// render(...) shows an engine's answer (a report, rows, an import); loading(lang), stale() and failed(lang, error) say
 // where the next answer stands. Sections without state of their own (speed, memory, goodput,
 // exchange) are functions of the report that the results widget places.
 const worded = [ways, hfImport, logPaste, compare, scalingView, validationView, examplesView, share, embedSnippet];

@@ -51,15 +51,16 @@ async function fetchCatalog(catalogUrl) {
 const TEXTS_URL = new URL('./catalog-texts.json', import.meta.url);
 const LISTS = ['gpus', 'offers', 'models'];
 
-// The catalog with each row's missing texts filled from `texts` by list and ID (a vendor's row keeps
-// its own; a row the texts do not list stays as it is).
+// The catalog with each built-in row's texts filled from `texts` by list and ID: a row without its
+// source is a built-in one as the calculator's module gives it (a vendor's row cites its own source
+// and keeps its own texts); a row the texts do not list stays as it is.
 export function withTexts(data, texts) {
   if (!data || !texts) return data;
   const filled = { ...data };
   for (const list of LISTS) {
     const byId = new Map((texts[list] ?? []).map((row) => [row.id, row]));
     filled[list] = (data[list] ?? []).map((row) => {
-      const own = byId.get(row.id);
+      const own = !row.source && byId.get(row.id);
       if (!own) return row;
       const missing = Object.entries(own).filter(([key]) => !(key in row));
       return missing.length ? { ...row, ...Object.fromEntries(missing) } : row;
@@ -104,7 +105,8 @@ export class Catalogs {
 
   // Asked for when the page would show a built-in row's source: fetched once, in the background,
   // where the catalog lacks them (the whole engine's catalog, in the single file, has them), filled
-  // in, then onTexts(). Without them (offline, a failed fetch), the page leaves the source out.
+  // in, then onTexts(). Without them (offline, a failed fetch), the page leaves the source out; a
+  // failed fetch is not repeated until the page reloads, so that every change does not ask again.
   needTexts() {
     if (this.texts || this.textsRequest || !lacksTexts(this.data)) return;
     this.textsRequest = fetch(TEXTS_URL)

@@ -1,4 +1,5 @@
-// The engine facade: the WebAssembly module behind an async API, loaded once and started early.
+// The engine facade: the WebAssembly modules behind an async API, the calculator's loaded once and
+// started early, the others on their first request.
 // It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
 // start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
 // Values cross as JSON; nothing here computes an estimate.
@@ -104,6 +105,11 @@ export function loadEngine(options = {}) {
   ready = workerPossible ? inWorker().catch(() => onThisThread())
     : onThisThread({ wasmBinary, importWasmBinary, validationWasmBinary, wholeWasmBinary });
   return ready;
+}
+
+// Where the engine runs now: "worker", or "page" (no worker could start, or the worker failed).
+export async function engineThread() {
+  return (await loadEngine()).where;
 }
 
 export async function estimate(scenario, catalogJson = '') {

@@ -47,11 +47,16 @@ export function impliedMode(state, path) {
   if (path === 'hardware.count') state.modes.gpus = 'count';
 }
 
+// The price input the price mode shows: a month's price, else an hour's.
+export function priceKey(state) {
+  return state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour';
+}
+
 // An offer's price taken into the price inputs: hourly, or monthly where the offer has no hourly one.
 export function choosePriceOf(state, offer) {
   const monthly = offer.per_gpu_hour === undefined;
   state.modes.price = monthly ? 'per_gpu_month' : 'per_gpu_hour';
-  state.values.set(monthly ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour', String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
+  state.values.set(priceKey(state), String(monthly ? offer.per_gpu_month : offer.per_gpu_hour));
 }
 
 // Which way the current state is in.

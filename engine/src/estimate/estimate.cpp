@@ -695,9 +695,15 @@ json time_json(const Report& r) {
 // The memory per GPU: the stages, phases and parts at the peak by name, the suggestions, the range.
 json memory_json(const Report& r) {
   const MemoryReport& m = r.memory;
+  // Named figures as an object: by their name, or a pipeline stage by its contract name.
   const auto by_name = [](const auto& pairs) {
     json out = json::object();
-    for (const auto& [name, bytes] : pairs) out[name] = bytes;
+    for (const auto& [name, bytes] : pairs) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(name)>, PipelineStage>)
+        out[std::string(contract::name_of(contract::pipeline_stages, name))] = bytes;
+      else
+        out[name] = bytes;
+    }
     return out;
   };
   json phases = json::object();
@@ -709,13 +715,8 @@ json memory_json(const Report& r) {
       changes[change.path] = std::visit([](const auto& value) { return json(value); }, change.value);
     suggestions.push_back({{"changes", changes}, {"total_bytes", sug.total_bytes}, {"fits", sug.fits}});
   }
-  const auto by_stage = [](const auto& pairs) {
-    json out = json::object();
-    for (const auto& [stage, bytes] : pairs) out[std::string(contract::name_of(contract::pipeline_stages, stage))] = bytes;
-    return out;
-  };
-  json extras = {{"stage_bytes", by_stage(m.stage_bytes)},
-                 {"stage_allocated_bytes", by_stage(m.stage_allocated_bytes)},
+  json extras = {{"stage_bytes", by_name(m.stage_bytes)},
+                 {"stage_allocated_bytes", by_name(m.stage_allocated_bytes)},
                  {"phases_bytes", phases},
                  {"at_peak_bytes", by_name(m.at_peak)},
                  {"suggestions", suggestions},

@@ -5,6 +5,7 @@
 import { el } from '../dom.js';
 import * as format from '../format.js';
 import { t } from '../i18n.js';
+import { priceKey } from '../modes.js';
 
 export class OfferPicker {
   constructor(container, { onPick, onClear }) {
@@ -28,7 +29,7 @@ export class OfferPicker {
     const lang = state.lang;
     const gpuId = state.values.get('hardware.gpu');
     const offerId = state.extra.get('pricing.offer');
-    const currentPrice = Number(state.values.get(state.modes.price === 'per_gpu_month' ? 'pricing.per_gpu_month' : 'pricing.per_gpu_hour'));
+    const currentPrice = Number(state.values.get(priceKey(state)));
     this.label.textContent = t(lang, 'offer_pick');
     this.offers = (catalog?.offers ?? []).filter((o) => o.gpu === gpuId);
     this.root.hidden = this.offers.length === 0;

@@ -2,7 +2,7 @@
 // lines): the summary, the visually hidden label, the textarea, the button and a status line, in a
 // <details> appended to the container. The widget using it sets the words; lang() says the page's
 // language, for the one message the box says itself: that the reader (the engine's import module,
-// fetched on the first paste) could not be loaded. The pasted text stays in the box.
+// fetched on the first paste) did not load or failed. The pasted text stays in the box.
 import { el } from '../dom.js';
 import { t } from '../i18n.js';
 
