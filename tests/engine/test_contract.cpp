@@ -33,7 +33,7 @@ json every_field(const contract::Record& record) {
   json object = json::object();
   for (const auto& field : record.fields)
     if (!field.record && field.type != contract::Type::text_list) object[std::string(field.name)] = sample_value(field);
-  for (const auto* included : record.includes) object.update(every_field(*included));
+  for (const auto& included : record.includes) object.update(every_field(*included.record));
   return object;
 }
 

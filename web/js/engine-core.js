@@ -1,6 +1,7 @@
 // What the engine does for the page, as plain functions of the loaded module: the same code runs in
 // the Web Worker (worker.js) and, where no worker can start, on the page's thread (engine.js).
 import { headline } from './headline.js';
+import { latestWinsByKind } from './latest.js';
 
 // The calculator's module (loaded at once; the single file's whole engine stands in for it).
 export function createModule(wasmBinary) {
@@ -138,3 +139,21 @@ export async function scaling(module, { scenario, catalog, counts }, control) {
 
 // The requests a newer one of the same kind supersedes.
 export const LONG_RUNNING = { scaling, estimateMany, compare };
+
+// Every request, on the module that serves it: `calculator` gives (a promise of) the calculator's
+// module, `imports` and `validation` the other two (lazyModule). A long request reports
+// progress(done, total) and stops (null) when a newer one of its kind arrives.
+export function dispatcher({ calculator, imports, validation }) {
+  const requests = latestWinsByKind();
+  return async (method, args, progress = () => {}) => {
+    if (IMPORT_METHODS[method]) return IMPORT_METHODS[method](await imports(), args);
+    if (VALIDATION_METHODS[method]) return VALIDATION_METHODS[method](await validation(), args);
+    const module = await calculator();
+    if (LONG_RUNNING[method]) {
+      const request = requests.start(method);
+      return LONG_RUNNING[method](module, args, { progress, cancelled: () => !request.current() });
+    }
+    if (!METHODS[method]) throw new Error(`the engine has no method "${method}"`);
+    return METHODS[method](module, args);
+  };
+}

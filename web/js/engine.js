@@ -3,10 +3,7 @@
 // It runs in a Web Worker (worker.js) so that searches never block the page; where a worker cannot
 // start (node, the single offline file, a browser that refuses it) it runs on the page's thread.
 // Values cross as JSON; nothing here computes an estimate.
-import {
-  createImportModule, createModule, createValidationModule, IMPORT_METHODS, lazyModule, LONG_RUNNING, METHODS, VALIDATION_METHODS,
-} from './engine-core.js';
-import { latestWinsByKind } from './latest.js';
+import { createImportModule, createModule, createValidationModule, dispatcher, lazyModule } from './engine-core.js';
 
 let ready = null;  // Promise of {where, call(method, args, onProgress)}
 
@@ -26,25 +23,14 @@ function embeddedWasm() {
 // serving every request.
 function onThisThread({ wasmBinary, importWasmBinary, validationWasmBinary, wholeWasmBinary } = {}) {
   const whole = wholeWasmBinary ? createValidationModule(wholeWasmBinary) : null;
-  return (whole ?? createModule(wasmBinary)).then((module) => {
-    const requests = latestWinsByKind();  // a newer long request of a kind stops the older one
-    const imports = lazyModule(() => createImportModule(importWasmBinary), whole);
-    const validation = lazyModule(() => createValidationModule(validationWasmBinary), whole);
-    return {
-      where: 'page',
-      async call(method, args, onProgress) {
-        if (IMPORT_METHODS[method]) {
-          return IMPORT_METHODS[method](await imports(), args);
-        }
-        if (VALIDATION_METHODS[method]) {
-          return VALIDATION_METHODS[method](await validation(), args);
-        }
-        if (!LONG_RUNNING[method]) return METHODS[method](module, args);
-        const request = requests.start(method);
-        return LONG_RUNNING[method](module, args, { progress: onProgress ?? (() => {}), cancelled: () => !request.current() });
-      },
-    };
-  });
+  return (whole ?? createModule(wasmBinary)).then((module) => ({
+    where: 'page',
+    call: dispatcher({
+      calculator: () => module,
+      imports: lazyModule(() => createImportModule(importWasmBinary), whole),
+      validation: lazyModule(() => createValidationModule(validationWasmBinary), whole),
+    }),
+  }));
 }
 
 function inWorker() {

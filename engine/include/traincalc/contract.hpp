@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -80,11 +81,20 @@ struct Field {
   const Binding* binding = nullptr;                     // read by Fields::read_bound; nullptr: by its reader
 };
 
+// A record whose fields also belong to another: the architecture's in the model's, the layout's
+// choices in the report's layout. `part` gives, from the including record's struct, the part the
+// included record's bindings write from (LayoutChoices in a ParallelismReport); nullptr where the
+// included fields are not written from a struct.
+struct Include {
+  const Record* record = nullptr;
+  const void* (*part)(const void* whole) = nullptr;
+};
+
 struct Record {
   std::string_view name;  // "training", "gpu", "report.time", ...
   std::string_view description;
   std::span<const Field> fields;
-  std::span<const Record* const> includes = {};  // records whose fields also belong here (architecture in model)
+  std::span<const Include> includes = {};
   // A report: with errors it holds only warnings and errors, so its other required fields are
   // required only when errors is empty.
   bool errors_only_form = false;
@@ -97,7 +107,7 @@ const Field* find(const Record& record, std::string_view name);
 template <class Visit>
 void for_each_field(const Record& record, const Visit& visit) {
   for (const Field& field : record.fields) visit(field);
-  for (const Record* included : record.includes) for_each_field(*included, visit);
+  for (const Include& included : record.includes) for_each_field(*included.record, visit);
 }
 
 // ---- The records ----
@@ -114,8 +124,9 @@ extern const Record report, issue;
 
 // A record with the struct its bindings read (written<&Section::member>), so that it is written
 // from that struct only.
-template <class Section>
+template <class Section_>
 struct RecordOf {
+  using Section = Section_;
   const Record& record;
 };
 
@@ -136,6 +147,9 @@ extern const RecordOf<CostReport> cost;
 extern const RecordOf<EnergyReport> energy;
 extern const RecordOf<EnergyReport::Expected> energy_expected;
 extern const RecordOf<ScalingLawReport> scaling_law;
+extern const RecordOf<ParallelismReport> parallelism;
+extern const RecordOf<LayoutOption> alternative;
+extern const RecordOf<LayoutChoices> layout;
 extern const RecordOf<Report> report;
 }  // namespace report_sections
 
@@ -147,9 +161,10 @@ nlohmann::ordered_json write_bound(const Record& record, const void* source, nlo
 // (an optional member only when set, the text of a field that is not required only when not empty,
 // a struct by its own record, a list of structs by its items' record and, when the field is not
 // required, only when not empty), each other field from `extras` where it holds one. A key of
-// `extras` the record does not declare is kept, last, for the report's check to refuse.
+// `extras` the record does not declare is kept, last, for the report's check to refuse. `source` is
+// the record's struct, or a struct built on it (a ParallelismReport for the layout's choices).
 template <class Section>
-nlohmann::ordered_json write_record(const RecordOf<Section>& record, const Section& source,
+nlohmann::ordered_json write_record(const RecordOf<Section>& record, const std::type_identity_t<Section>& source,
                                     nlohmann::ordered_json extras = nlohmann::ordered_json::object()) {
   return write_bound(record.record, &source, std::move(extras));
 }

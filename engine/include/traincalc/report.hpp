@@ -294,24 +294,28 @@ struct MemoryReport {
   LikelyRange range;
 };
 
-// One layout the planner weighed.
-struct LayoutOption {
+// A parallel layout's choices: the degrees of tensor, pipeline, data, context and expert parallelism,
+// the ZeRO stage, the micro-batch, the interleaved chunks per stage (1: plain 1F1B) and what is
+// recomputed. The report's layout, each layout the planner weighed and each validation row's layout
+// are these choices and what comes with them.
+struct LayoutChoices {
   double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1, virtual_stages = 1;
   Recompute recompute = Recompute::none;
+};
+
+// One layout the planner weighed.
+struct LayoutOption : LayoutChoices {
   double step_seconds = 0;
   double mfu = 0;
   double memory_bytes = 0;
   bool fits = false;
 };
 
-struct ParallelismReport {
-  double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1;
-  double virtual_stages = 1;  // interleaved pipeline chunks per stage (1: plain 1F1B)
+struct ParallelismReport : LayoutChoices {
   // Layers on the first stage, on the heaviest stage between the first and the last, and on the last
   // (with pp > 1 and the architecture known; else 0).
   double first_stage_layers = 0, middle_stage_layers = 0, last_stage_layers = 0;
   bool sequence_parallel = false;
-  Recompute recompute = Recompute::none;
   ChosenBy chosen_by = ChosenBy::given;
   double layouts_evaluated = 0;
   double layouts_fitting = 0;

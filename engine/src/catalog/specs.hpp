@@ -58,20 +58,6 @@ json architecture_to_json(const Architecture& arch);
 // An image network's forward_macs_per_image and image_resolution (catalog rows and inline models).
 void read_vision_fields(Fields& f, ModelSpec& model);
 
-// A parallel layout's choices (a ParallelismReport or a LayoutOption), as the report writes them.
-template <class Layout>
-json layout_to_json(const Layout& l) {
-  return {{"tp", l.tp},
-          {"pp", l.pp},
-          {"dp", l.dp},
-          {"cp", l.cp},
-          {"ep", l.ep},
-          {"zero", l.zero},
-          {"micro_batch", l.micro_batch},
-          {"virtual_stages", l.virtual_stages},
-          {"recompute", to_string(l.recompute)}};
-}
-
 // How a run trains, as the validation tables name it: "pretrain", else the fine-tuning method's
 // contract name ("full", "lora", "qlora").
 inline std::string training_method_name(const Training& t) {
@@ -106,7 +92,7 @@ json run_to_json(const Row& row) {
   return {{"gpu", row.gpu},           {"gpu_name", row.gpu_name},   {"gpus", row.gpus},
           {"model", row.model},       {"layers", row.layers},       {"params", row.params},
           {"method", row.method},     {"precision", row.precision}, {"seq_len", row.seq_len},
-          {"layout", layout_to_json(row.layout)}};
+          {"layout", contract::write_record(contract::report_sections::layout, row.layout)}};
 }
 
 // A calibration-within-sources table (speed's or memory's) as JSON.

@@ -120,6 +120,10 @@ constexpr Field number_or(std::string_view name, std::span<const std::string_vie
 constexpr Field holds(std::string_view name, Type type, const Record* record, std::string_view description) {
   return {name, type, {}, {}, {}, doc(description), {}, record};
 }
+// A section whose record the field's binding gives (written<&Section::member, its_record>).
+constexpr Field holds(std::string_view name, Type type, std::string_view description) {
+  return holds(name, type, nullptr, description);
+}
 constexpr Field required(Field field) {
   field.required = true;
   return field;
@@ -196,6 +200,20 @@ inline constexpr bool is_record_list = false;
 template <class T>
 inline constexpr bool is_record_list<std::vector<T>> = is_record<T>;
 
+// Whether a template argument is a record with its struct (RecordOf), and a list's item type.
+template <class T>
+inline constexpr bool is_record_of = false;
+template <class S>
+inline constexpr bool is_record_of<RecordOf<S>> = true;
+template <class T>
+struct ItemOf {
+  using Type = T;
+};
+template <class T>
+struct ItemOf<std::vector<T>> {
+  using Type = T;
+};
+
 // A report field, from its member: a number, a flag, a text or a list of numbers or texts (an optional
 // one only when set; the text of a field that is not required only when not empty), a section of its
 // own (a struct member, written by its record's bindings), or a list of such (a field that is not
@@ -264,10 +282,13 @@ constexpr Field bound(Field field) {
 // nested object of the same struct's members.
 template <auto Member>
 constexpr Field written(Field field) {
+  using T = typename MemberOf<decltype(Member)>::Type;
+  static_assert(!is_record<T> && !is_record_list<T>, "a section is written<&Section::member, its_record>");
   field.binding = &written_binding<Member>;
   return field;
 }
 template <auto Member, const auto& Table>
+  requires(!is_record_of<std::remove_cvref_t<decltype(Table)>>)
 constexpr Field written(Field field) {
   field.binding = &written_choice_binding<Member, Table>;
   field.choices = table_names<Table>;
@@ -278,7 +299,26 @@ constexpr Field flattened(Field field) {
   return field;
 }
 
-constexpr auto recompute_names = names_of(recomputes);
+// A report section written from a struct member by that struct's record:
+// written<&Section::member, its_record>(holds(name, type, description)), where its_record is a
+// RecordOf<the member's struct> (of its items' struct, for a list), checked here.
+template <auto Member, const auto& Section>
+  requires is_record_of<std::remove_cvref_t<decltype(Section)>>
+constexpr Field written(Field field) {
+  using Item = typename ItemOf<typename MemberOf<decltype(Member)>::Type>::Type;
+  static_assert(std::is_same_v<Item, typename std::remove_cvref_t<decltype(Section)>::Section>,
+                "a section is written by the record of its member's own struct");
+  field.record = &Section.record;
+  field.binding = &written_binding<Member>;
+  return field;
+}
+
+// The part of a struct an included record's bindings write from: its base (LayoutChoices).
+template <class Whole, class Part>
+const void* part_of(const void* whole) {
+  return static_cast<const Part*>(static_cast<const Whole*>(whole));
+}
+
 constexpr auto framework_names = names_of(frameworks);
 constexpr auto training_type_names = names_of(training_types);
 constexpr auto offer_cluster_names = names_of(offer_clusters);
@@ -289,7 +329,6 @@ constexpr std::string_view fsdp_word[] = {"fsdp"};
 constexpr std::string_view recompute_or_auto[] = {"auto", "none", "selective", "full"};
 constexpr auto compare_kind_names = names_of(compare_kinds);
 constexpr std::string_view compute_methods[] = {"detailed", "6n", "given", "per_image"};
-constexpr auto chosen_by_names = names_of(chosen_bys);
 
 // ---- Scenario ----
 
@@ -345,7 +384,7 @@ const Record architecture{"architecture", doc("A transformer's shape; the engine
                           architecture_fields};
 namespace {
 const Record image_network{"image_network", doc("An image network, by its published cost per image."), image_network_fields};
-constexpr const Record* model_includes[] = {&architecture, &image_network};
+constexpr Include model_includes[] = {{&architecture}, {&image_network}};
 
 constexpr Field model_fields[] = {
     text("preset", "A catalog model ID (e.g. \"llama-2-7b\"); fields beside it override the preset's architecture."),
@@ -981,6 +1020,7 @@ constexpr Field memory_parts_fields[] = {
     written<&MemoryParts::total>(required(out("total", "bytes", "The peak over the phases of a step."))),
 };
 const Record memory_parts{"report.memory.per_gpu_bytes", doc("Memory per GPU, part by part."), memory_parts_fields};
+constexpr RecordOf<MemoryParts> memory_parts_of{memory_parts};
 
 constexpr Field overhead_fields[] = {
     written<&MemoryOverhead::cuda_context>(required(out("cuda_context", "bytes", "CUDA context."))),
@@ -995,6 +1035,7 @@ constexpr Field overhead_fields[] = {
                  "the caching allocator: part of the allocated peak."))),
 };
 const Record overhead{"report.memory.overhead_bytes", doc("The runtime overhead, part by part."), overhead_fields};
+constexpr RecordOf<MemoryOverhead> overhead_of{overhead};
 
 constexpr Field explain_fields[] = {
     written<&MemoryExplanation::params_per_gpu>(required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding."))),
@@ -1026,6 +1067,7 @@ constexpr Field explain_fields[] = {
                  "per_gpu_bytes.weights)."))),
 };
 const Record explain{"report.memory.explain", doc("The numbers behind each part, for \"show the math\"."), explain_fields};
+constexpr RecordOf<MemoryExplanation> explain_of{explain};
 
 constexpr Field suggestion_fields[] = {
     required(holds("changes", Type::object, nullptr, "Dotted scenario paths and their new values.")),
@@ -1046,6 +1088,7 @@ constexpr Field assumptions_fields[] = {
     written<&MemoryAssumptions::quantization, quantizations>(choice("quantization", {}, "QLoRA: the base weights' format.")),
 };
 const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
+constexpr RecordOf<MemoryAssumptions> assumptions_of{assumptions};
 
 constexpr Field memory_range_fields[] = {
     required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory).")),
@@ -1080,6 +1123,7 @@ constexpr Field calibration_point_fields[] = {
 };
 const Record calibration_point{"report.calibration.points", doc("Each measured figure beside the engine's."),
                                calibration_point_fields};
+constexpr RecordOf<CalibrationPoint> calibration_point_of{calibration_point};
 constexpr Field speed_calibration_fields[] = {
     written<&SpeedCalibration::compute>(required(out("compute", "factor", "The GPU's compute (matmuls, attention, elementwise, recomputation, optimizer, bubble), as a multiple of the model's."))),
     written<&SpeedCalibration::communication>(required(out("communication", "factor", "The exposed communication, as a multiple of the model's."))),
@@ -1109,7 +1153,7 @@ constexpr Field memory_calibration_fields[] = {
 const Record memory_calibration{"report.calibration.memory", doc("The memory constants fitted on the measured peaks."),
                                 memory_calibration_fields};
 constexpr Field calibration_report_fields[] = {
-    written<&CalibrationReport::points>(required(holds("points", Type::list, &calibration_point, "Each measured figure beside the engine's."))),
+    written<&CalibrationReport::points, calibration_point_of>(required(holds("points", Type::list, "Each measured figure beside the engine's."))),
     holds("speed", Type::object, &speed_calibration, "With a measured speed: the step model's fitted multipliers."),
     holds("memory", Type::object, &memory_calibration, "With a measured peak: the memory model's fitted constants."),
     written<&CalibrationReport::step_seconds_uncalibrated>(out("step_seconds_uncalibrated", "s", "This scenario's step before calibration.")),
@@ -1120,8 +1164,9 @@ const Record calibration_report{"report.calibration", doc("What was calibrated t
 const Record framework_alternative{"report.framework_alternatives",
                                    doc("The scenario under another plausible framework, at the same layout."),
                                    framework_alternative_fields};
+constexpr RecordOf<FrameworkAlternative> framework_alternative_of{framework_alternative};
 constexpr Field report_memory_fields[] = {
-    written<&MemoryReport::assumptions>(required(holds("assumptions", Type::object, &assumptions, "What the memory model assumed."))),
+    written<&MemoryReport::assumptions, assumptions_of>(required(holds("assumptions", Type::object, "What the memory model assumed."))),
     written<&MemoryReport::allocated_bytes>(required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated)."))),
     written<&MemoryReport::reserved_bytes>(required(out("reserved_bytes", "bytes", "The allocator's reserved peak (torch.cuda.max_memory_reserved)."))),
     written<&MemoryReport::worst_stage, pipeline_stages>(required(choice("worst_stage", {}, "The pipeline stage with the peak: only, first, middle (uneven stages: the first of the heavier stages "
@@ -1130,10 +1175,10 @@ constexpr Field report_memory_fields[] = {
     required(holds("stage_bytes", Type::number_map, nullptr, "Each pipeline stage weighed, its total peak.")),
     required(holds("stage_allocated_bytes", Type::number_map, nullptr,
                    "Each pipeline stage's allocated peak (what torch.cuda.max_memory_allocated prints on that rank).")),
-    written<&MemoryReport::per_gpu_bytes>(required(holds("per_gpu_bytes", Type::object, &memory_parts, "Memory per GPU, part by part."))),
-    written<&MemoryReport::overhead_bytes>(required(holds("overhead_bytes", Type::object, &overhead, "The runtime overhead, part by part."))),
+    written<&MemoryReport::per_gpu_bytes, memory_parts_of>(required(holds("per_gpu_bytes", Type::object, "Memory per GPU, part by part."))),
+    written<&MemoryReport::overhead_bytes, overhead_of>(required(holds("overhead_bytes", Type::object, "The runtime overhead, part by part."))),
     required(holds("phases_bytes", Type::number_map, nullptr, "Memory at the end of each phase of a step.")),
-    written<&MemoryReport::explain>(required(holds("explain", Type::object, &explain, "The numbers behind each part."))),
+    written<&MemoryReport::explain, explain_of>(required(holds("explain", Type::object, "The numbers behind each part."))),
     written<&MemoryReport::peak_phase>(required(text("peak_phase", "The phase with the peak."))),
     written<&MemoryReport::peak_parts>(required(holds("peak_parts", Type::text_list, nullptr, "The parts in memory at the peak."))),
     required(holds("at_peak_bytes", Type::number_map, nullptr, "Those parts' bytes; they sum to the total.")),
@@ -1155,30 +1200,30 @@ constexpr Field report_memory_fields[] = {
 };
 
 constexpr Field layout_fields[] = {
-    required(out("tp", "GPUs", "Tensor-parallel degree.")),
-    required(out("pp", "stages", "Pipeline stages.")),
-    required(out("dp", "GPUs", "Data-parallel degree.")),
-    required(out("cp", "GPUs", "Context-parallel degree.")),
-    required(out("ep", "GPUs", "Expert-parallel degree.")),
-    required(out("zero", "", "ZeRO stage.")),
-    required(out("micro_batch", "sequences", "Sequences per micro-batch.")),
-    required(out("virtual_stages", "", "Interleaved chunks per stage.")),
-    required(pick("recompute", recompute_names, {}, "Activation recomputation.")),
+    written<&LayoutChoices::tp>(required(out("tp", "GPUs", "Tensor-parallel degree."))),
+    written<&LayoutChoices::pp>(required(out("pp", "stages", "Pipeline stages."))),
+    written<&LayoutChoices::dp>(required(out("dp", "GPUs", "Data-parallel degree."))),
+    written<&LayoutChoices::cp>(required(out("cp", "GPUs", "Context-parallel degree."))),
+    written<&LayoutChoices::ep>(required(out("ep", "GPUs", "Expert-parallel degree."))),
+    written<&LayoutChoices::zero>(required(out("zero", "", "ZeRO stage."))),
+    written<&LayoutChoices::micro_batch>(required(out("micro_batch", "sequences", "Sequences per micro-batch."))),
+    written<&LayoutChoices::virtual_stages>(required(out("virtual_stages", "", "Interleaved chunks per stage."))),
+    written<&LayoutChoices::recompute, recomputes>(required(choice("recompute", {}, "Activation recomputation."))),
 };
 const Record layout{"layout", doc("A parallel layout's choices."), layout_fields};
-constexpr const Record* layout_includes[] = {&layout};
 
 constexpr Field alternative_fields[] = {
-    required(out("step_seconds", "s", "Predicted step.")),
-    required(out("mfu", "fraction", "Predicted utilisation.")),
-    required(out("memory_bytes", "bytes", "Memory per GPU.")),
+    written<&LayoutOption::step_seconds>(required(out("step_seconds", "s", "Predicted step."))),
+    written<&LayoutOption::mfu>(required(out("mfu", "fraction", "Predicted utilisation."))),
+    written<&LayoutOption::memory_bytes>(required(out("memory_bytes", "bytes", "Memory per GPU."))),
 };
+constexpr Include alternative_includes[] = {{&layout, &part_of<LayoutOption, LayoutChoices>}};
 const Record alternative{"report.parallelism.alternatives[]", doc("One of the next fastest layouts that fit."),
-                         alternative_fields, layout_includes};
+                         alternative_fields, alternative_includes};
 
 constexpr Field parallelism_fields[] = {
-    required(flag("sequence_parallel", {}, "Megatron sequence parallelism.")),
-    required(pick("chosen_by", chosen_by_names, {}, "Who chose the layout.")),
+    written<&ParallelismReport::sequence_parallel>(required(flag("sequence_parallel", {}, "Megatron sequence parallelism."))),
+    written<&ParallelismReport::chosen_by, chosen_bys>(required(choice("chosen_by", {}, "Who chose the layout."))),
     out("first_stage_layers", "layers", "With pipeline stages: the layers on the first stage."),
     out("middle_stage_layers", "layers",
         "With three or more stages: the most layers a stage between the first and the last holds."),
@@ -1187,6 +1232,7 @@ constexpr Field parallelism_fields[] = {
     out("layouts_fitting", "layouts", "Of those, the ones that fit."),
     holds("alternatives", Type::list, &alternative, "The next fastest layouts that fit."),
 };
+constexpr Include parallelism_includes[] = {{&layout, &part_of<ParallelismReport, LayoutChoices>}};
 
 constexpr Field plan_fields[] = {
     written<&PlanReport::gpus>(required(out("gpus", "GPUs", "GPUs the estimate used."))),
@@ -1333,10 +1379,12 @@ namespace {
 const Record report_model{"report.model", doc("The model."), report_model_fields};
 const Record compute{"report.compute", doc("The work."), compute_fields};
 const Record report_hardware{"report.hardware", doc("The GPU and precision."), report_hardware_fields};
+constexpr RecordOf<HardwareReport> report_hardware_of{report_hardware};
 const Record time{"report.time", doc("Utilisation, throughput and time."), time_fields};
 const Record report_memory{"report.memory", doc("Memory per GPU."), report_memory_fields};
-const Record parallelism{"report.parallelism", doc("The parallel layout."), parallelism_fields, layout_includes};
+const Record parallelism{"report.parallelism", doc("The parallel layout."), parallelism_fields, parallelism_includes};
 const Record plan{"report.plan", doc("How many GPUs, and why."), plan_fields};
+constexpr RecordOf<PlanReport> plan_of{plan};
 const Record cost{"report.cost", doc("Money (with pricing or a budget)."), cost_fields};
 const Record report_energy{"report.energy", doc("Energy and CO2 (when the GPU's power is known)."), report_energy_fields};
 const Record scaling_law{"report.scaling_law", doc("Compute-optimal training (dense language-model pre-training)."),
@@ -1345,17 +1393,17 @@ const Record scaling_law{"report.scaling_law", doc("Compute-optimal training (de
 constexpr Field report_fields[] = {
     required(holds("model", Type::object, &report_model, "The model.")),
     required(holds("compute", Type::object, &compute, "The work.")),
-    written<&Report::hardware>(required(holds("hardware", Type::object, &report_hardware, "The GPU and precision."))),
+    written<&Report::hardware, report_hardware_of>(required(holds("hardware", Type::object, "The GPU and precision."))),
     required(holds("time", Type::object, &time, "Utilisation, throughput and time.")),
     required(holds("memory", Type::object, &report_memory, "Memory per GPU.")),
     required(holds("parallelism", Type::object, &parallelism, "The parallel layout.")),
-    written<&Report::plan>(required(holds("plan", Type::object, &plan, "How many GPUs, and why."))),
+    written<&Report::plan, plan_of>(required(holds("plan", Type::object, "How many GPUs, and why."))),
     holds("cost", Type::object, &cost, "Money (with pricing or a budget)."),
     holds("energy", Type::object, &report_energy, "Energy and CO2."),
     holds("scaling_law", Type::object, &scaling_law, "Compute-optimal training."),
     holds("calibration", Type::object, &calibration_report,
           "With scenario.calibration: the constants fitted on the measured runs, and each measurement beside the engine's."),
-    written<&Report::framework_alternatives>(holds("framework_alternatives", Type::list, &framework_alternative,
+    written<&Report::framework_alternatives, framework_alternative_of>(holds("framework_alternatives", Type::list,
           "When strategy.framework is not given: each plausible other framework at the same layout.")),
     required(holds("warnings", Type::list, &issue, "Assumptions and ignored fields.")),
     required(holds("errors", Type::list, &issue, "Why no estimate could be made; empty when it could.")),
@@ -1382,18 +1430,34 @@ const RecordOf<EnergyReport> energy{contract::report_energy};
 const RecordOf<EnergyReport::Expected> energy_expected{contract::energy_expected};
 const RecordOf<ScalingLawReport> scaling_law{contract::scaling_law};
 const RecordOf<Report> report{contract::report};
+const RecordOf<ParallelismReport> parallelism{contract::parallelism};
+const RecordOf<LayoutOption> alternative{contract::alternative};
+const RecordOf<LayoutChoices> layout{contract::layout};
 }  // namespace report_sections
 
-nlohmann::ordered_json write_bound(const Record& record, const void* source, nlohmann::ordered_json extras) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+namespace {
+
+// The record's fields into `out`, then its includes', each bound one from its member of `source`
+// (nullptr: none are), each other one from `extras`, where it holds one.
+void write_fields(const Record& record, const void* source, nlohmann::ordered_json& extras,
+                  nlohmann::ordered_json& out) {
   for (const Field& field : record.fields) {
-    if (field.binding && field.binding->write) {
+    if (source && field.binding && field.binding->write) {
       field.binding->write(field, source, out);
     } else if (const auto it = extras.find(field.name); it != extras.end()) {
       out[std::string(field.name)] = std::move(*it);
       extras.erase(it);
     }
   }
+  for (const Include& included : record.includes)
+    write_fields(*included.record, source && included.part ? included.part(source) : nullptr, extras, out);
+}
+
+}  // namespace
+
+nlohmann::ordered_json write_bound(const Record& record, const void* source, nlohmann::ordered_json extras) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  write_fields(record, source, extras, out);
   // What the record does not declare stays, for the report's check to refuse; a bound field's member
   // is never replaced.
   for (auto& [key, value] : extras.items())
@@ -1404,8 +1468,8 @@ nlohmann::ordered_json write_bound(const Record& record, const void* source, nlo
 const Field* find(const Record& record, std::string_view name) {
   for (const Field& field : record.fields)
     if (field.name == name) return &field;
-  for (const Record* included : record.includes)
-    if (const Field* field = find(*included, name)) return field;
+  for (const Include& included : record.includes)
+    if (const Field* field = find(*included.record, name)) return field;
   return nullptr;
 }
 

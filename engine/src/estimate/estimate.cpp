@@ -729,26 +729,21 @@ json memory_json(const Report& r) {
 // The layout and, where the planner chose it, the alternatives it weighed.
 json parallelism_json(const Report& r) {
   const ParallelismReport& p = r.parallelism;
-  json parallelism = detail::layout_to_json(p);
-  parallelism["sequence_parallel"] = p.sequence_parallel;
-  parallelism["chosen_by"] = std::string(contract::name_of(contract::chosen_bys, p.chosen_by));
+  json extras = json::object();
   if (p.first_stage_layers > 0) {
-    parallelism["first_stage_layers"] = p.first_stage_layers;
-    if (p.pp > 2) parallelism["middle_stage_layers"] = p.middle_stage_layers;
-    parallelism["last_stage_layers"] = p.last_stage_layers;
+    extras["first_stage_layers"] = p.first_stage_layers;
+    if (p.pp > 2) extras["middle_stage_layers"] = p.middle_stage_layers;
+    extras["last_stage_layers"] = p.last_stage_layers;
   }
   if (p.chosen_by == ChosenBy::planner) {
-    parallelism["layouts_evaluated"] = p.layouts_evaluated;
-    parallelism["layouts_fitting"] = p.layouts_fitting;
+    extras["layouts_evaluated"] = p.layouts_evaluated;
+    extras["layouts_fitting"] = p.layouts_fitting;
     json alternatives = json::array();
-    for (const LayoutOption& o : p.alternatives) {
-      json option = detail::layout_to_json(o);
-      option.update(json{{"step_seconds", o.step_seconds}, {"mfu", o.mfu}, {"memory_bytes", o.memory_bytes}});
-      alternatives.push_back(option);
-    }
-    parallelism["alternatives"] = alternatives;
+    for (const LayoutOption& o : p.alternatives)
+      alternatives.push_back(contract::write_record(sections::alternative, o));
+    extras["alternatives"] = std::move(alternatives);
   }
-  return parallelism;
+  return contract::write_record(sections::parallelism, p, std::move(extras));
 }
 
 // The user's measured runs: each point, and the speed and memory calibrations fitted on them.

@@ -197,19 +197,8 @@ struct LayoutSearch {
     const MemoryReport memory = estimate_memory(s, model, l, hardware, compute, ignored, MemoryDetail::numbers);
     const auto step = predict_step(s, compute, machine, l, memory.explain, global_batch);
     ++result.evaluated;
-    LayoutOption option{l.tp,
-                        l.pp,
-                        l.dp,
-                        l.cp,
-                        l.ep,
-                        l.zero,
-                        l.micro_batch,
-                        l.virtual_stages,
-                        l.recompute,
-                        step ? step->step_seconds : 0.0,
-                        step ? step->mfu : 0.0,
-                        memory.per_gpu_bytes.total,
-                        memory.fits};
+    LayoutOption option{static_cast<const LayoutChoices&>(l), step ? step->step_seconds : 0.0,
+                        step ? step->mfu : 0.0, memory.per_gpu_bytes.total, memory.fits};
     if (option.fits) ++result.fitting;
     if (best.size() < keep || better(option, best.back())) {
       best.insert(std::upper_bound(best.begin(), best.end(), option, better), option);
@@ -229,14 +218,8 @@ bool weigh_stage(LayoutSearch& search, double tp, double cp, double pp, double d
     for (double ep : c.eps)
       for (double zero : c.zeros)
         for (Recompute recompute : recomputes) {
-          layout.tp = tp;
-          layout.pp = pp;
-          layout.cp = cp;
-          layout.ep = ep;
-          layout.dp = dp;
-          layout.virtual_stages = v;
-          layout.zero = zero;
-          layout.recompute = recompute;
+          static_cast<LayoutChoices&>(layout) = {
+              .tp = tp, .pp = pp, .dp = dp, .cp = cp, .ep = ep, .zero = zero, .virtual_stages = v, .recompute = recompute};
           layout.sequence_parallel = st.sequence_parallel.value_or(tp > 1);
           // Memory grows with the micro-batch: past the first that does not fit, none will.
           for (double mb : c.mbs) {
@@ -276,15 +259,7 @@ void search_layouts(LayoutSearch& search, const LayoutAxes& axes, double gpus) {
 void choose_best(LayoutSearchResult& result, const std::vector<LayoutOption>& best, const Strategy& st) {
   const LayoutOption& chosen = best.front();
   ParallelismReport& p = result.layout;
-  p.tp = chosen.tp;
-  p.pp = chosen.pp;
-  p.dp = chosen.dp;
-  p.cp = chosen.cp;
-  p.ep = chosen.ep;
-  p.zero = chosen.zero;
-  p.micro_batch = chosen.micro_batch;
-  p.virtual_stages = chosen.virtual_stages;
-  p.recompute = chosen.recompute;
+  static_cast<LayoutChoices&>(p) = chosen;
   p.sequence_parallel = st.sequence_parallel.value_or(chosen.tp > 1);
   p.chosen_by = ChosenBy::planner;
   p.layouts_evaluated = result.evaluated;

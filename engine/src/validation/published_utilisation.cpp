@@ -68,19 +68,8 @@ ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) 
       const Report best = estimate(planned, &catalog);
       if (best.valid() && best.time.step) {
         const ParallelismReport& p = best.parallelism;
-        out.planner = LayoutOption{p.tp,
-                                   p.pp,
-                                   p.dp,
-                                   p.cp,
-                                   p.ep,
-                                   p.zero,
-                                   p.micro_batch,
-                                   p.virtual_stages,
-                                   p.recompute,
-                                   best.time.step->step_seconds,
-                                   best.time.step->mfu,
-                                   best.memory.per_gpu_bytes.total,
-                                   best.memory.fits};
+        out.planner = LayoutOption{static_cast<const LayoutChoices&>(p), best.time.step->step_seconds,
+                                   best.time.step->mfu, best.memory.per_gpu_bytes.total, best.memory.fits};
         out.planner_layouts_evaluated = p.layouts_evaluated;
       }
     }
@@ -108,7 +97,7 @@ std::string validation_to_json(const ValidationTable& table, int indent) {
                     {"tokens_per_second_per_gpu", row.tokens_per_second_per_gpu},
                     {"fits", row.fits}});
     if (row.planner) {
-      json planner = detail::layout_to_json(*row.planner);
+      json planner = contract::write_record(contract::report_sections::layout, *row.planner);
       planner.update(json{{"step_seconds", row.planner->step_seconds},
                           {"mfu", row.planner->mfu},
                           {"fits", row.planner->fits},
