@@ -74,14 +74,22 @@ const engineLoaders = {
     build.onResolve({ filter: /^\.\/traincalc_\w+\.mjs$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
+// Each language's words are a file of their own, fetched for the language the page is shown in.
+const locales = {
+  name: 'locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/i18n\/\w+\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 await esbuild.build({
-  entryPoints: [join(modules, 'app.js'), join(modules, 'worker.js')],
+  entryPoints: [join(modules, 'app.js'), join(modules, 'worker.js'), join(modules, 'i18n', 'en.js'), join(modules, 'i18n', 'zh.js')],
   outdir: join(site, 'js'),
+  outbase: modules,
   bundle: true,
   format: 'esm',
   minify: true,
-  target: 'es2020',
-  plugins: [engineLoaders],
+  target: 'es2022',
+  plugins: [engineLoaders, locales],
   logLevel: 'error',
 });
 
@@ -105,7 +113,7 @@ const bundle = await esbuild.build({
   bundle: true,
   format: 'esm',
   minify: true,
-  target: 'es2020',
+  target: 'es2022',
   write: false,
   logLevel: 'error',
 });
@@ -147,5 +155,5 @@ const validationBytes = readFileSync(join(site, 'js', 'traincalc_validation.wasm
 const textsBytes = readFileSync(join(site, 'js', 'catalog-texts.json'));
 const siteScript = (name) => sizes(readFileSync(join(site, 'js', name)));
 console.log(`assemble: engine wasm ${sizes(wasmBytes)}, catalog texts ${sizes(textsBytes)}, import wasm ${sizes(importBytes)}, validation wasm ${sizes(validationBytes)}`);
-console.log(`assemble: site scripts: app.js ${siteScript('app.js')}, worker.js ${siteScript('worker.js')}, engine loader ${siteScript('traincalc_engine.mjs')}; single file's script ${sizes(Buffer.from(script))}`);
+console.log(`assemble: site scripts: app.js ${siteScript('app.js')}, worker.js ${siteScript('worker.js')}, words ${siteScript('i18n/en.js')} (en) and ${siteScript('i18n/zh.js')} (zh), engine loader ${siteScript('traincalc_engine.mjs')}; single file's script ${sizes(Buffer.from(script))}`);
 console.log(`assemble: dist/site/ and dist/traincalc.html ${sizes(Buffer.from(html))}`);

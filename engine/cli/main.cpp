@@ -1,7 +1,7 @@
 // traincalc: the engine on the command line.
 //   traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]
 //   traincalc catalog [--catalog FILE]... [--pretty]
-//   traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]
+//   traincalc compare [FILE|-] [--gpus | --counts N,N,...] [--json] [--catalog FILE]... [--pretty]
 //   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]
 //                      [--json | --markdown] [--pretty]
 //   traincalc parse-log [FILE|-] [--pretty]
@@ -31,7 +31,7 @@ namespace {
 constexpr const char* usage =
     "usage: traincalc estimate [FILE|-] [--catalog FILE]... [--pretty]\n"
     "       traincalc catalog [--catalog FILE]... [--pretty]\n"
-    "       traincalc compare [FILE|-] [--gpus] [--json] [--catalog FILE]... [--pretty]\n"
+    "       traincalc compare [FILE|-] [--gpus | --counts N,N,...] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
     "       traincalc parse-log [FILE|-] [--pretty]\n"
     "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]\n"
@@ -43,6 +43,8 @@ constexpr const char* usage =
     "compare   runs the scenario on every cloud offer of the catalog (--gpus: on every GPU, with the\n"
     "          scenario's GPU count) and ranks them: days, GPUs, cost, utilisation, fit. With a fixed\n"
     "          strategy.mfu each offer is also estimated at the engine's utilisation (--json: as JSON).\n"
+    "          --counts 8,64,512: the scenario at each GPU count instead, the planner choosing each\n"
+    "          count's layout, in the order given (the scaling curve).\n"
     "catalog   prints the merged catalog of GPUs, cloud offers and model presets.\n"
     "parse-log reads a training log (Megatron-LM, NeMo, torchtitan, DeepSpeed, Hugging Face Trainer,\n"
     "          LitGPT, nanoGPT, or torch.cuda.max_memory_allocated()'s bytes) and prints each step time,\n"
@@ -267,15 +269,16 @@ int print_comparison(const traincalc::Comparison& comparison, int indent) {
     std::cout << traincalc::error_report_json(comparison.errors, indent) << '\n';
     return 2;
   }
-  const bool both = comparison.fixed_utilisation;
-  std::printf("%-3s %-38s %6s %10s", "#", comparison.kind == traincalc::CompareKind::offers ? "offer" : "GPU", "GPUs",
+  const bool both = comparison.fixed_utilisation && comparison.kind != traincalc::CompareKind::counts;
+  std::printf("%-3s %-38s %6s %10s", "#", comparison.kind == traincalc::CompareKind::offers ? "offer"
+              : comparison.kind == traincalc::CompareKind::gpus ? "GPU" : "run", "GPUs",
               "days");
   if (both) std::printf(" %20s", "days (engine's MFU)");
   std::printf(" %12s %16s %s\n", "GPU-hours", "cost", "fits");
   int rank = 0;
   for (const auto& row : comparison.rows) {
     const traincalc::Report& r = row.report;
-    const std::string label = row.provider + " " + row.name;
+    const std::string label = row.provider.empty() ? row.name : row.provider + " " + row.name;
     std::printf("%-3d %-38.38s ", ++rank, label.c_str());
     if (!r.valid()) {
       std::printf("%s\n", r.errors[0].message.c_str());
@@ -309,6 +312,7 @@ struct Options {
   bool planner = false, memory = false, speed = false, runs = false, summary = false, as_json = false,
        markdown = false, gpus = false;
   std::optional<int> search_grid;
+  std::vector<double> counts;  // compare --counts
 };
 
 // Usage errors are said on standard error with the usage; the exit status is then 2.
@@ -350,6 +354,20 @@ std::variant<Options, int> parse_options(const std::vector<std::string>& args) {
       o.markdown = true;
     } else if (command == "compare" && arg == "--gpus") {
       o.gpus = true;
+    } else if (command == "compare" && arg == "--counts") {
+      if (i + 1 == args.size()) return usage_error("--counts needs GPU counts, e.g. 8,64,512");
+      const std::string list = args[++i];
+      std::stringstream items(list);
+      for (std::string item; std::getline(items, item, ',');) {
+        const bool digits = !item.empty() && item.size() <= 8 &&
+                            std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const double gpus = digits ? std::stod(item) : 0;
+        if (gpus < 1 || gpus > 1e7)
+          return usage_error("--counts needs whole GPU counts from 1 to 10000000, comma-separated, not '" + list + "'");
+        o.counts.push_back(gpus);
+      }
+      if (o.counts.empty() || o.counts.size() > 64)
+        return usage_error("--counts needs 1 to 64 GPU counts, comma-separated, not '" + list + "'");
     } else if ((validate || command == "compare") && arg == "--json") {
       o.as_json = true;
     } else if (arg == "--catalog") {
@@ -426,8 +444,12 @@ int run_validate(const Options& o, const traincalc::Catalog& catalog) {
 // The scenario on every offer (--gpus: on every GPU, at the scenario's own count or the one its
 // money budget buys), ranked.
 int run_compare(const Options& o, const std::string& text, const traincalc::Catalog& catalog) {
+  if (o.gpus && !o.counts.empty()) return usage_error("--gpus and --counts ask for different comparisons; give one");
   traincalc::CompareRequest request;
-  if (o.gpus) {
+  if (!o.counts.empty()) {
+    request.kind = traincalc::CompareKind::counts;
+    request.counts = o.counts;
+  } else if (o.gpus) {
     request.kind = traincalc::CompareKind::gpus;
     const traincalc::ScenarioParse own = traincalc::parse_scenario(text, catalog);
     if (own.scenario) {

@@ -26,9 +26,12 @@ describe('the form and the link', () => {
   });
 
   test('the page speaks Chinese with lang=zh and switches to English and back', async () => {
-    const { context, page } = await openPage(`${base}#${HASH}&lang=zh`);
+    const { context, page, requests } = await openPage(`${base}#${HASH}&lang=zh`);
     await page.locator('[data-report="time.gpu_hours"]').waitFor();
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    // Only the language shown is downloaded; the other comes when the reader switches to it.
+    const words = () => requests.filter((url) => /\/js\/i18n\//.test(url)).map((url) => url.replace(/^.*\/js\//, ''));
+    assert.deepEqual(words(), ['i18n/zh.js']);
     assert.match(await page.locator('#results').innerText(), /训练时长/);
     // The math names its sources: the model preset's and the GPU's.
     // (Opening the math fetches the catalog's sources, js/catalog-texts.json, which arrive a moment later.)
@@ -41,6 +44,7 @@ describe('the form and the link', () => {
     // machine, read the moment the <html> lang changes, they are still in Chinese).
     await page.waitForFunction(() => /Wall-clock time/.test(document.querySelector('#results').innerText), null, { timeout: 10000 });
     assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
+    assert.deepEqual(words(), ['i18n/zh.js', 'i18n/en.js']);
     // A new estimate leaves the math as the reader left it: still open.
     assert.equal(await page.locator('#results .math').first().getAttribute('open'), '');
     assert.match(page.url(), /lang=en/);

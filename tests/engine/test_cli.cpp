@@ -113,6 +113,28 @@ TEST_CASE("CLI: compare ranks seed 004's offers, at 100% and at the engine's uti
   CHECK(json::parse(bad.out)["errors"][0]["code"] == "parse_error");
 }
 
+TEST_CASE("CLI: compare --counts gives the scenario at each GPU count, in the order given", "[cli][compare]") {
+  const std::string scenario =
+      R"({"model": {"preset": "llama-2-7b"}, "training": {"type": "pretrain", "tokens": 2e12},)"
+      R"( "hardware": {"gpu": "h100-sxm", "count": 64}, "strategy": {"mfu": 0.4}, "pricing": {"per_gpu_hour": 2}})";
+  const Run as_json = cli("compare - --json --counts 512,8 <<'EOF'\n" + scenario + "\nEOF");
+  REQUIRE(as_json.status == 0);
+  const json out = json::parse(as_json.out);
+  CHECK(out["kind"] == "counts");
+  REQUIRE(out["rows"].size() == 2);
+  CHECK(out["rows"][0]["report"]["plan"]["gpus"] == 512);
+  CHECK(out["rows"][1]["report"]["plan"]["gpus"] == 8);
+  // At a fixed utilisation the days scale as 1 / GPUs: 64 / 512 of the scenario's own.
+  const double days_at_64 = report_json(json::parse(scenario))["time"]["wall_clock_days"].get<double>();
+  CHECK_THAT(out["rows"][0]["report"]["time"]["wall_clock_days"].get<double>(), WithinRel(days_at_64 * 64 / 512, 1e-9));
+  const Run table = cli("compare - --counts 8 <<'EOF'\n" + scenario + "\nEOF");
+  REQUIRE(table.status == 0);
+  CHECK(table.out.find("\n1   8 GPUs ") != std::string::npos);
+  CHECK(table.out.find("engine's MFU") == std::string::npos);  // one estimate per count
+  CHECK(cli("compare - --counts 8,0 <<'EOF'\n" + scenario + "\nEOF").status == 2);
+  CHECK(cli("compare - --gpus --counts 8 <<'EOF'\n" + scenario + "\nEOF").status == 2);
+}
+
 TEST_CASE("CLI: reads standard input, pretty-prints, and exits 2 on bad input", "[cli]") {
   const Run good =
       cli("estimate --pretty - <<'EOF'\n"

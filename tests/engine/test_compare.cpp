@@ -167,6 +167,66 @@ TEST_CASE("A comparison request that cannot be read is refused, naming the field
   CHECK(has_error(refused("{\"gpus_when_unset\": -3}"), "compare.gpus_when_unset", "not_positive"));
   CHECK(has_error(refused("{\"id\": []}"), "compare.id", "unknown_key"));
   CHECK(has_error(refused("{"), "", "parse_error"));
+  CHECK(has_error(refused("{\"kind\": \"counts\"}"), "compare.counts", "required"));
+  CHECK(has_error(refused("{\"kind\": \"counts\", \"counts\": [8, 0.5]}"), "compare.counts", "wrong_type"));
+  CHECK(has_error(refused("{\"kind\": \"counts\", \"counts\": []}"), "compare.counts", "wrong_type"));
+  CHECK(has_error(refused("{\"kind\": \"counts\", \"counts\": \"8\"}"), "compare.counts", "wrong_type"));
+}
+
+// ---- The scaling curve ------------------------------------------------------------------------
+// kind counts: the scenario at each GPU count, the planner choosing each count's layout. A count
+// replaces what chose the count before (a monthly budget or a deadline) and a given data-parallel
+// width; the rest of the scenario, the money budget's currency included, stays.
+
+TEST_CASE("The scaling curve: each count in the order asked, each the scenario at that count", "[compare]") {
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+                  {"hardware", {{"gpu", "h100-sxm"}, {"count", 16}}},
+                  {"strategy", {{"dp", 16}}},
+                  {"pricing", {{"per_gpu_hour", 2.5}, {"currency", "USD"}}}};
+  const json out = compare(s, {{"kind", "counts"}, {"counts", {64, 8}}});
+  CHECK(out["kind"] == "counts");
+  REQUIRE(out["rows"].size() == 2);
+  CHECK(out["rows"][0]["id"] == "64");
+  CHECK(out["rows"][1]["id"] == "8");
+  for (const json& r : out["rows"]) {
+    const json& report = r["report"];
+    INFO(report.dump());
+    CHECK(report["errors"].empty());
+    CHECK(r["gpu"] == "h100-sxm");
+    CHECK(report["plan"]["gpus"].get<double>() == std::stod(r["id"].get<std::string>()));
+    // strategy.dp (16) is the given count's; at another count the planner chooses it.
+    CHECK(report["parallelism"]["chosen_by"] == "planner");
+    json at_count = s;
+    at_count["hardware"]["count"] = report["plan"]["gpus"];
+    at_count["strategy"].erase("dp");
+    CHECK(report["time"]["wall_clock_days"] == report_json(at_count)["time"]["wall_clock_days"]);
+  }
+}
+
+TEST_CASE("The scaling curve: a budget stops choosing the count, its currency stays the report's", "[compare]") {
+  const json s = {{"model", {{"preset", "llama-2-7b"}}},
+                  {"training", {{"type", "pretrain"}, {"tokens", 1e11}}},
+                  {"hardware", {{"gpu", "h100-sxm"}}},
+                  {"pricing", {{"per_gpu_month", 14000}, {"currency", "CNY"}}},
+                  {"budget", {{"per_month", 448000}, {"currency", "CNY"}, {"months", 3}}}};
+  const json out = compare(s, {{"kind", "counts"}, {"counts", {64}}});
+  const json& report = out["rows"][0]["report"];
+  INFO(report.dump());
+  CHECK(report["errors"].empty());
+  CHECK(report["plan"]["gpus"] == 64);
+  CHECK(report["plan"]["gpus_from"] == "count");
+  CHECK(report["cost"]["currency"] == "CNY");
+  CHECK_FALSE(report["plan"].contains("budget_per_month"));
+  // A deadline chooses a count too, and gives way to the one asked.
+  json by_deadline = s;
+  by_deadline.erase("budget");
+  by_deadline["budget"] = {{"deadline_days", 30}};
+  const json at_deadline = compare(by_deadline, {{"kind", "counts"}, {"counts", {8}}});
+  const json& at_8 = at_deadline["rows"][0]["report"];
+  CHECK(at_8["errors"].empty());
+  CHECK(at_8["plan"]["gpus"] == 8);
+  CHECK_FALSE(at_8["plan"].contains("deadline_days"));
 }
 
 // ---- Offers that cannot form a cluster ----------------------------------------------------------

@@ -245,6 +245,19 @@ describe('the engine facade (page thread, as in node and the single file)', () =
     assert.ok(points[0].days > points[1].days && points[1].days > points[2].days);
   });
 
+  test('scaling under a monthly budget for some months: each count replaces the budget, in its currency', async () => {
+    const monthly = {
+      model: { preset: 'llama-2-7b' }, training: { type: 'pretrain', tokens: 1e11 }, hardware: { gpu: 'h100-sxm' },
+      pricing: { per_gpu_month: 14000, currency: 'CNY' }, budget: { per_month: 448000, currency: 'CNY', months: 3 },
+    };
+    const points = await facade.scaling(monthly, '', [8, 64], () => {});
+    for (const p of points) {
+      assert.equal(p.errors, undefined, JSON.stringify(p.errors));
+      assert.equal(p.currency, 'CNY');
+    }
+    assert.ok(points[0].days > points[1].days);
+  });
+
   test('a newer scaling request stops an older one, which resolves to null', async () => {
     const older = facade.scaling(scenario, '', [1, 2, 4, 8, 16, 32, 64, 128], () => {});
     const newer = facade.scaling(scenario, '', [64], () => {});

@@ -12,7 +12,8 @@ const { parseNumber } = await js('numbers.js');
 const format = await js('format.js');
 const { hashFromState, scenarioFromState, scenarioWithExtras, stateFromHash, storedValue, displayValue } = await js('state.js');
 const { FIELD_BY_PATH } = await js('fields.js');
-const { defaultLang, t } = await js('i18n.js');
+const { defaultLang, LANGS, loadLang, t } = await js('i18n.js');
+await Promise.all(LANGS.map(loadLang));  // the page fetches only the language it shows; these tests read both
 
 describe('numbers as people type them', () => {
   const cases = [

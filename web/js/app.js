@@ -9,7 +9,7 @@ import { compare as compareOffers, engineThread, estimate, estimateMany, importH
 import { FIELD_BY_PATH } from './fields.js';
 import { CURRENCIES } from './contract.js';
 import { count, money } from './format.js';
-import { defaultLang, t } from './i18n.js';
+import { defaultLang, LANGS, loadLang, t } from './i18n.js';
 import { hashFromState, pinBudgetCurrency, scenarioWithExtras, stateFromHash, storedValue } from './state.js';
 import { Compare } from './widgets/compare.js';
 import { Form } from './widgets/form.js';
@@ -42,6 +42,12 @@ function linkedFields(hash) {
   return new Set([...new URLSearchParams(String(hash).replace(/^#/, '')).keys()].filter((key) => FIELD_BY_PATH.has(key)));
 }
 state.lang ??= defaultLang(navigator.languages);
+// The reader's words before anything is shown in them; where their file cannot be fetched, the other
+// language's.
+await loadLang(state.lang).catch(() => {
+  state.lang = LANGS.find((lang) => lang !== state.lang);
+  return loadLang(state.lang);
+});
 const estimates = latestWins();  // the estimate on screen answers the newest input
 
 const form = new Form(document.getElementById('inputs'), {
@@ -489,8 +495,16 @@ function changed() {
   recompute();
 }
 
-document.getElementById('lang-toggle').addEventListener('click', () => {
-  state.lang = state.lang === 'zh' ? 'en' : 'zh';
+// The other language, once its words have arrived (a failed fetch leaves the page as it is).
+document.getElementById('lang-toggle').addEventListener('click', async () => {
+  const lang = state.lang === 'zh' ? 'en' : 'zh';
+  try {
+    await loadLang(lang);
+  } catch (error) {
+    console.error(error);
+    return;
+  }
+  state.lang = lang;
   applyLanguage();
   changed();
 });
@@ -498,6 +512,7 @@ document.getElementById('lang-toggle').addEventListener('click', () => {
 window.addEventListener('hashchange', async () => {
   const next = stateFromHash(location.hash);
   next.lang ??= state.lang;
+  if (next.lang !== state.lang) await loadLang(next.lang).catch(() => { next.lang = state.lang; });
   fromLink = linkedFields(location.hash);
   const catalogChanged = next.catalogUrl !== state.catalogUrl;
   state = next;

@@ -98,43 +98,41 @@ export function compareRankKeys(a, b) {
   return a.length - b.length;
 }
 
-// The scenario at each GPU count (the planner choosing the layout for each), one estimate at a time
-// (each can take a search), summarised as points of the curve; null when superseded.
-export async function scaling(module, { scenario, catalog, counts }, control) {
-  const scenarios = counts.map((gpus) => {
-    const s = structuredClone(scenario);
-    s.hardware = { ...s.hardware, count: gpus };
-    if (s.budget) {
-      // The budget goes (the count is given), its currency stays the report's.
-      if (s.budget.currency && (s.budget.per_month !== undefined || s.budget.total !== undefined)) s.currency ??= s.budget.currency;
-      delete s.budget.per_month;
-      delete s.budget.deadline_days;
-      if (!Object.keys(s.budget).filter((k) => k !== 'currency').length) delete s.budget;
-    }
-    if (s.strategy) delete s.strategy.dp;
-    return s;
-  });
-  const reports = await estimateMany(module, { scenarios, catalog }, control, 1);
-  return reports && reports.map((r, i) => {
-    const gpus = counts[i];
-    // A count no layout suits (the batch does not divide among its GPUs) is not a point of the curve.
-    const noLayout = r.warnings?.filter((w) => w.code === 'no_layout') ?? [];
-    if (r.errors.length || noLayout.length) return { gpus, errors: r.errors.length ? r.errors : noLayout };
-    // The headline's figures: the expected run's with a predicted utilisation, so the curve shows
-    // where interruptions, growing with the GPUs, stop more GPUs from paying.
-    const h = headline(r);
-    return {
-      gpus,
-      days: h.days,
-      gpu_hours: h.gpuHours,
-      expected: h.expected,
-      mfu: r.time.mfu,
-      cost: h.cost,
-      currency: r.cost?.currency,
-      fits: r.memory.fits,
-      layout: r.parallelism,
-    };
-  });
+// The scenario at each GPU count (the planner choosing the layout for each; the engine's compare,
+// kind counts, says what a count replaces), one count at a time (each can take a search), summarised
+// as points of the curve; null when superseded.
+export async function scaling(module, { scenario, catalog, counts }, { progress, cancelled }) {
+  const text = JSON.stringify(scenario);
+  const points = [];
+  for (const [i, gpus] of counts.entries()) {
+    if (cancelled()) return null;
+    const out = parse(module.compare(text, catalog ?? '', JSON.stringify({ kind: 'counts', counts: [gpus] })));
+    points.push(out.errors.length ? { gpus, errors: out.errors } : point(gpus, out.rows[0].report));
+    progress(i + 1, counts.length);
+    await nextTurn();
+  }
+  return points;
+}
+
+// One point of the curve from the report at `gpus` GPUs.
+function point(gpus, r) {
+  // A count no layout suits (the batch does not divide among its GPUs) is not a point of the curve.
+  const noLayout = r.warnings?.filter((w) => w.code === 'no_layout') ?? [];
+  if (r.errors.length || noLayout.length) return { gpus, errors: r.errors.length ? r.errors : noLayout };
+  // The headline's figures: the expected run's with a predicted utilisation, so the curve shows
+  // where interruptions, growing with the GPUs, stop more GPUs from paying.
+  const h = headline(r);
+  return {
+    gpus,
+    days: h.days,
+    gpu_hours: h.gpuHours,
+    expected: h.expected,
+    mfu: r.time.mfu,
+    cost: h.cost,
+    currency: r.cost?.currency,
+    fits: r.memory.fits,
+    layout: r.parallelism,
+  };
 }
 
 // The requests a newer one of the same kind supersedes.

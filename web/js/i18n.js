@@ -1,10 +1,36 @@
-// The page's words in Chinese and English: one locale file per language (i18n/en.js, i18n/zh.js).
+// The page's words in Chinese and English: one locale file per language (i18n/en.js, i18n/zh.js),
+// each fetched when the page is first shown in it (loadLang), so a reader downloads only their own.
 // Engine errors and warnings are translated by their stable code, with the engine's numbers from
 // their params; an error that names its check (params.reason) has a message of its own.
-import * as en from './i18n/en.js';
-import * as zh from './i18n/zh.js';
 
 export const LANGS = ['zh', 'en'];
+
+// Each language's tables, filled in when its file arrives.
+export const STRINGS = {};
+export const ERRORS = {};
+export const WARNINGS = {};
+export const REASONS = {};
+const ENGINE_NAMES = {};
+const FEATURE_NAMES = {};
+
+const LOCALES = { en: () => import('./i18n/en.js'), zh: () => import('./i18n/zh.js') };
+const loading = {};
+
+// The language's words, fetched once; a failed fetch is forgotten, so the next call tries again.
+export function loadLang(lang) {
+  loading[lang] ??= LOCALES[lang]().then((locale) => {
+    STRINGS[lang] = locale.STRINGS;
+    ERRORS[lang] = locale.ERRORS;
+    WARNINGS[lang] = locale.WARNINGS;
+    if (locale.REASONS) REASONS[lang] = locale.REASONS;
+    if (locale.ENGINE_NAMES) ENGINE_NAMES[lang] = locale.ENGINE_NAMES;
+    if (locale.FEATURE_NAMES) FEATURE_NAMES[lang] = locale.FEATURE_NAMES;
+  }, (error) => {
+    delete loading[lang];
+    throw error;
+  });
+  return loading[lang];
+}
 
 export function defaultLang(navigatorLanguages) {
   for (const tag of navigatorLanguages ?? []) {
@@ -13,17 +39,11 @@ export function defaultLang(navigatorLanguages) {
   }
   return 'en';
 }
-export const STRINGS = { en: en.STRINGS, zh: zh.STRINGS };
-export const ERRORS = { en: en.ERRORS, zh: zh.ERRORS };
-export const WARNINGS = { en: en.WARNINGS, zh: zh.WARNINGS };
-export const REASONS = { zh: zh.REASONS };
-const ENGINE_NAMES = { zh: zh.ENGINE_NAMES };
-const FEATURE_NAMES = { zh: zh.FEATURE_NAMES };
 
 // {name} is the value; {name#one|other} the word for that count, chosen by Intl.PluralRules in the
 // page's language (so "1 GPU", "8 GPUs"; Chinese has one form).
 export function t(lang, key, values) {
-  let text = STRINGS[lang]?.[key] ?? STRINGS.en[key] ?? key;
+  let text = STRINGS[lang]?.[key] ?? STRINGS.en?.[key] ?? key;
   if (values) {
     const rules = new Intl.PluralRules(lang);
     text = text.replace(/\{(\w+)(?:#([^}]*))?\}/g, (whole, name, forms) => {
@@ -44,8 +64,8 @@ function errorTemplate(lang, issue) {
   const variants = [];
   if (params.expected) variants.push(`${issue.code}_${params.expected}`);
   for (const name of ['max', 'min', 'got', 'allowed', 'suggestion']) if (params[name] !== undefined) variants.push(`${issue.code}_${name}`);
-  const key = [...variants, issue.code].find((k) => ERRORS[lang]?.[k] ?? ERRORS.en[k]);
-  return key ? ERRORS[lang]?.[key] ?? ERRORS.en[key] : null;
+  const key = [...variants, issue.code].find((k) => ERRORS[lang]?.[k] ?? ERRORS.en?.[k]);
+  return key ? ERRORS[lang]?.[key] ?? ERRORS.en?.[key] : null;
 }
 
 // An error in the user's language. One that names its check (params.reason: the stage layers, a
@@ -82,7 +102,7 @@ const SCENARIO_PATH = /\b(?:model|training|hardware|strategy|pricing|budget|ener
 export function withFieldLabels(lang, text) {
   if (typeof text !== 'string') return text;
   const labelled = text.replace(SCENARIO_PATH, (path) => {
-    const label = STRINGS[lang]?.[path] ?? STRINGS.en[path];
+    const label = STRINGS[lang]?.[path] ?? STRINGS.en?.[path];
     return label ? `“${label}”` : path;
   });
   // Chinese sets quotation marks against its characters, without the space a path needed.

@@ -51,6 +51,7 @@ enum class Type {
   number_map,      // an object whose values are numbers (keys named by the engine)
   text_map,        // an object whose values are strings
   text_list,       // an array of strings
+  number_list,     // an array of numbers, each within rule
   any,             // any JSON value (a suggestion's new value)
 };
 

@@ -340,13 +340,15 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent =
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
 // ranked: rows that run and fit first, then fewest days, then lowest cost. With a fixed
 // strategy.mfu each row also carries "at_engine_utilisation", the same run at the engine's own.
+// Or the scenario at each of a list of GPU counts (the scaling curve), in the order asked.
 // {"kind", "ranked_by", "fixed_utilisation", "rows": [{"id", "provider", "name", "date", "gpu",
 //  "gpu_name", "report", "at_engine_utilisation"?}], "errors": []}
-enum class CompareKind { offers, gpus };
+enum class CompareKind { offers, gpus, counts };
 struct CompareRequest {
   CompareKind kind = CompareKind::offers;
   std::optional<std::vector<std::string>> ids;  // only these rows (the page asks a few at a time)
   double gpus_when_unset = 8;
+  std::vector<double> counts;  // kind counts: the GPU counts, each a row
 };
 // One offer or GPU with the user's workload on it.
 struct ComparisonRow {

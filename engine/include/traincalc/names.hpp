@@ -129,6 +129,7 @@ inline constexpr Named<GpusFrom> gpus_froms[] = {{"count", GpusFrom::count},
                                                 {"budget.per_month", GpusFrom::monthly_budget},
                                                 {"budget.deadline_days", GpusFrom::deadline}};
 inline constexpr Named<PowerFrom> power_froms[] = {{"given", PowerFrom::given}, {"utilisation", PowerFrom::utilisation}};
-inline constexpr Named<CompareKind> compare_kinds[] = {{"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}};
+inline constexpr Named<CompareKind> compare_kinds[] = {
+    {"offers", CompareKind::offers}, {"gpus", CompareKind::gpus}, {"counts", CompareKind::counts}};
 
 }  // namespace traincalc::contract

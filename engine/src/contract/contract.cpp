@@ -783,10 +783,18 @@ const Record catalog{"catalog", doc("GPUs, cloud offers and model presets, merge
 const Record scenario{"scenario", doc("One training run to estimate."), scenario_fields};
 
 namespace {
+constexpr Field numbers(std::string_view name, std::string_view unit, NumberRule rule, std::string_view description) {
+  Field field = num(name, unit, rule, {}, description);
+  field.type = Type::number_list;
+  return field;
+}
 constexpr Field compare_request_fields[] = {
-    pick("kind", compare_kind_names, "offers", "Compare on each cloud offer or on each GPU."),
+    pick("kind", compare_kind_names, "offers",
+         "Compare on each cloud offer, on each GPU, or at each GPU count (the scaling curve)."),
     holds("ids", Type::text_list, nullptr, "Only these catalog IDs."),
     num("gpus_when_unset", "GPUs", compare_gpus_range, "8", "GPUs where a budget or deadline chose the count."),
+    numbers("counts", "GPUs", gpu_count_range,
+            "With kind counts (required): the GPU counts, at most 64, each a row in this order."),
 };
 }  // namespace
 const Record compare_request{"compare", doc("Which rows a comparison computes."), compare_request_fields};

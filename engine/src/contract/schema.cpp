@@ -108,6 +108,9 @@ json field_schema(const Field& field) {
     case Type::text_list:
       s = {{"type", "array"}, {"items", {{"type", "string"}}}};
       break;
+    case Type::number_list:
+      s = {{"type", "array"}, {"items", number_schema(field)}};
+      break;
     case Type::any:
       s = json::object();
       break;
@@ -198,6 +201,8 @@ std::string type_text(const Field& field) {
       return "object of strings";
     case Type::text_list:
       return "list of strings";
+    case Type::number_list:
+      return field.rule.integer ? "list of integers" : "list of numbers";
     case Type::any:
       return "any";
   }

@@ -381,11 +381,15 @@ namespace {
 // What the memory model assumes (framework, regime, attention and loss kernels), with the adapters'
 // precision and the 4-bit format where they apply.
 MemoryAssumptions memory_assumptions(const MemoryRegime& regime, const Training& t) {
-  MemoryAssumptions a = {regime.framework, regime.framework_assumed, regime.regime, regime.regime_assumed,
-                         regime.attention,  regime.attention_assumed, regime.cross_entropy};
-  if (t.method != FinetuneMethod::full) a.adapter_precision = regime.adapter_precision;
-  if (t.method == FinetuneMethod::qlora) a.quantization = regime.quantization;
-  return a;
+  return {.framework = regime.framework,
+          .framework_assumed = regime.framework_assumed,
+          .regime = regime.regime,
+          .regime_assumed = regime.regime_assumed,
+          .attention = regime.attention,
+          .attention_assumed = regime.attention_assumed,
+          .cross_entropy = regime.cross_entropy,
+          .adapter_precision = t.method != FinetuneMethod::full ? std::optional(regime.adapter_precision) : std::nullopt,
+          .quantization = t.method == FinetuneMethod::qlora ? std::optional(regime.quantization) : std::nullopt};
 }
 
 // Micro-batches per step, when the batch says: with fewer than pp, fewer are in flight.

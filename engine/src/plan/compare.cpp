@@ -4,6 +4,8 @@
 // (seed 004's 100% of peak), every row is also estimated at the engine's utilisation (predicted
 // from the layout, or the assumed 40% without an architecture), so that both days can be shown.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -99,6 +101,33 @@ json on_gpu(json s, const GpuSpec& gpu, double gpus_when_unset) {
   return s;
 }
 
+// The scenario at another GPU count, the planner choosing each count's layout: a monthly budget
+// (with its months) or a deadline no longer chooses the count (a money budget's currency stays the
+// report's), nor does a given data-parallel width hold; a total budget stays.
+json on_count(json s, double gpus) {
+  json hardware = s.contains("hardware") && s["hardware"].is_object() ? s["hardware"] : json::object();
+  hardware["count"] = gpus;
+  s["hardware"] = hardware;
+  if (s.contains("budget") && s["budget"].is_object()) {
+    const json given = s["budget"];
+    if (given.contains("currency") && (given.contains("per_month") || given.contains("total")) && !s.contains("currency"))
+      s["currency"] = given["currency"];
+    json budget = given;
+    for (const char* key : {"per_month", "months", "deadline_days"}) budget.erase(key);
+    if (budget.size() == budget.count("currency")) s.erase("budget");
+    else s["budget"] = std::move(budget);
+  }
+  if (s.contains("strategy") && s["strategy"].is_object()) s["strategy"].erase("dp");
+  return s;
+}
+
+// A GPU count as a row's ID: "64".
+std::string count_id(double gpus) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", gpus);
+  return text;
+}
+
 // Rows that can run come first, those that fit before those that do not; then fewer days, then
 // less money (the headline's: the expected run's with a predicted utilisation) within one currency (the user's: every offer's price converted into it), then the ID.
 // Written into each row as "rank_key", so that rows ranked in separate requests merge in this order
@@ -119,6 +148,27 @@ RankKey rank_key(const ComparisonRow& row) {
 json rank_key_json(const ComparisonRow& row) {
   const auto [runs, fits, days, currency, cost, id] = rank_key(row);
   return json::array({runs, fits, days, currency, cost, id});
+}
+
+constexpr std::size_t max_counts = 64;
+
+// compare.counts: whole GPU counts from 1 to 10 million, at most max_counts of them.
+void read_counts(detail::Fields& f, const json& value, std::vector<double>& counts) {
+  const contract::Field* field = f.declared("counts");
+  const contract::NumberRule rule = field ? field->rule : contract::NumberRule{};
+  const auto valid = [&](const json& n) {
+    if (!n.is_number()) return false;
+    const double x = n.get<double>();
+    return std::isfinite(x) && x >= rule.min && x <= rule.max && std::floor(x) == x;
+  };
+  if (!value.is_array() || value.empty() || value.size() > max_counts || !std::all_of(value.begin(), value.end(), valid)) {
+    f.error("counts", "wrong_type",
+            "compare.counts must be a list of 1 to " + std::to_string(max_counts) +
+                " GPU counts, each a whole number from 1 to 10,000,000, not " + detail::describe(value) + ".",
+            {{"expected", "list"}});
+    return;
+  }
+  for (const json& n : value) counts.push_back(n.get<double>());
 }
 
 Issues read_request(const json& value, CompareRequest& request) {
@@ -147,6 +197,9 @@ Issues read_request(const json& value, CompareRequest& request) {
     }
   }
   if (auto n = f.number("gpus_when_unset")) request.gpus_when_unset = *n;
+  if (const json* counts = f.raw("counts")) read_counts(f, *counts, request.counts);
+  if (request.kind == CompareKind::counts && request.counts.empty() && errors.empty())
+    f.error("counts", "required", "compare.counts is required with kind counts: the GPU counts, e.g. [8, 64, 512].");
   f.reject_unknown();
   return errors;
 }
@@ -208,11 +261,21 @@ Comparison compare(std::string_view scenario_text, const Catalog& base, const Co
       if (wanted(offer.id))
         add({offer.id, offer.provider, offer.name, offer.date, offer.gpu.id, offer.gpu.name, {}, {}},
             on_offer(*scenario, offer, *catalog, usual));
-  } else {
+  } else if (request.kind == CompareKind::gpus) {
     for (const GpuSpec& gpu : catalog->gpus)
       if (wanted(gpu.id))
         add({gpu.id, gpu.name, gpu.form_factor, "", gpu.id, gpu.name, {}, {}},
             on_gpu(*scenario, gpu, request.gpus_when_unset));
+  } else {
+    // The curve is read in the order asked, at the utilisation given (or the engine's own).
+    for (double gpus : request.counts) {
+      ComparisonRow row{count_id(gpus), "", count_id(gpus) + " GPUs", "", "", "", {}, {}};
+      row.report = detail::estimate_scenario_value(on_count(*scenario, gpus), *catalog);
+      row.gpu = row.report.hardware.gpu_id;
+      row.gpu_name = row.report.hardware.gpu_name;
+      out.rows.push_back(std::move(row));
+    }
+    return out;
   }
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [](const ComparisonRow& a, const ComparisonRow& b) { return rank_key(a) < rank_key(b); });
@@ -235,7 +298,9 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
     rows.push_back(std::move(out));
   }
   json out = {{"kind", contract::name_of(contract::compare_kinds, comparison.kind)},
-              {"ranked_by", "rows that run and fit first, then fewest days, then lowest total cost"},
+              {"ranked_by", comparison.kind == CompareKind::counts
+                                ? "the GPU counts in the order asked"
+                                : "rows that run and fit first, then fewest days, then lowest total cost"},
               {"fixed_utilisation", comparison.fixed_utilisation},
               {"rows", std::move(rows)},
               {"errors", json::array()}};
