@@ -98,6 +98,7 @@ TEST_CASE("A budget in another currency than the price is kept, and the price co
   CHECK(r["cost"]["exchange"]["from"] == "CNY");
   CHECK(r["cost"]["exchange"]["per_gpu_month"] == 2000);
   CHECK(r["cost"]["exchange"]["date"] == "2026-04-13");
+  CHECK(r["cost"]["exchange"]["source"] == std::string(traincalc::reference_rates_source));
   CHECK(r["cost"]["exchange"]["given"] == false);
   CHECK(r["plan"]["gpus"] == 34);  // floor(10,000 / 292.73)
 
@@ -107,6 +108,7 @@ TEST_CASE("A budget in another currency than the price is kept, and the price co
   CHECK_THAT(own["cost"]["exchange"]["rate"].get<double>(), WithinRel(1 / 7.0, 1e-12));
   CHECK(own["cost"]["exchange"]["given"] == true);
   CHECK(own["cost"]["exchange"]["date"] == "given");
+  CHECK(own["cost"]["exchange"]["source"].get<std::string>().rfind("exchange_rates (with the reference rates", 0) == 0);
   CHECK(own["plan"]["gpus"] == 35);  // floor(10,000 / 285.71)
 
   // The report's money in a third currency: the price and the budget both converted.

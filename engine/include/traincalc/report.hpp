@@ -364,13 +364,24 @@ struct EnergyReport {
 
 // Compute-optimal training for the run's compute (Chinchilla): the 20-tokens-per-parameter rule and the
 // optimum of the fitted loss L(N, D), with the predicted loss of each and of the run.
+// A compute-optimal split of a compute budget into parameters and tokens, and the fitted law's loss
+// there (for the run's own compute; a budget's splits leave it out).
+struct LawSplit {
+  double params = 0, tokens = 0;
+  std::optional<double> loss;
+};
+
+// What a total money budget buys (budget.total with a price), and its compute-optimal splits.
+struct BudgetSplit {
+  double compute_flops = 0;
+  LawSplit rule, fitted;
+};
+
 struct ScalingLawReport {
   double params = 0, tokens = 0, compute_flops = 0, tokens_per_param = 0, loss = 0;
-  double rule_params = 0, rule_tokens = 0, rule_loss = 0;
-  double fitted_params = 0, fitted_tokens = 0, fitted_loss = 0;
-  // What a total money budget buys (budget.total with a price), and its compute-optimal splits.
-  std::optional<double> budget_compute_flops;
-  double budget_rule_params = 0, budget_rule_tokens = 0, budget_fitted_params = 0, budget_fitted_tokens = 0;
+  LawSplit rule;    // the 20-tokens-per-parameter rule
+  LawSplit fitted;  // the fitted law's optimum
+  std::optional<BudgetSplit> budget;
   // The fitted law's constants, reported so that every page words it with the engine's numbers
   // (Hoffmann et al. 2022, eq. 10 and appendix D).
   double fit_e = 1.69, fit_a = 406.4, fit_b = 410.7, fit_alpha = 0.34, fit_beta = 0.28;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "traincalc/currencies.hpp"
 #include "traincalc/hardware.hpp"
 #include "traincalc/model.hpp"
 #include "traincalc/strategy.hpp"
@@ -74,6 +75,17 @@ struct Exchange {
   // The amounts as given, in `from`.
   std::optional<double> per_gpu_hour, per_gpu_month, per_month, total;
 };
+
+// Where a conversion's rates come from: the reference rates' date and source, or "given" where the
+// scenario's exchange_rates took part (with the reference rates for any currency they do not give).
+inline std::string rates_date(const Exchange& x) {
+  return x.given ? std::string("given") : std::string(reference_rates_date);
+}
+inline std::string rates_source(const Exchange& x) {
+  return x.given ? "exchange_rates (with the reference rates for any currency it does not give: " +
+                       std::string(reference_rates_source) + ")"
+                 : std::string(reference_rates_source);
+}
 
 struct Pricing {
   std::optional<double> per_gpu_hour;

@@ -213,11 +213,15 @@ template <class T>
 struct ItemOf<std::vector<T>> {
   using Type = T;
 };
+template <class T>
+struct ItemOf<std::optional<T>> {
+  using Type = T;
+};
 
 // A report field, from its member: a number, a flag, a text or a list of numbers or texts (an optional
 // one only when set; the text of a field that is not required only when not empty), a section of its
-// own (a struct member, written by its record's bindings), or a list of such (a field that is not
-// required only when not empty).
+// own (a struct member, an optional one only when set, written by its record's bindings), or a list
+// of such (a field that is not required only when not empty).
 template <auto Member>
 void write_member(const Field& field, const void* source, nlohmann::ordered_json& out) {
   using Of = MemberOf<decltype(Member)>;
@@ -225,8 +229,11 @@ void write_member(const Field& field, const void* source, nlohmann::ordered_json
   const auto& value = static_cast<const typename Of::Section*>(source)->*Member;
   const std::string key(field.name);
   if constexpr (is_optional<T>) {
-    static_assert(!is_record<typename T::value_type>, "an optional section is written by its caller");
-    if (value) out[key] = *value;
+    if constexpr (is_record<typename T::value_type>) {
+      if (value) out[key] = write_bound(*field.record, &*value, nlohmann::ordered_json::object());
+    } else {
+      if (value) out[key] = *value;
+    }
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (field.required || !value.empty()) out[key] = value;
   } else if constexpr (is_record<T>) {
@@ -282,8 +289,8 @@ constexpr Field bound(Field field) {
 // nested object of the same struct's members.
 template <auto Member>
 constexpr Field written(Field field) {
-  using T = typename MemberOf<decltype(Member)>::Type;
-  static_assert(!is_record<T> && !is_record_list<T>, "a section is written<&Section::member, its_record>");
+  using T = typename ItemOf<typename MemberOf<decltype(Member)>::Type>::Type;
+  static_assert(!is_record<T>, "a section is written<&Section::member, its_record>");
   field.binding = &written_binding<Member>;
   return field;
 }
@@ -296,6 +303,40 @@ constexpr Field written(Field field) {
 }
 constexpr Field flattened(Field field) {
   field.binding = &flattened_binding;
+  return field;
+}
+
+// A report field computed from its section: derived<&function>(text(...)), function(const Section&).
+template <class Function>
+struct FunctionOf;
+template <class R, class S>
+struct FunctionOf<R (*)(const S&)> {
+  using Section = S;
+};
+template <auto Function>
+void write_derived(const Field& field, const void* source, nlohmann::ordered_json& out) {
+  out[std::string(field.name)] = Function(*static_cast<const typename FunctionOf<decltype(Function)>::Section*>(source));
+}
+template <auto Function>
+inline constexpr Binding derived_binding{nullptr, &write_derived<Function>};
+template <auto Function>
+constexpr Field derived(Field field) {
+  field.binding = &derived_binding<Function>;
+  return field;
+}
+
+// A report field written from its member only when `when(section)` holds: written_when<&Section::member,
+// &condition>(out(...)).
+template <auto Member, auto When>
+void write_member_when(const Field& field, const void* source, nlohmann::ordered_json& out) {
+  if (When(*static_cast<const typename MemberOf<decltype(Member)>::Section*>(source)))
+    write_member<Member>(field, source, out);
+}
+template <auto Member, auto When>
+inline constexpr Binding written_when_binding{nullptr, &write_member_when<Member, When>};
+template <auto Member, auto When>
+constexpr Field written_when(Field field) {
+  field.binding = &written_when_binding<Member, When>;
   return field;
 }
 
@@ -901,27 +942,33 @@ const Record gpu_hours_range{"report.time.gpu_hours_range", doc("GPU-hours: the 
 constexpr auto days_range_fields = range_span("days");
 const Record days_range{"report.time.wall_clock_days_range", doc("Wall-clock days: the likely range (80%)."),
                         days_range_fields};
+// A likely range's counts of lineages, and the factors of what was assumed and of being outside the
+// validated envelope, are written where they say something: a count, a factor that moves the range.
+constexpr bool counts_lineages(const LikelyRange& r) { return r.lineages > 0; }
+constexpr bool assumption_moves(const LikelyRange& r) { return r.assumed_low != 1 || r.assumed_high != 1; }
+constexpr bool envelope_moves(const LikelyRange& r) { return r.outside_low != 1 || r.outside_high != 1; }
 constexpr Field range_fields[] = {
-    required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
+    written<&LikelyRange::basis>(required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
                            "take longer than a layer's GPU work), \"launch_near\" (over a third of it), "
                            "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts); calibrated "
                            "on a measured run, \"calibrated_layout\", \"calibrated_gpus\" or \"calibrated_model\" "
                            "(measured / calibrated over the validation sources' other rows at that distance; the run "
-                           "measured itself has no range).")),
-    required(out("low", "ratio", "Low end of measured / predicted step time for a run of a software lineage none of the validation rows share, from held-out rows of that kind (80% of such runs lie between low and high), times assumed_low.")),
-    required(out("high", "ratio", "High end of measured / predicted step time for a run of a new lineage, from held-out rows of that kind, times assumed_high.")),
-    required(out("rows", "rows", "Held-out validation rows of that kind (calibrated: pairs of a measured row and another).")),
-    required(out("sources", "sources", "Validation sources they come from.")),
-    out("lineages", "lineages", "Software lineages of those sources, each held out whole and weighing the same."),
-    out("assumed_low", "ratio", "Where the framework was assumed: the fastest plausible framework's step over the assumed one's (at most 1), already in low."),
-    out("assumed_high", "ratio", "Where the framework was assumed: the slowest plausible framework's step over the assumed one's (at least 1), already in high."),
-    out("outside_low", "ratio", "Outside the validated envelope (model size, GPU count, pipeline depth, data-parallel width, or a GPU family no source measured): the factor on the low end (at most 1), already in low."),
-    out("outside_high", "ratio", "Outside the validated envelope: the factor on the high end (at least 1), already in high."),
+                           "measured itself has no range)."))),
+    written<&LikelyRange::low>(required(out("low", "ratio", "Low end of measured / predicted step time for a run of a software lineage none of the validation rows share, from held-out rows of that kind (80% of such runs lie between low and high), times assumed_low."))),
+    written<&LikelyRange::high>(required(out("high", "ratio", "High end of measured / predicted step time for a run of a new lineage, from held-out rows of that kind, times assumed_high."))),
+    written<&LikelyRange::rows>(required(out("rows", "rows", "Held-out validation rows of that kind (calibrated: pairs of a measured row and another)."))),
+    written<&LikelyRange::sources>(required(out("sources", "sources", "Validation sources they come from."))),
+    written_when<&LikelyRange::lineages, &counts_lineages>(out("lineages", "lineages", "Software lineages of those sources, each held out whole and weighing the same.")),
+    written_when<&LikelyRange::assumed_low, &assumption_moves>(out("assumed_low", "ratio", "Where the framework was assumed: the fastest plausible framework's step over the assumed one's (at most 1), already in low.")),
+    written_when<&LikelyRange::assumed_high, &assumption_moves>(out("assumed_high", "ratio", "Where the framework was assumed: the slowest plausible framework's step over the assumed one's (at least 1), already in high.")),
+    written_when<&LikelyRange::outside_low, &envelope_moves>(out("outside_low", "ratio", "Outside the validated envelope (model size, GPU count, pipeline depth, data-parallel width, or a GPU family no source measured): the factor on the low end (at most 1), already in low.")),
+    written_when<&LikelyRange::outside_high, &envelope_moves>(out("outside_high", "ratio", "Outside the validated envelope: the factor on the high end (at least 1), already in high.")),
 };
 const Record likely{"report.time.range",
                     doc("With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
                     "validation's held-out rows (traincalc validate --speed)."),
                     range_fields};
+constexpr RecordOf<LikelyRange> likely_of{likely};
 
 constexpr Field lost_fields[] = {
     written<&ExpectedRun::lost_slower_steps>(required(out("slower_steps", "hours", "A real run's steady speed below the predicted one (run_efficiency)."))),
@@ -931,22 +978,23 @@ constexpr Field lost_fields[] = {
     written<&ExpectedRun::lost_overheads>(required(out("overheads", "hours", "Evaluation, data stalls, scheduling (overhead_fraction)."))),
 };
 constexpr Field expected_range_fields[] = {
-    required(text("basis", "Where the range comes from: \"whole_runs\" (published whole pre-training runs, each "
+    written<&LikelyRange::basis>(required(text("basis", "Where the range comes from: \"whole_runs\" (published whole pre-training runs, each "
                            "held out: traincalc validate --runs) for predicted pre-training, else the step's own kinds "
-                           "(report.time.range).")),
-    required(out("low", "ratio", "Low end of published / expected for a new run, from held-out rows of that kind (80% of such runs lie between low and high).")),
-    required(out("high", "ratio", "High end of published / expected for a new run, from held-out rows of that kind.")),
-    required(out("rows", "rows", "Held-out rows of that kind.")),
-    required(out("sources", "sources", "Sources they come from (each whole run its own).")),
-    out("lineages", "groups", "The groups held out whole: publishers for whole runs, software lineages for steps."),
-    out("assumed_low", "ratio", "With the step's own range: what the assumed framework moves, already in low."),
-    out("assumed_high", "ratio", "With the step's own range: what the assumed framework moves, already in high."),
-    out("outside_low", "ratio", "With the step's own range: what being outside the validated envelope moves, already in low."),
-    out("outside_high", "ratio", "With the step's own range: what being outside the validated envelope moves, already in high."),
+                           "(report.time.range)."))),
+    written<&LikelyRange::low>(required(out("low", "ratio", "Low end of published / expected for a new run, from held-out rows of that kind (80% of such runs lie between low and high)."))),
+    written<&LikelyRange::high>(required(out("high", "ratio", "High end of published / expected for a new run, from held-out rows of that kind."))),
+    written<&LikelyRange::rows>(required(out("rows", "rows", "Held-out rows of that kind."))),
+    written<&LikelyRange::sources>(required(out("sources", "sources", "Sources they come from (each whole run its own)."))),
+    written_when<&LikelyRange::lineages, &counts_lineages>(out("lineages", "groups", "The groups held out whole: publishers for whole runs, software lineages for steps.")),
+    written_when<&LikelyRange::assumed_low, &assumption_moves>(out("assumed_low", "ratio", "With the step's own range: what the assumed framework moves, already in low.")),
+    written_when<&LikelyRange::assumed_high, &assumption_moves>(out("assumed_high", "ratio", "With the step's own range: what the assumed framework moves, already in high.")),
+    written_when<&LikelyRange::outside_low, &envelope_moves>(out("outside_low", "ratio", "With the step's own range: what being outside the validated envelope moves, already in low.")),
+    written_when<&LikelyRange::outside_high, &envelope_moves>(out("outside_high", "ratio", "With the step's own range: what being outside the validated envelope moves, already in high.")),
 };
 const Record expected_likely{"report.time.expected.range",
                              doc("How far the expected run is likely to be off: the 80% range of its kind, from held-out rows."),
                              expected_range_fields};
+constexpr RecordOf<LikelyRange> expected_likely_of{expected_likely};
 const Record expected_hours_range{"report.time.expected.gpu_hours_range",
                                   doc("The expected run's GPU-hours: the likely range (80%)."),
                                   gpu_hours_range_fields};
@@ -983,7 +1031,7 @@ constexpr Field expected_fields[] = {
     written<&ExpectedRun::headline>(required(flag("headline", {},
                   "Whether the expected run is the estimate's headline: with a predicted utilisation (the deadline "
                   "planner then plans on it); else the steady state is, and this is shown beside it."))),
-    holds("range", Type::object, &expected_likely, "Where a likely range is known: its basis and multipliers."),
+    written<&ExpectedRun::range, expected_likely_of>(holds("range", Type::object, "Where a likely range is known: its basis and multipliers.")),
     holds("gpu_hours_range", Type::object, &expected_hours_range, "With a range: the expected GPU-hours' likely range."),
     holds("wall_clock_days_range", Type::object, &expected_days_range, "With a range: the expected days' likely range."),
 };
@@ -1008,7 +1056,7 @@ constexpr Field time_fields[] = {
     out("mfu_predicted", "fraction", "With a given utilisation: the one the engine predicts."),
     out("hfu_predicted", "fraction", "With a given utilisation: the predicted HFU."),
     holds("breakdown_seconds", Type::object, &breakdown, "Where one step's time goes."),
-    holds("range", Type::object, &likely, "With a predicted utilisation: the likely range's basis and multipliers."),
+    written<&TimeReport::range, likely_of>(holds("range", Type::object, "With a predicted utilisation: the likely range's basis and multipliers.")),
     holds("mfu_range", Type::object, &mfu_likely, "With a predicted utilisation: its likely range."),
     holds("step_seconds_range", Type::object, &step_range, "With a predicted utilisation: one step's likely range."),
     holds("gpu_hours_range", Type::object, &gpu_hours_range, "With a predicted utilisation: GPU-hours' likely range."),
@@ -1099,18 +1147,19 @@ const Record assumptions{"report.memory.assumptions", doc("What the memory model
 constexpr RecordOf<MemoryAssumptions> assumptions_of{assumptions};
 
 constexpr Field memory_range_fields[] = {
-    required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory).")),
-    required(out("low", "ratio", "Low end of measured / predicted peak for a framework lineage the validation never saw (80% of such runs lie between low and high), times assumed_low.")),
-    required(out("high", "ratio", "High end of measured / predicted peak for a new lineage, times assumed_high.")),
-    required(out("rows", "rows", "Held-out measured peaks.")),
-    required(out("sources", "sources", "Validation sources they come from.")),
-    out("lineages", "lineages", "Framework lineages of those sources, each held out whole and weighing the same."),
-    out("assumed_low", "ratio", "Where the framework was assumed: the smallest plausible framework's peak over the assumed one's (at most 1), already in low."),
-    out("assumed_high", "ratio", "Where the framework was assumed: the largest plausible framework's peak over the assumed one's (at least 1), already in high."),
+    written<&LikelyRange::basis>(required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory)."))),
+    written<&LikelyRange::low>(required(out("low", "ratio", "Low end of measured / predicted peak for a framework lineage the validation never saw (80% of such runs lie between low and high), times assumed_low."))),
+    written<&LikelyRange::high>(required(out("high", "ratio", "High end of measured / predicted peak for a new lineage, times assumed_high."))),
+    written<&LikelyRange::rows>(required(out("rows", "rows", "Held-out measured peaks."))),
+    written<&LikelyRange::sources>(required(out("sources", "sources", "Validation sources they come from."))),
+    written_when<&LikelyRange::lineages, &counts_lineages>(out("lineages", "lineages", "Framework lineages of those sources, each held out whole and weighing the same.")),
+    written_when<&LikelyRange::assumed_low, &assumption_moves>(out("assumed_low", "ratio", "Where the framework was assumed: the smallest plausible framework's peak over the assumed one's (at most 1), already in low.")),
+    written_when<&LikelyRange::assumed_high, &assumption_moves>(out("assumed_high", "ratio", "Where the framework was assumed: the largest plausible framework's peak over the assumed one's (at least 1), already in high.")),
 };
 const Record memory_likely{"report.memory.range",
                            doc("How far the measured peak is likely to lie from the predicted one (per_gpu_bytes.total)."),
                            memory_range_fields};
+constexpr RecordOf<LikelyRange> memory_likely_of{memory_likely};
 constexpr auto memory_bytes_range_fields = range_span("bytes");
 const Record memory_bytes_range{"report.memory.per_gpu_total_range", doc("The per-GPU peak: the likely range (80%)."),
                                 memory_bytes_range_fields};
@@ -1203,7 +1252,7 @@ constexpr Field report_memory_fields[] = {
     out("max_seq_len_micro_batch", "sequences", "The micro-batch max_seq_len is for."),
     written<&MemoryReport::min_gpus>(out("min_gpus", "GPUs", "The fewest GPUs (same layout, more data parallelism) that fit.")),
     required(holds("suggestions", Type::list, &suggestion, "Changes that would make it fit.")),
-    required(holds("range", Type::object, &memory_likely, "How far the measured peak is likely to be off: basis and multipliers.")),
+    written<&MemoryReport::range, memory_likely_of>(required(holds("range", Type::object, "How far the measured peak is likely to be off: basis and multipliers."))),
     required(holds("per_gpu_total_range", Type::object, &memory_bytes_range, "The per-GPU peak's likely range.")),
 };
 
@@ -1266,22 +1315,24 @@ const Record expected_money_range{"report.cost.expected_total_range",
                                   money_range_fields};
 
 constexpr Field exchange_fields[] = {
-    required(text("from", "The currency the amount was given in.")),
-    required(text("to", "The report's currency.")),
-    required(out("rate", "to per from", "Units of `to` for one unit of `from`.")),
-    required(out("from_per_usd", "per US dollar", "Units of `from` for one US dollar (the rate's denominator).")),
-    required(out("to_per_usd", "per US dollar", "Units of `to` for one US dollar (the rate's numerator).")),
-    required(flag("given", {}, "Whether a rate of exchange_rates took part (else the reference rates alone).")),
-    required(text("date", "The reference rates' date (\"given\" where exchange_rates alone set the rate).")),
-    required(text("source", "Where the rates come from.")),
-    out("per_gpu_hour", "money", "The price per GPU-hour as given, in `from`."),
-    out("per_gpu_month", "money", "The price per GPU-month as given, in `from`."),
-    out("per_month", "money", "The monthly budget as given, in `from`."),
-    out("total", "money", "The total budget as given, in `from`."),
+    written<&Exchange::from>(required(text("from", "The currency the amount was given in."))),
+    written<&Exchange::to>(required(text("to", "The report's currency."))),
+    written<&Exchange::rate>(required(out("rate", "to per from", "Units of `to` for one unit of `from`."))),
+    written<&Exchange::from_per_usd>(required(out("from_per_usd", "per US dollar", "Units of `from` for one US dollar (the rate's denominator)."))),
+    written<&Exchange::to_per_usd>(required(out("to_per_usd", "per US dollar", "Units of `to` for one US dollar (the rate's numerator)."))),
+    written<&Exchange::given>(required(flag("given", {}, "Whether a rate of exchange_rates took part (else the reference rates alone)."))),
+    derived<&rates_date>(required(text("date", "The reference rates' date (\"given\" where exchange_rates alone set the rate)."))),
+    derived<&rates_source>(required(text("source", "Where the rates come from."))),
+    written<&Exchange::per_gpu_hour>(out("per_gpu_hour", "money", "The price per GPU-hour as given, in `from`.")),
+    written<&Exchange::per_gpu_month>(out("per_gpu_month", "money", "The price per GPU-month as given, in `from`.")),
+    written<&Exchange::per_month>(out("per_month", "money", "The monthly budget as given, in `from`.")),
+    written<&Exchange::total>(out("total", "money", "The total budget as given, in `from`.")),
 };
 const Record price_exchange{"report.cost.exchange", doc("The price, converted into the report's currency."), exchange_fields};
+constexpr RecordOf<Exchange> price_exchange_of{price_exchange};
 const Record budget_exchange{"report.cost.budget_exchange", doc("The budget, converted into the report's currency."),
                              exchange_fields};
+constexpr RecordOf<Exchange> budget_exchange_of{budget_exchange};
 
 constexpr Field cost_fields[] = {
     written<&CostReport::currency>(required(text("currency", "ISO code."))),
@@ -1295,8 +1346,8 @@ constexpr Field cost_fields[] = {
     written<&CostReport::expected_total>(out("expected_total", "money", "With an expected run: its cost.")),
     holds("expected_total_range", Type::object, &expected_money_range,
           "With an expected run's range: its cost's likely range."),
-    holds("exchange", Type::object, &price_exchange, "A price in another currency: its conversion."),
-    holds("budget_exchange", Type::object, &budget_exchange, "A budget in another currency: its conversion."),
+    written<&CostReport::exchange, price_exchange_of>(holds("exchange", Type::object, "A price in another currency: its conversion.")),
+    written<&CostReport::budget_exchange, budget_exchange_of>(holds("budget_exchange", Type::object, "A budget in another currency: its conversion.")),
 };
 
 constexpr auto kwh_range_fields = range_span("kWh");
@@ -1344,18 +1395,20 @@ constexpr Field report_energy_fields[] = {
 };
 
 constexpr Field split_fields[] = {
-    required(out("params", "parameters", "Parameters.")),
-    required(out("tokens", "tokens", "Tokens.")),
-    out("loss", "nats", "Loss predicted by the fitted law."),
+    written<&LawSplit::params>(required(out("params", "parameters", "Parameters."))),
+    written<&LawSplit::tokens>(required(out("tokens", "tokens", "Tokens."))),
+    written<&LawSplit::loss>(out("loss", "nats", "Loss predicted by the fitted law.")),
 };
 const Record split{"split", doc("A compute-optimal split of parameters and tokens."), split_fields};
+constexpr RecordOf<LawSplit> split_of{split};
 
 constexpr Field budget_split_fields[] = {
-    required(out("compute_flops", "FLOPs", "What the total budget buys.")),
-    required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
-    required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
+    written<&BudgetSplit::compute_flops>(required(out("compute_flops", "FLOPs", "What the total budget buys."))),
+    written<&BudgetSplit::rule, split_of>(required(holds("rule_20_tokens_per_param", Type::object, "The 20-tokens-per-parameter rule."))),
+    written<&BudgetSplit::fitted, split_of>(required(holds("fitted_loss_optimum", Type::object, "The fitted law's optimum."))),
 };
 const Record budget_split{"report.scaling_law.budget", doc("What a total budget buys, split."), budget_split_fields};
+constexpr RecordOf<BudgetSplit> budget_split_of{budget_split};
 
 constexpr Field law_fit_fields[] = {
     written<&ScalingLawReport::fit_e>(required(out("e", "nats", "E, the irreducible loss."))),
@@ -1373,10 +1426,10 @@ constexpr Field scaling_law_fields[] = {
     written<&ScalingLawReport::compute_flops>(required(out("compute_flops", "FLOPs", "C = 6ND."))),
     written<&ScalingLawReport::tokens_per_param>(required(out("tokens_per_param", "tokens", "Tokens per parameter."))),
     written<&ScalingLawReport::loss>(required(out("loss", "nats", "The run's loss by the fitted law."))),
-    required(holds("rule_20_tokens_per_param", Type::object, &split, "The 20-tokens-per-parameter rule.")),
-    required(holds("fitted_loss_optimum", Type::object, &split, "The fitted law's optimum.")),
+    written<&ScalingLawReport::rule, split_of>(required(holds("rule_20_tokens_per_param", Type::object, "The 20-tokens-per-parameter rule."))),
+    written<&ScalingLawReport::fitted, split_of>(required(holds("fitted_loss_optimum", Type::object, "The fitted law's optimum."))),
     flattened(required(holds("fit", Type::object, &law_fit, "The fitted law's constants."))),
-    holds("budget", Type::object, &budget_split, "What a total budget buys."),
+    written<&ScalingLawReport::budget, budget_split_of>(holds("budget", Type::object, "What a total budget buys.")),
 };
 
 }  // namespace

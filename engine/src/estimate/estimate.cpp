@@ -551,42 +551,7 @@ json detail::estimate_value(const json& scenario, const Catalog& catalog, bool& 
 
 namespace {
 
-// A likely range as the report gives it: its basis and multipliers, and a figure's span under it
-// (the figure times its likely range's ends).
-json range_json(const LikelyRange& lr) {
-  json j = {{"basis", lr.basis}, {"low", lr.low}, {"high", lr.high}, {"rows", lr.rows}, {"sources", lr.sources}};
-  if (lr.lineages > 0) j["lineages"] = lr.lineages;
-  if (lr.assumed_low != 1 || lr.assumed_high != 1) {
-    j["assumed_low"] = lr.assumed_low;
-    j["assumed_high"] = lr.assumed_high;
-  }
-  if (lr.outside_low != 1 || lr.outside_high != 1) {
-    j["outside_low"] = lr.outside_low;
-    j["outside_high"] = lr.outside_high;
-  }
-  return j;
-}
-// A conversion: the rate, where it comes from, and the amounts as given.
-json exchange_json(const Exchange& x) {
-  const bool reference_only = !x.given;
-  json j = {{"from", x.from},
-            {"to", x.to},
-            {"rate", x.rate},
-            {"from_per_usd", x.from_per_usd},
-            {"to_per_usd", x.to_per_usd},
-            {"given", x.given},
-            {"date", reference_only ? std::string(reference_rates_date) : std::string("given")},
-            {"source", reference_only ? std::string(reference_rates_source)
-                                      : std::string("exchange_rates (with the reference rates for any currency it does "
-                                                    "not give: ") +
-                                            std::string(reference_rates_source) + ")"}};
-  if (x.per_gpu_hour) j["per_gpu_hour"] = *x.per_gpu_hour;
-  if (x.per_gpu_month) j["per_gpu_month"] = *x.per_gpu_month;
-  if (x.per_month) j["per_month"] = *x.per_month;
-  if (x.total) j["total"] = *x.total;
-  return j;
-}
-
+// A figure's span under its likely range: the figure times the range's ends.
 json span_json(double value, const LikelyRange& lr) { return {{"low", value * lr.low}, {"high", value * lr.high}}; }
 
 // Whole numbers print as integers ("gpus": 64, not 64.0); exact below 2^53.
@@ -650,7 +615,6 @@ json compute_json(const Report& r) {
 json expected_run_json(const ExpectedRun& e) {
   json extras = json::object();
   if (e.range) {
-    extras["range"] = range_json(*e.range);
     extras["gpu_hours_range"] = span_json(e.gpu_hours, *e.range);
     extras["wall_clock_days_range"] = span_json(e.wall_clock_days, *e.range);
   }
@@ -679,7 +643,6 @@ json time_json(const Report& r) {
   if (t.range) {
     // The prediction times the likely range's ends: a slower step (high) is a lower utilisation.
     const LikelyRange& lr = *t.range;
-    extras["range"] = range_json(lr);
     extras["mfu_range"] = {{"low", t.mfu / lr.high}, {"high", t.mfu / lr.low}};
     if (t.step_seconds) extras["step_seconds_range"] = span_json(*t.step_seconds, lr);
     extras["gpu_hours_range"] = span_json(t.gpu_hours, lr);
@@ -720,7 +683,6 @@ json memory_json(const Report& r) {
                  {"phases_bytes", phases},
                  {"at_peak_bytes", by_name(m.at_peak)},
                  {"suggestions", suggestions},
-                 {"range", range_json(m.range)},
                  {"per_gpu_total_range", span_json(m.per_gpu_bytes.total, m.range)}};
   if (m.max_seq_len) extras["max_seq_len_micro_batch"] = m.max_seq_len_micro_batch;
   return contract::write_record(sections::memory, m, std::move(extras));
@@ -769,8 +731,6 @@ json cost_json(const Report& r) {
   if (r.time.range) extras["total_range"] = span_json(c.total, *r.time.range);
   if (c.expected_total && r.time.expected && r.time.expected->range)
     extras["expected_total_range"] = span_json(*c.expected_total, *r.time.expected->range);
-  if (c.exchange) extras["exchange"] = exchange_json(*c.exchange);
-  if (c.budget_exchange) extras["budget_exchange"] = exchange_json(*c.budget_exchange);
   return contract::write_record(sections::cost, c, std::move(extras));
 }
 
@@ -790,17 +750,6 @@ json energy_json(const EnergyReport& e) {
 }
 
 // Where the run stands against the scaling laws: the 20-tokens-a-parameter rule and the fitted optimum.
-json scaling_law_json(const ScalingLawReport& l) {
-  json extras = {{"rule_20_tokens_per_param", {{"params", l.rule_params}, {"tokens", l.rule_tokens}, {"loss", l.rule_loss}}},
-                 {"fitted_loss_optimum", {{"params", l.fitted_params}, {"tokens", l.fitted_tokens}, {"loss", l.fitted_loss}}}};
-  if (l.budget_compute_flops)
-    extras["budget"] = {
-        {"compute_flops", *l.budget_compute_flops},
-        {"rule_20_tokens_per_param", {{"params", l.budget_rule_params}, {"tokens", l.budget_rule_tokens}}},
-        {"fitted_loss_optimum", {{"params", l.budget_fitted_params}, {"tokens", l.budget_fitted_tokens}}}};
-  return contract::write_record(sections::scaling_law, l, std::move(extras));
-}
-
 json report_json_value(const Report& r) {
   json extras = {{"model", model_json(r)},
                  {"compute", compute_json(r)},
@@ -812,7 +761,7 @@ json report_json_value(const Report& r) {
   if (r.calibration) extras["calibration"] = calibration_json(*r.calibration);
   if (r.cost) extras["cost"] = cost_json(r);
   if (r.energy) extras["energy"] = energy_json(*r.energy);
-  if (r.scaling_law) extras["scaling_law"] = scaling_law_json(*r.scaling_law);
+  if (r.scaling_law) extras["scaling_law"] = contract::write_record(sections::scaling_law, *r.scaling_law);
   json out = contract::write_record(sections::report, r, std::move(extras));
   integers_as_integers(out);
   if (!all_finite_non_negative(out))

@@ -53,23 +53,16 @@ std::optional<ScalingLawReport> estimate_scaling_law(const Scenario& s, const Co
   r.tokens_per_param = r.tokens / r.params;
   r.loss = loss(r.params, r.tokens);
   const Split rule = rule_optimum(r.compute_flops), fitted = fitted_optimum(r.compute_flops);
-  r.rule_params = rule.params;
-  r.rule_tokens = rule.tokens;
-  r.rule_loss = loss(rule.params, rule.tokens);
-  r.fitted_params = fitted.params;
-  r.fitted_tokens = fitted.tokens;
-  r.fitted_loss = loss(fitted.params, fitted.tokens);
+  r.rule = {rule.params, rule.tokens, loss(rule.params, rule.tokens)};
+  r.fitted = {fitted.params, fitted.tokens, loss(fitted.params, fitted.tokens)};
   // A money budget buys compute: budget / price per GPU-hour x the FLOPs one GPU-hour delivers here.
   if (s.budget && s.budget->total && s.pricing) {
     const double gpu_hours = *s.budget->total / hourly_price(*s.pricing);
     // Model FLOPs those GPU-hours deliver, in Chinchilla's 6N per token.
-    r.budget_compute_flops = gpu_hours * units::seconds_per_hour * units::tflops_to_flops(hardware.peak_tflops) *
-                             time.mfu * (6 * s.model.params / compute.flops_per_token);
-    const Split br = rule_optimum(*r.budget_compute_flops), bf = fitted_optimum(*r.budget_compute_flops);
-    r.budget_rule_params = br.params;
-    r.budget_rule_tokens = br.tokens;
-    r.budget_fitted_params = bf.params;
-    r.budget_fitted_tokens = bf.tokens;
+    const double flops = gpu_hours * units::seconds_per_hour * units::tflops_to_flops(hardware.peak_tflops) *
+                         time.mfu * (6 * s.model.params / compute.flops_per_token);
+    const Split br = rule_optimum(flops), bf = fitted_optimum(flops);
+    r.budget = BudgetSplit{flops, {br.params, br.tokens, {}}, {bf.params, bf.tokens, {}}};
   }
   return r;
 }
