@@ -131,7 +131,7 @@ struct RecordOf {
   const Record& record;
 };
 
-// The report's sections, for the report writer (estimate.cpp).
+// The report's sections, for the report writer (contract/report_writer.cpp).
 namespace report_sections {
 extern const RecordOf<ModelReport> model;
 extern const RecordOf<ComputeReport> compute;

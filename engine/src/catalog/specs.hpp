@@ -44,7 +44,7 @@ void fill_missing_gpu_fields(GpuSpec& gpu, const GpuSpec& from);
 
 // A scenario object validated against a catalog (see contract/scenario_reader.cpp).
 ScenarioParse parse_scenario_value(const json& root, const Catalog& base);
-// Its report as JSON (see estimate.cpp); valid becomes false when the report has errors.
+// Its report as JSON (contract/report_writer.cpp); valid becomes false when the report has errors.
 json estimate_value(const json& scenario, const Catalog& catalog, bool& valid);
 // The same as a struct: a scenario the reader refuses gives a report with its errors.
 Report estimate_scenario_value(const json& scenario, const Catalog& catalog);
