@@ -357,6 +357,7 @@ std::variant<Options, int> parse_options(const std::vector<std::string>& args) {
     } else if (command == "compare" && arg == "--counts") {
       if (i + 1 == args.size()) return usage_error("--counts needs GPU counts, e.g. 8,64,512");
       const std::string list = args[++i];
+      o.counts.clear();  // the last --counts given
       std::stringstream items(list);
       for (std::string item; std::getline(items, item, ',');) {
         const bool digits = !item.empty() && item.size() <= 8 &&

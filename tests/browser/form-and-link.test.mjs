@@ -173,6 +173,28 @@ describe('the form and the link', () => {
     }
   });
 
+  test('words that cannot be fetched: the switch says so and the page stays as it is; with no words at all the page says so in both languages', async () => {
+    const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
+    await page.locator('#results[data-state="ok"]').waitFor();
+    await context.route('**/js/i18n/zh.js', (route) => route.abort());
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => /The other language could not be loaded/.test(document.getElementById('inputs').innerText));
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.match(await page.locator('#results').innerText(), /Wall-clock time/);
+    await context.unroute('**/js/i18n/zh.js');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await context.close();
+
+    const none = await openPage(`${base}#${HASH}&lang=zh`, {
+      prepare: (c) => c.route('**/js/i18n/*.js', (route) => route.abort()),
+    });
+    const banner = none.page.locator('#engine-problem');
+    await banner.waitFor();
+    assert.match(await banner.innerText(), /could not load its words[\s\S]*页面文字未能加载/);
+    await none.context.close();
+  });
+
   test('utilisation is typed in percent: a fraction is asked about with a one-click fix, and limits are said in percent, in both languages', async () => {
     const { context, page } = await openPage(`${base}#${HASH}&lang=en`);
     await page.locator('#results[data-state="ok"]').waitFor();

@@ -171,12 +171,13 @@ TEST_CASE("A comparison request that cannot be read is refused, naming the field
   CHECK(has_error(refused("{\"kind\": \"counts\", \"counts\": [8, 0.5]}"), "compare.counts", "wrong_type"));
   CHECK(has_error(refused("{\"kind\": \"counts\", \"counts\": []}"), "compare.counts", "wrong_type"));
   CHECK(has_error(refused("{\"kind\": \"counts\", \"counts\": \"8\"}"), "compare.counts", "wrong_type"));
+  CHECK(has_error(refused("{\"kind\": \"gpus\", \"counts\": [8]}"), "compare.counts", "conflict"));
 }
 
 // ---- The scaling curve ------------------------------------------------------------------------
 // kind counts: the scenario at each GPU count, the planner choosing each count's layout. A count
-// replaces what chose the count before (a monthly budget or a deadline) and a given data-parallel
-// width; the rest of the scenario, the money budget's currency included, stays.
+// replaces what would choose the count (a monthly budget with its months, or a deadline) and a given
+// data-parallel width; the rest of the scenario, the money budget's currency included, stays.
 
 TEST_CASE("The scaling curve: each count in the order asked, each the scenario at that count", "[compare]") {
   const json s = {{"model", {{"preset", "llama-2-7b"}}},

@@ -43,11 +43,20 @@ function linkedFields(hash) {
 }
 state.lang ??= defaultLang(navigator.languages);
 // The reader's words before anything is shown in them; where their file cannot be fetched, the other
-// language's.
-await loadLang(state.lang).catch(() => {
-  state.lang = LANGS.find((lang) => lang !== state.lang);
-  return loadLang(state.lang);
-});
+// language's. Where neither can be, the page says so in both (the one text not in a locale file, as
+// no locale could be read) and goes no further.
+const WORDS_MISSING = 'The page could not load its words: reload to try again. 页面文字未能加载，请刷新重试。';
+await loadLang(state.lang)
+  .catch(() => {
+    state.lang = LANGS.find((lang) => lang !== state.lang);
+    return loadLang(state.lang);
+  })
+  .catch((error) => {
+    const banner = document.getElementById('engine-problem');
+    banner.textContent = WORDS_MISSING;
+    banner.hidden = false;
+    throw error;
+  });
 const estimates = latestWins();  // the estimate on screen answers the newest input
 
 const form = new Form(document.getElementById('inputs'), {
@@ -495,25 +504,39 @@ function changed() {
   recompute();
 }
 
-// The other language, once its words have arrived (a failed fetch leaves the page as it is).
+// The other language, once its words have arrived: a second click while they load asks for the
+// language shown again; a failed fetch leaves the page as it is and says so.
+let switchingTo = null;
 document.getElementById('lang-toggle').addEventListener('click', async () => {
-  const lang = state.lang === 'zh' ? 'en' : 'zh';
+  const lang = (switchingTo ?? state.lang) === 'zh' ? 'en' : 'zh';
+  switchingTo = lang;
   try {
     await loadLang(lang);
   } catch (error) {
     console.error(error);
+    if (switchingTo === lang) {
+      switchingTo = null;
+      form.showNotice(t(state.lang, 'words_failed'));
+    }
     return;
   }
+  if (switchingTo !== lang) return;
+  switchingTo = null;
+  if (lang === state.lang) return;
   state.lang = lang;
   applyLanguage();
   changed();
 });
 
+const hashChanges = latestWins();  // a link opened while another's words load wins
 window.addEventListener('hashchange', async () => {
-  const next = stateFromHash(location.hash);
+  const change = hashChanges.start();
+  const hash = location.hash;
+  const next = stateFromHash(hash);
   next.lang ??= state.lang;
   if (next.lang !== state.lang) await loadLang(next.lang).catch(() => { next.lang = state.lang; });
-  fromLink = linkedFields(location.hash);
+  if (!change.current()) return;
+  fromLink = linkedFields(hash);
   const catalogChanged = next.catalogUrl !== state.catalogUrl;
   state = next;
   applyLanguage();

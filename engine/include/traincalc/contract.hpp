@@ -63,9 +63,15 @@ struct Field;
 // with the field (contract.cpp, bound<&Section::member>), so one row gives a field's name, type,
 // range, default, description and where it lands.
 // A report field's binding writes it from its member of the section's struct instead (write_record).
+// `section` names the struct both read from and write to (section_tag<Section>; nullptr for a
+// binding that passes its struct through, flattened), so that a record's bindings can be checked,
+// when the engine compiles, to be of the struct the record is written from (RecordOf).
+template <class Section>
+inline constexpr char section_tag = 0;
 struct Binding {
   void (*read)(detail::Fields& fields, const Field& field, void* target) = nullptr;
   void (*write)(const Field& field, const void* source, nlohmann::ordered_json& out) = nullptr;
+  const void* section = nullptr;
 };
 
 struct Field {

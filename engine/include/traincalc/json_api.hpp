@@ -339,8 +339,9 @@ std::string run_validation_to_json(const RunValidationTable& table, int indent =
 // The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),
 // ranked: rows that run and fit first, then fewest days, then lowest cost. With a fixed
-// strategy.mfu each row also carries "at_engine_utilisation", the same run at the engine's own.
-// Or the scenario at each of a list of GPU counts (the scaling curve), in the order asked.
+// strategy.mfu each of those rows also carries "at_engine_utilisation", the same run at the
+// engine's own. Or the scenario at each of a list of GPU counts (the scaling curve), in the order
+// asked, one estimate each.
 // {"kind", "ranked_by", "fixed_utilisation", "rows": [{"id", "provider", "name", "date", "gpu",
 //  "gpu_name", "report", "at_engine_utilisation"?}], "errors": []}
 enum class CompareKind { offers, gpus, counts };

@@ -362,8 +362,6 @@ struct EnergyReport {
   std::optional<Expected> expected;
 };
 
-// Compute-optimal training for the run's compute (Chinchilla): the 20-tokens-per-parameter rule and the
-// optimum of the fitted loss L(N, D), with the predicted loss of each and of the run.
 // A compute-optimal split of a compute budget into parameters and tokens, and the fitted law's loss
 // there (for the run's own compute; a budget's splits leave it out).
 struct LawSplit {
@@ -377,6 +375,8 @@ struct BudgetSplit {
   LawSplit rule, fitted;
 };
 
+// Compute-optimal training for the run's compute (Chinchilla): the 20-tokens-per-parameter rule and the
+// optimum of the fitted loss L(N, D), with the predicted loss of each and of the run.
 struct ScalingLawReport {
   double params = 0, tokens = 0, compute_flops = 0, tokens_per_param = 0, loss = 0;
   LawSplit rule;    // the 20-tokens-per-parameter rule

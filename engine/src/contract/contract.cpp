@@ -179,9 +179,10 @@ void read_choice(detail::Fields& f, const Field& field, void* target) {
 }
 
 template <auto Member>
-inline constexpr Binding member_binding{&read_member<Member>};
+inline constexpr Binding member_binding{&read_member<Member>, nullptr, &section_tag<typename MemberOf<decltype(Member)>::Section>};
 template <auto Member, const auto& Table>
-inline constexpr Binding choice_binding{&read_choice<Member, Table>};
+inline constexpr Binding choice_binding{&read_choice<Member, Table>, nullptr,
+                                        &section_tag<typename MemberOf<decltype(Member)>::Section>};
 // An enumeration's names, kept for the fields that choose from it.
 template <const auto& Table>
 inline constexpr auto table_names = names_of(Table);
@@ -266,9 +267,11 @@ void write_flattened(const Field& field, const void* source, nlohmann::ordered_j
 }
 
 template <auto Member>
-inline constexpr Binding written_binding{nullptr, &write_member<Member>};
+inline constexpr Binding written_binding{nullptr, &write_member<Member>,
+                                         &section_tag<typename MemberOf<decltype(Member)>::Section>};
 template <auto Member, const auto& Table>
-inline constexpr Binding written_choice_binding{nullptr, &write_choice<Member, Table>};
+inline constexpr Binding written_choice_binding{nullptr, &write_choice<Member, Table>,
+                                                &section_tag<typename MemberOf<decltype(Member)>::Section>};
 inline constexpr Binding flattened_binding{nullptr, &write_flattened};
 
 // A field and the member it lands in: bound<&Section::member>(num(...)), or for a choice
@@ -318,7 +321,8 @@ void write_derived(const Field& field, const void* source, nlohmann::ordered_jso
   out[std::string(field.name)] = Function(*static_cast<const typename FunctionOf<decltype(Function)>::Section*>(source));
 }
 template <auto Function>
-inline constexpr Binding derived_binding{nullptr, &write_derived<Function>};
+inline constexpr Binding derived_binding{nullptr, &write_derived<Function>,
+                                         &section_tag<typename FunctionOf<decltype(Function)>::Section>};
 template <auto Function>
 constexpr Field derived(Field field) {
   field.binding = &derived_binding<Function>;
@@ -333,7 +337,8 @@ void write_member_when(const Field& field, const void* source, nlohmann::ordered
     write_member<Member>(field, source, out);
 }
 template <auto Member, auto When>
-inline constexpr Binding written_when_binding{nullptr, &write_member_when<Member, When>};
+inline constexpr Binding written_when_binding{nullptr, &write_member_when<Member, When>,
+                                              &section_tag<typename MemberOf<decltype(Member)>::Section>};
 template <auto Member, auto When>
 constexpr Field written_when(Field field) {
   field.binding = &written_when_binding<Member, When>;
@@ -358,6 +363,32 @@ constexpr Field written(Field field) {
 template <class Whole, class Part>
 const void* part_of(const void* whole) {
   return static_cast<const Part*>(static_cast<const Whole*>(whole));
+}
+
+// Whether every binding of `fields` reads or writes `Section` (a flattened field passes its struct
+// through, and its record's fields are checked where that record is typed).
+template <class Section, class Fields>
+consteval bool binds_only(const Fields& fields) {
+  for (const Field& field : fields)
+    if (field.binding && field.binding->section && field.binding->section != &section_tag<Section>) return false;
+  return true;
+}
+
+// A record with the struct it is written from, its bindings checked to be of that struct:
+// constexpr auto likely_of = typed<LikelyRange, range_fields>(likely).
+template <class Section, const auto& Fields>
+constexpr RecordOf<Section> typed(const Record& record) {
+  static_assert(binds_only<Section>(Fields), "a record's bindings are of the struct it is written from");
+  return {record};
+}
+
+// An included record and the part of the including struct its bindings write from, checked to be of
+// that part: included<ParallelismReport, LayoutChoices, layout_fields>(layout).
+template <class Whole, class Part, const auto& Fields>
+constexpr Include included(const Record& record) {
+  static_assert(std::is_base_of_v<Part, Whole>, "an included part is a base of the including struct");
+  static_assert(binds_only<Part>(Fields), "an included record's bindings are of the part it writes from");
+  return {&record, &part_of<Whole, Part>};
 }
 
 constexpr auto framework_names = names_of(frameworks);
@@ -968,7 +999,7 @@ const Record likely{"report.time.range",
                     doc("With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
                     "validation's held-out rows (traincalc validate --speed)."),
                     range_fields};
-constexpr RecordOf<LikelyRange> likely_of{likely};
+constexpr RecordOf<LikelyRange> likely_of = typed<LikelyRange, range_fields>(likely);
 
 constexpr Field lost_fields[] = {
     written<&ExpectedRun::lost_slower_steps>(required(out("slower_steps", "hours", "A real run's steady speed below the predicted one (run_efficiency)."))),
@@ -994,7 +1025,7 @@ constexpr Field expected_range_fields[] = {
 const Record expected_likely{"report.time.expected.range",
                              doc("How far the expected run is likely to be off: the 80% range of its kind, from held-out rows."),
                              expected_range_fields};
-constexpr RecordOf<LikelyRange> expected_likely_of{expected_likely};
+constexpr RecordOf<LikelyRange> expected_likely_of = typed<LikelyRange, expected_range_fields>(expected_likely);
 const Record expected_hours_range{"report.time.expected.gpu_hours_range",
                                   doc("The expected run's GPU-hours: the likely range (80%)."),
                                   gpu_hours_range_fields};
@@ -1003,6 +1034,7 @@ const Record expected_days_range{"report.time.expected.wall_clock_days_range",
                                  days_range_fields};
 const Record lost_hours{"report.time.expected.lost_hours", doc("Wall-clock hours lost beyond the steady state, by cause."),
                         lost_fields};
+static_assert(binds_only<ExpectedRun>(lost_fields), "lost_hours is flattened from the expected run");
 constexpr Field expected_fields[] = {
     written<&ExpectedRun::recovery, recoveries>(required(choice("recovery", {}, "How interruptions are recovered from."))),
     written<&ExpectedRun::goodput>(required(out("goodput", "fraction", "Steady-state wall-clock / expected wall-clock."))),
@@ -1076,7 +1108,7 @@ constexpr Field memory_parts_fields[] = {
     written<&MemoryParts::total>(required(out("total", "bytes", "The peak over the phases of a step."))),
 };
 const Record memory_parts{"report.memory.per_gpu_bytes", doc("Memory per GPU, part by part."), memory_parts_fields};
-constexpr RecordOf<MemoryParts> memory_parts_of{memory_parts};
+constexpr RecordOf<MemoryParts> memory_parts_of = typed<MemoryParts, memory_parts_fields>(memory_parts);
 
 constexpr Field overhead_fields[] = {
     written<&MemoryOverhead::cuda_context>(required(out("cuda_context", "bytes", "CUDA context."))),
@@ -1091,7 +1123,7 @@ constexpr Field overhead_fields[] = {
                  "the caching allocator: part of the allocated peak."))),
 };
 const Record overhead{"report.memory.overhead_bytes", doc("The runtime overhead, part by part."), overhead_fields};
-constexpr RecordOf<MemoryOverhead> overhead_of{overhead};
+constexpr RecordOf<MemoryOverhead> overhead_of = typed<MemoryOverhead, overhead_fields>(overhead);
 
 constexpr Field explain_fields[] = {
     written<&MemoryExplanation::params_per_gpu>(required(out("params_per_gpu", "parameters", "Weights this GPU holds before ZeRO-3 sharding."))),
@@ -1123,7 +1155,7 @@ constexpr Field explain_fields[] = {
                  "per_gpu_bytes.weights)."))),
 };
 const Record explain{"report.memory.explain", doc("The numbers behind each part, for \"show the math\"."), explain_fields};
-constexpr RecordOf<MemoryExplanation> explain_of{explain};
+constexpr RecordOf<MemoryExplanation> explain_of = typed<MemoryExplanation, explain_fields>(explain);
 
 constexpr Field suggestion_fields[] = {
     required(holds("changes", Type::object, nullptr, "Dotted scenario paths and their new values.")),
@@ -1144,7 +1176,7 @@ constexpr Field assumptions_fields[] = {
     written<&MemoryAssumptions::quantization, quantizations>(choice("quantization", {}, "QLoRA: the base weights' format.")),
 };
 const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
-constexpr RecordOf<MemoryAssumptions> assumptions_of{assumptions};
+constexpr RecordOf<MemoryAssumptions> assumptions_of = typed<MemoryAssumptions, assumptions_fields>(assumptions);
 
 constexpr Field memory_range_fields[] = {
     written<&LikelyRange::basis>(required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory)."))),
@@ -1159,7 +1191,7 @@ constexpr Field memory_range_fields[] = {
 const Record memory_likely{"report.memory.range",
                            doc("How far the measured peak is likely to lie from the predicted one (per_gpu_bytes.total)."),
                            memory_range_fields};
-constexpr RecordOf<LikelyRange> memory_likely_of{memory_likely};
+constexpr RecordOf<LikelyRange> memory_likely_of = typed<LikelyRange, memory_range_fields>(memory_likely);
 constexpr auto memory_bytes_range_fields = range_span("bytes");
 const Record memory_bytes_range{"report.memory.per_gpu_total_range", doc("The per-GPU peak: the likely range (80%)."),
                                 memory_bytes_range_fields};
@@ -1180,7 +1212,7 @@ constexpr Field calibration_point_fields[] = {
 };
 const Record calibration_point{"report.calibration.points", doc("Each measured figure beside the engine's."),
                                calibration_point_fields};
-constexpr RecordOf<CalibrationPoint> calibration_point_of{calibration_point};
+constexpr RecordOf<CalibrationPoint> calibration_point_of = typed<CalibrationPoint, calibration_point_fields>(calibration_point);
 constexpr Field speed_calibration_fields[] = {
     written<&SpeedCalibration::compute>(required(out("compute", "factor", "The GPU's compute (matmuls, attention, elementwise, recomputation, optimizer, bubble), as a multiple of the model's."))),
     written<&SpeedCalibration::communication>(required(out("communication", "factor", "The exposed communication, as a multiple of the model's."))),
@@ -1221,7 +1253,7 @@ const Record calibration_report{"report.calibration", doc("What was calibrated t
 const Record framework_alternative{"report.framework_alternatives",
                                    doc("The scenario under another plausible framework, at the same layout."),
                                    framework_alternative_fields};
-constexpr RecordOf<FrameworkAlternative> framework_alternative_of{framework_alternative};
+constexpr RecordOf<FrameworkAlternative> framework_alternative_of = typed<FrameworkAlternative, framework_alternative_fields>(framework_alternative);
 constexpr Field report_memory_fields[] = {
     written<&MemoryReport::assumptions, assumptions_of>(required(holds("assumptions", Type::object, "What the memory model assumed."))),
     written<&MemoryReport::allocated_bytes>(required(out("allocated_bytes", "bytes", "Allocated peak (torch.cuda.max_memory_allocated)."))),
@@ -1274,7 +1306,7 @@ constexpr Field alternative_fields[] = {
     written<&LayoutOption::mfu>(required(out("mfu", "fraction", "Predicted utilisation."))),
     written<&LayoutOption::memory_bytes>(required(out("memory_bytes", "bytes", "Memory per GPU."))),
 };
-constexpr Include alternative_includes[] = {{&layout, &part_of<LayoutOption, LayoutChoices>}};
+constexpr Include alternative_includes[] = {included<LayoutOption, LayoutChoices, layout_fields>(layout)};
 const Record alternative{"report.parallelism.alternatives[]", doc("One of the next fastest layouts that fit."),
                          alternative_fields, alternative_includes};
 
@@ -1289,7 +1321,7 @@ constexpr Field parallelism_fields[] = {
     out("layouts_fitting", "layouts", "Of those, the ones that fit."),
     holds("alternatives", Type::list, &alternative, "The next fastest layouts that fit."),
 };
-constexpr Include parallelism_includes[] = {{&layout, &part_of<ParallelismReport, LayoutChoices>}};
+constexpr Include parallelism_includes[] = {included<ParallelismReport, LayoutChoices, layout_fields>(layout)};
 
 constexpr Field plan_fields[] = {
     written<&PlanReport::gpus>(required(out("gpus", "GPUs", "GPUs the estimate used."))),
@@ -1329,10 +1361,10 @@ constexpr Field exchange_fields[] = {
     written<&Exchange::total>(out("total", "money", "The total budget as given, in `from`.")),
 };
 const Record price_exchange{"report.cost.exchange", doc("The price, converted into the report's currency."), exchange_fields};
-constexpr RecordOf<Exchange> price_exchange_of{price_exchange};
+constexpr RecordOf<Exchange> price_exchange_of = typed<Exchange, exchange_fields>(price_exchange);
 const Record budget_exchange{"report.cost.budget_exchange", doc("The budget, converted into the report's currency."),
                              exchange_fields};
-constexpr RecordOf<Exchange> budget_exchange_of{budget_exchange};
+constexpr RecordOf<Exchange> budget_exchange_of = typed<Exchange, exchange_fields>(budget_exchange);
 
 constexpr Field cost_fields[] = {
     written<&CostReport::currency>(required(text("currency", "ISO code."))),
@@ -1400,7 +1432,7 @@ constexpr Field split_fields[] = {
     written<&LawSplit::loss>(out("loss", "nats", "Loss predicted by the fitted law.")),
 };
 const Record split{"split", doc("A compute-optimal split of parameters and tokens."), split_fields};
-constexpr RecordOf<LawSplit> split_of{split};
+constexpr RecordOf<LawSplit> split_of = typed<LawSplit, split_fields>(split);
 
 constexpr Field budget_split_fields[] = {
     written<&BudgetSplit::compute_flops>(required(out("compute_flops", "FLOPs", "What the total budget buys."))),
@@ -1408,7 +1440,7 @@ constexpr Field budget_split_fields[] = {
     written<&BudgetSplit::fitted, split_of>(required(holds("fitted_loss_optimum", Type::object, "The fitted law's optimum."))),
 };
 const Record budget_split{"report.scaling_law.budget", doc("What a total budget buys, split."), budget_split_fields};
-constexpr RecordOf<BudgetSplit> budget_split_of{budget_split};
+constexpr RecordOf<BudgetSplit> budget_split_of = typed<BudgetSplit, budget_split_fields>(budget_split);
 
 constexpr Field law_fit_fields[] = {
     written<&ScalingLawReport::fit_e>(required(out("e", "nats", "E, the irreducible loss."))),
@@ -1419,6 +1451,7 @@ constexpr Field law_fit_fields[] = {
 };
 const Record law_fit{"report.scaling_law.fit", doc("L(N, D) = E + A/N^alpha + B/D^beta (Hoffmann et al. 2022, eq. 10)."),
                      law_fit_fields};
+static_assert(binds_only<ScalingLawReport>(law_fit_fields), "fit is flattened from the scaling law");
 
 constexpr Field scaling_law_fields[] = {
     written<&ScalingLawReport::params>(required(out("params", "parameters", "The run's parameters."))),
@@ -1440,12 +1473,12 @@ namespace {
 const Record report_model{"report.model", doc("The model."), report_model_fields};
 const Record compute{"report.compute", doc("The work."), compute_fields};
 const Record report_hardware{"report.hardware", doc("The GPU and precision."), report_hardware_fields};
-constexpr RecordOf<HardwareReport> report_hardware_of{report_hardware};
+constexpr RecordOf<HardwareReport> report_hardware_of = typed<HardwareReport, report_hardware_fields>(report_hardware);
 const Record time{"report.time", doc("Utilisation, throughput and time."), time_fields};
 const Record report_memory{"report.memory", doc("Memory per GPU."), report_memory_fields};
 const Record parallelism{"report.parallelism", doc("The parallel layout."), parallelism_fields, parallelism_includes};
 const Record plan{"report.plan", doc("How many GPUs, and why."), plan_fields};
-constexpr RecordOf<PlanReport> plan_of{plan};
+constexpr RecordOf<PlanReport> plan_of = typed<PlanReport, plan_fields>(plan);
 const Record cost{"report.cost", doc("Money (with pricing or a budget)."), cost_fields};
 const Record report_energy{"report.energy", doc("Energy and CO2 (when the GPU's power is known)."), report_energy_fields};
 const Record scaling_law{"report.scaling_law", doc("Compute-optimal training (dense language-model pre-training)."),
@@ -1475,25 +1508,25 @@ constexpr Field report_fields[] = {
 const Record report{"report", doc("What an estimate says."), report_fields, {}, true};
 
 namespace report_sections {
-const RecordOf<ModelReport> model{contract::report_model};
-const RecordOf<ComputeReport> compute{contract::compute};
-const RecordOf<HardwareReport> hardware{contract::report_hardware};
-const RecordOf<TimeReport> time{contract::time};
-const RecordOf<StepBreakdown> breakdown_seconds{contract::breakdown};
-const RecordOf<ExpectedRun> expected_run{contract::expected_run};
-const RecordOf<MemoryReport> memory{contract::report_memory};
-const RecordOf<PlanReport> plan{contract::plan};
-const RecordOf<CalibrationReport> calibration{contract::calibration_report};
-const RecordOf<SpeedCalibration> speed_calibration{contract::speed_calibration};
-const RecordOf<MemoryCalibration> memory_calibration{contract::memory_calibration};
-const RecordOf<CostReport> cost{contract::cost};
-const RecordOf<EnergyReport> energy{contract::report_energy};
-const RecordOf<EnergyReport::Expected> energy_expected{contract::energy_expected};
-const RecordOf<ScalingLawReport> scaling_law{contract::scaling_law};
-const RecordOf<Report> report{contract::report};
-const RecordOf<ParallelismReport> parallelism{contract::parallelism};
-const RecordOf<LayoutOption> alternative{contract::alternative};
-const RecordOf<LayoutChoices> layout{contract::layout};
+const RecordOf<ModelReport> model = typed<ModelReport, report_model_fields>(contract::report_model);
+const RecordOf<ComputeReport> compute = typed<ComputeReport, compute_fields>(contract::compute);
+const RecordOf<HardwareReport> hardware = typed<HardwareReport, report_hardware_fields>(contract::report_hardware);
+const RecordOf<TimeReport> time = typed<TimeReport, time_fields>(contract::time);
+const RecordOf<StepBreakdown> breakdown_seconds = typed<StepBreakdown, breakdown_fields>(contract::breakdown);
+const RecordOf<ExpectedRun> expected_run = typed<ExpectedRun, expected_fields>(contract::expected_run);
+const RecordOf<MemoryReport> memory = typed<MemoryReport, report_memory_fields>(contract::report_memory);
+const RecordOf<PlanReport> plan = typed<PlanReport, plan_fields>(contract::plan);
+const RecordOf<CalibrationReport> calibration = typed<CalibrationReport, calibration_report_fields>(contract::calibration_report);
+const RecordOf<SpeedCalibration> speed_calibration = typed<SpeedCalibration, speed_calibration_fields>(contract::speed_calibration);
+const RecordOf<MemoryCalibration> memory_calibration = typed<MemoryCalibration, memory_calibration_fields>(contract::memory_calibration);
+const RecordOf<CostReport> cost = typed<CostReport, cost_fields>(contract::cost);
+const RecordOf<EnergyReport> energy = typed<EnergyReport, report_energy_fields>(contract::report_energy);
+const RecordOf<EnergyReport::Expected> energy_expected = typed<EnergyReport::Expected, energy_expected_fields>(contract::energy_expected);
+const RecordOf<ScalingLawReport> scaling_law = typed<ScalingLawReport, scaling_law_fields>(contract::scaling_law);
+const RecordOf<Report> report = typed<Report, report_fields>(contract::report);
+const RecordOf<ParallelismReport> parallelism = typed<ParallelismReport, parallelism_fields>(contract::parallelism);
+const RecordOf<LayoutOption> alternative = typed<LayoutOption, alternative_fields>(contract::alternative);
+const RecordOf<LayoutChoices> layout = typed<LayoutChoices, layout_fields>(contract::layout);
 }  // namespace report_sections
 
 namespace {

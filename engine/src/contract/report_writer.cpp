@@ -1,7 +1,10 @@
 // The report as JSON: each section from its record's bindings (contract.cpp), what is derived or
 // conditional passed by name, and every report checked against its declaration before it leaves.
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "catalog/specs.hpp"
 #include "contract/json_fields.hpp"
@@ -246,7 +249,7 @@ json energy_json(const EnergyReport& e) {
   return contract::write_record(sections::energy, e, std::move(extras));
 }
 
-// Where the run stands against the scaling laws: the 20-tokens-a-parameter rule and the fitted optimum.
+// The whole report: each section, then checked against its declaration.
 json report_json_value(const Report& r) {
   json extras = {{"model", model_json(r)},
                  {"compute", compute_json(r)},

@@ -197,7 +197,12 @@ Issues read_request(const json& value, CompareRequest& request) {
     }
   }
   if (auto n = f.number("gpus_when_unset")) request.gpus_when_unset = *n;
-  if (const json* counts = f.raw("counts")) read_counts(f, *counts, request.counts);
+  if (const json* counts = f.raw("counts")) {
+    if (request.kind == CompareKind::counts)
+      read_counts(f, *counts, request.counts);
+    else
+      f.error("counts", "conflict", "compare.counts is for kind counts; give kind \"counts\" or leave counts out.");
+  }
   if (request.kind == CompareKind::counts && request.counts.empty() && errors.empty())
     f.error("counts", "required", "compare.counts is required with kind counts: the GPU counts, e.g. [8, 64, 512].");
   f.reject_unknown();

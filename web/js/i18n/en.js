@@ -523,6 +523,7 @@ export const STRINGS = {
   offer_pick: 'Price from a cloud offer',
   offer_none: '{n} {n#offer|offers} for this GPU…',
   paste_failed: 'The text could not be read: the reader did not load or failed (is the connection down?). Your text is still here: try again.',
+  words_failed: 'The other language could not be loaded (is the connection down?). Try the switch again.',
   offer_snapshot: 'Price snapshot in {currency}: {provider}, {date} (source: {source}). Prices change; edit it if yours differs. A budget keeps its own currency.',
   offer_snapshot_unsourced: 'Price snapshot in {currency}: {provider}, {date}. Prices change; edit it if yours differs. A budget keeps its own currency.',
   offer_own_price: 'Your own price for {offer} instances: their size and network still apply.',

@@ -520,6 +520,7 @@ export const STRINGS = {
   offer_pick: '采用云服务报价',
   offer_none: '此 GPU 有 {n} 项报价…',
   paste_failed: '无法读取：读取器未能加载或出错（网络是否断开？）。你粘贴的内容仍在框中，请重试。',
+  words_failed: '另一种语言的文字未能加载（网络是否断开？），请再点一次切换。',
   offer_snapshot: '价格快照（{currency}）：{provider}，{date}（来源：{source}）。价格会变动，如与你的价格不同请修改。预算保持它自己的币种。',
   offer_snapshot_unsourced: '价格快照（{currency}）：{provider}，{date}。价格会变动，如与你的价格不同请修改。预算保持它自己的币种。',
   offer_own_price: '这是你为 {offer} 实例填写的价格：实例规模和网络仍按该报价计算。',
