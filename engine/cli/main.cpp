@@ -475,7 +475,7 @@ int run(int argc, char** argv) {
   const std::string& command = args[0];
   if (command == "schema") {
     const std::string which = args.size() == 2 ? args[1] : "";
-    const std::string text = which == "reference" ? traincalc::contract::markdown_reference()
+    const std::string text = which == "reference" ? traincalc::contract::markdown_reference() + traincalc::validation_reference()
                              : which == "choices" ? traincalc::contract::javascript_choices()
                              : which == "issues"  ? traincalc::contract::issues_json()
                                                   : traincalc::contract::json_schema(which);

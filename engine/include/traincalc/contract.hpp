@@ -190,6 +190,9 @@ std::vector<std::string> departures(const nlohmann::ordered_json& value, const R
 std::string json_schema(std::string_view which, int indent = 2);
 // The Markdown reference of every record, the issue codes and reasons included (docs/reference.md).
 std::string markdown_reference();
+// A further part of that reference: a heading, a paragraph, and the sections of the records reachable
+// from `roots` that markdown_reference() does not already give (the validation tables').
+std::string markdown_sections(std::string_view heading, std::string_view intro, std::span<const Record* const> roots);
 // Every issue code with its meaning, and every reason (traincalc/issue.hpp), as JSON:
 // {"codes": [{"code", "meaning"}, ...], "reasons": [...]}.
 std::string issues_json();

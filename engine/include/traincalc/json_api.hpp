@@ -67,19 +67,31 @@ std::string hf_import_to_json(const HfImport& imported, int indent = -1);
 // time of the layout the planner picks for the same GPUs, against the published layout's.
 // {"rows": [...], "median_abs_error_pp": x, "max_abs_error_pp": y}
 std::string validation_json(const Catalog& catalog, bool with_planner, int indent = -1);
-struct ValidationRow {
+// What a validation row ran, as the engine read its scenario: the GPU (its catalog ID, else its name,
+// and its name), how many, the model, its size and depth, how it trained ("pretrain", "full", "lora"
+// or "qlora"), the precision, the sequence and the layout. The page describes each row from these in
+// the reader's language; the row's `label` is its source's own name for it.
+struct ValidationRun {
+  std::string gpu, gpu_name;
+  double gpus = 0;
+  std::string model;
+  double layers = 0, params = 0;
+  std::string method, precision;
+  double seq_len = 0;
+  LayoutChoices layout;
+};
+// The layout the planner picks for a validation row's GPUs, and how many it weighed.
+struct PlannerPick : LayoutOption {
+  double layouts_evaluated = 0;
+};
+struct ValidationRow : ValidationRun {
   std::string id, label, source, assumptions;
   std::string metric;  // "mfu", or "hfu" where the source counts recomputed FLOPs
   double published = 0, predicted = 0, error_pp = 0;
-  std::string gpu, gpu_name;
-  double gpus = 0, step_seconds = 0, tokens_per_second_per_gpu = 0;
-  // What ran, for describing the row in the reader's language (as the speed and memory rows do).
-  std::string model, method, precision;
-  double params = 0, layers = 0, seq_len = 0, global_batch_sequences = 0;
-  ParallelismReport layout;
+  double step_seconds = 0, tokens_per_second_per_gpu = 0;
+  double global_batch_sequences = 0;
   bool fits = false;
-  std::optional<LayoutOption> planner;  // with_planner: the planner's own layout for the same GPUs
-  double planner_layouts_evaluated = 0;
+  std::optional<PlannerPick> planner;  // with_planner: the planner's own layout for the same GPUs
 };
 struct ValidationTable {
   std::string description;
@@ -103,7 +115,7 @@ struct CalibrationDistance {
 // The memory model against measured peaks (engine/data/memory-validation.json), held out by source:
 // the one calibrated constant, the allocator's fragmentation allowance, is fitted on the other
 // sources' reserved peaks for each source's rows, and on all of them for the in-sample figures.
-struct MemoryValidationRow {
+struct MemoryValidationRow : ValidationRun {
   std::string id, label, source_group, lineage, framework, source;
   std::string counter;  // what was measured: "allocated", "reserved" or "device" (nvidia-smi)
   std::string rank;     // which pipeline stage reported it: "last", or empty for the worst
@@ -115,13 +127,6 @@ struct MemoryValidationRow {
   double error_pct = 0, error_in_sample_pct = 0;
   double capacity_bytes = 0;
   bool predicted_fits = false;
-  std::string gpu;
-  // What ran, as the engine read the row's scenario (the page describes the row from these in the
-  // reader's language): the model, the GPUs, the precision, how it trained ("pretrain", "full",
-  // "lora" or "qlora"), the sequence length and the layout.
-  std::string model, gpu_name, precision, method;
-  double params = 0, layers = 0, gpus = 0, seq_len = 0;
-  ParallelismReport layout;
 };
 struct MemoryValidationSource {
   std::string group, lineage;
@@ -160,23 +165,16 @@ std::string memory_validation_to_json(const MemoryValidationTable& table, int in
 // the step model's calibrated constants (SpeedParams) are fitted on every other lineage's sources to
 // predict each lineage's rows, and on all of them for the in-sample figures. Errors are in step time:
 // predicted / measured - 1 (for a published MFU, measured MFU / predicted MFU - 1).
-struct SpeedValidationRow {
-  std::string id, label, source_group, framework, gpu;
+struct SpeedValidationRow : ValidationRun {
+  std::string id, label, source_group, framework;
   std::string lineage;  // whose training code ran ("megatron", "pytorch", ...): the unit held out
-  // What ran, from the engine's reading of the row's scenario: the model's name and parameters, the
-  // GPU's catalog name, the precision, the sequence length and the sequences a step (with `layout`, a
-  // description of the run in any language; `label` is the source's own name for it).
-  std::string model, gpu_name, precision;
-  std::string method;  // "pretrain", "full", "lora" or "qlora"
-  double params = 0, layers = 0, seq_len = 0, global_batch_sequences = 0;
+  double global_batch_sequences = 0;
   std::string metric;  // what was measured: "step_seconds", "mfu" or "hfu"
   double measured = 0;
-  double gpus = 0;
   double predicted = 0, predicted_in_sample = 0;  // in the metric's unit; held out and in sample
   double predicted_built_in = 0;                   // with the engine's own constants
   double error_pct = 0, error_in_sample_pct = 0;  // step time, signed
   std::string rank_group;  // rows ranked against each other (vTrain: one model on one GPU count)
-  ParallelismReport layout;
   double layer_stream_seconds = 0;  // the engine's own prediction: GPU work per layer and micro-batch
   std::string range_basis;          // the kind of step (LikelyRange::basis), from the engine's own prediction
   double width = 0;                 // the model's hidden size, where the source varies it (else 0)
@@ -310,6 +308,7 @@ struct RunValidationRow {
 struct RunValidationTable {
   std::string description;
   std::vector<RunValidationRow> rows;
+  double rule_of_thumb_mfu = 0.4;  // the rule of thumb's utilisation: 6 N T at 40% of the dense peak
   double run_efficiency_in_sample = 1;
   double runs_predicted = 0;  // rows whose utilisation the engine predicts (those the fit uses)
   // Median absolute errors over all rows: the expected run held out and in sample, the steady state,
@@ -335,6 +334,10 @@ struct RunValidationTable {
 };
 RunValidationTable validate_runs(const Catalog& catalog);
 std::string run_validation_to_json(const RunValidationTable& table, int indent = -1);
+
+// The validation tables' part of docs/reference.md, after contract::markdown_reference()'s: each table's
+// fields (validation/records.cpp), as `traincalc schema reference` prints them.
+std::string validation_reference();
 
 // The scenario on each of the catalog's cloud offers (their GPU and price; the user's count or
 // budget) or on each GPU (the user's count, gpus_when_unset where a budget or deadline chose it),

@@ -195,8 +195,9 @@ struct MemoryOverhead {
   bool operator==(const MemoryOverhead&) const = default;
 };
 
-// What the memory model assumed, and whether each came from the scenario or the framework's preset.
-struct MemoryAssumptions {
+// The framework, regime and kernels the memory model assumes, and whether each is the scenario's
+// (false) or follows the framework's preset (true).
+struct MemoryChoices {
   Framework framework = Framework::megatron;
   bool framework_assumed = true;
   Regime regime = Regime::mixed;
@@ -204,6 +205,10 @@ struct MemoryAssumptions {
   AttentionKernel attention = AttentionKernel::flash;
   bool attention_assumed = true;
   CrossEntropy cross_entropy = CrossEntropy::eager;
+};
+
+// What the memory model assumed, as the report says it.
+struct MemoryAssumptions : MemoryChoices {
   std::optional<AdapterPrecision> adapter_precision;  // LoRA and QLoRA only
   std::optional<Quantization> quantization;           // QLoRA only
 };

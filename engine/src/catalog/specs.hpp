@@ -69,11 +69,9 @@ inline double model_layers(const ModelSpec& m) {
   return m.architecture ? m.architecture->layers + m.architecture->decoder_layers : 0.0;
 }
 
-// What ran, as every validation table's row carries it for the page to word in the reader's language:
-// the GPU (its catalog ID, else its name, and its name), how many, the model, its size and depth, how it
-// trained, the precision, the sequence and the layout, as the engine read the row's scenario.
-template <class Row>
-void describe_run(Row& row, const Scenario& s, const Report& r) {
+// What ran, as every validation table's row carries it for the page to word in the reader's language,
+// as the engine read the row's scenario.
+inline void describe_run(ValidationRun& row, const Scenario& s, const Report& r) {
   row.gpu = r.hardware.gpu_id.empty() ? r.hardware.gpu_name : r.hardware.gpu_id;
   row.gpu_name = r.hardware.gpu_name;
   row.gpus = r.plan.gpus;
@@ -84,30 +82,6 @@ void describe_run(Row& row, const Scenario& s, const Report& r) {
   row.precision = to_string(r.hardware.precision);
   row.seq_len = r.compute.seq_len;
   row.layout = r.parallelism;
-}
-
-// The same, as each table's JSON row carries it (what the page words the row from).
-template <class Row>
-json run_to_json(const Row& row) {
-  return {{"gpu", row.gpu},           {"gpu_name", row.gpu_name},   {"gpus", row.gpus},
-          {"model", row.model},       {"layers", row.layers},       {"params", row.params},
-          {"method", row.method},     {"precision", row.precision}, {"seq_len", row.seq_len},
-          {"layout", contract::write_record(contract::report_sections::layout, row.layout)}};
-}
-
-// A calibration-within-sources table (speed's or memory's) as JSON.
-inline json calibration_to_json(const std::vector<CalibrationDistance>& distances) {
-  json out = json::array();
-  for (const CalibrationDistance& d : distances)
-    out.push_back({{"distance", d.distance},
-                   {"pairs", d.pairs},
-                   {"sources", d.sources},
-                   {"median_abs_error_pct", d.median_abs_error_pct},
-                   {"median_abs_error_uncalibrated_pct", d.median_abs_error_uncalibrated_pct},
-                   {"median_abs_error_full_pct", d.median_abs_error_full_pct},
-                   {"low", d.low},
-                   {"high", d.high}});
-  return out;
 }
 
 }  // namespace traincalc::detail

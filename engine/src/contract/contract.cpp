@@ -6,7 +6,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "contract/declare.hpp"
 #include "contract/json_fields.hpp"
+#include "contract/records.hpp"
 #include "traincalc/contract.hpp"
 #include "traincalc/currencies.hpp"
 #include "traincalc/grids.hpp"
@@ -77,320 +79,6 @@ constexpr NumberRule measured_rate_range{1e-3, false, 1e15, false};
 constexpr NumberRule measured_fraction_range{0, true, 1, false};
 constexpr NumberRule measured_tflops_range{1e-3, false, 1e5, false};
 constexpr NumberRule measured_bytes_range{1e3, false, 1e15, false};
-// What a report holds: finite and never negative.
-constexpr NumberRule amount{0, false, 1e300, false};
-
-// ---- Descriptions ----
-
-// The descriptions feed the JSON Schema and docs/reference.md. The calculator's WebAssembly module
-// writes neither: it compiles this file with TRAINCALC_CONTRACT_DESCRIPTIONS=0, and the text stays out
-// of its download (about 14 KB gzip-compressed).
-#ifndef TRAINCALC_CONTRACT_DESCRIPTIONS
-#define TRAINCALC_CONTRACT_DESCRIPTIONS 1
-#endif
-constexpr std::string_view doc(std::string_view description) {
-  return TRAINCALC_CONTRACT_DESCRIPTIONS ? description : std::string_view{};
-}
-
-// ---- Builders, so each table reads as one line per field ----
-
-constexpr Field num(std::string_view name, std::string_view unit, NumberRule rule, std::string_view default_value,
-                    std::string_view description) {
-  return {name, rule.integer ? Type::integer : Type::number, unit, rule, default_value, doc(description)};
-}
-constexpr Field flag(std::string_view name, std::string_view default_value, std::string_view description) {
-  return {name, Type::boolean, {}, {}, default_value, doc(description)};
-}
-constexpr Field text(std::string_view name, std::string_view description) {
-  return {name, Type::text, {}, {}, {}, doc(description)};
-}
-constexpr Field pick(std::string_view name, std::span<const std::string_view> choices, std::string_view default_value,
-                     std::string_view description) {
-  return {name, Type::choice, {}, {}, default_value, doc(description), choices};
-}
-// A choice bound to an enumeration: bound<&Section::member, its_table>(choice(...)) or written<...>,
-// whose names come from the table.
-constexpr Field choice(std::string_view name, std::string_view default_value, std::string_view description) {
-  return {name, Type::choice, {}, {}, default_value, doc(description)};
-}
-constexpr Field number_or(std::string_view name, std::span<const std::string_view> words, std::string_view unit,
-                          NumberRule rule, std::string_view default_value, std::string_view description) {
-  return {name, Type::number_or_word, unit, rule, default_value, doc(description), words};
-}
-constexpr Field holds(std::string_view name, Type type, const Record* record, std::string_view description) {
-  return {name, type, {}, {}, {}, doc(description), {}, record};
-}
-// A section whose record the field's binding gives (written<&Section::member, its_record>).
-constexpr Field holds(std::string_view name, Type type, std::string_view description) {
-  return holds(name, type, nullptr, description);
-}
-constexpr Field required(Field field) {
-  field.required = true;
-  return field;
-}
-// A report amount (never negative).
-constexpr Field out(std::string_view name, std::string_view unit, std::string_view description) {
-  return {name, Type::number, unit, amount, {}, doc(description)};
-}
-
-// ---- Bindings: the member each scenario field lands in (Fields::read_bound reads them) ----
-
-template <class M>
-struct MemberOf;
-template <class S, class T>
-struct MemberOf<T S::*> {
-  using Section = S;
-  using Type = T;
-};
-
-template <class T>
-inline constexpr bool is_optional = false;
-template <class T>
-inline constexpr bool is_optional<std::optional<T>> = true;
-
-// Into an optional member as given (absent: nullopt); into a plain one only when given (absent: the
-// struct's default).
-template <class T, class V>
-void assign(T& slot, const std::optional<V>& value) {
-  if constexpr (is_optional<T>)
-    slot = value;
-  else if (value)
-    slot = *value;
-}
-
-// A number (in the declared range; "auto" and the other declared words leave it unset) or a flag.
-template <auto Member>
-void read_member(detail::Fields& f, const Field& field, void* target) {
-  using Of = MemberOf<decltype(Member)>;
-  auto& slot = static_cast<typename Of::Section*>(target)->*Member;
-  if constexpr (std::is_same_v<typename Of::Type, bool> || std::is_same_v<typename Of::Type, std::optional<bool>>)
-    assign(slot, f.flag(field.name));
-  else if (field.type == Type::number_or_word)
-    assign(slot, f.number_or_word(field.name).value);
-  else
-    assign(slot, f.number(field.name));
-}
-
-// One of an enumeration's names, by its table.
-template <auto Member, const auto& Table>
-void read_choice(detail::Fields& f, const Field& field, void* target) {
-  using Of = MemberOf<decltype(Member)>;
-  assign(static_cast<typename Of::Section*>(target)->*Member, f.choice(field.name, Table));
-}
-
-template <auto Member>
-inline constexpr Binding member_binding{&read_member<Member>, nullptr, &section_tag<typename MemberOf<decltype(Member)>::Section>};
-template <auto Member, const auto& Table>
-inline constexpr Binding choice_binding{&read_choice<Member, Table>, nullptr,
-                                        &section_tag<typename MemberOf<decltype(Member)>::Section>};
-// An enumeration's names, kept for the fields that choose from it.
-template <const auto& Table>
-inline constexpr auto table_names = names_of(Table);
-
-template <class T>
-inline constexpr bool is_vector = false;
-template <class T>
-inline constexpr bool is_vector<std::vector<T>> = true;
-
-// Whether a member is written by a record of its own: a struct (not a text or a list).
-template <class T>
-inline constexpr bool is_record = std::is_class_v<T> && !std::is_same_v<T, std::string> && !is_vector<T> &&
-                                  !is_optional<T>;
-template <class T>
-inline constexpr bool is_record_list = false;
-template <class T>
-inline constexpr bool is_record_list<std::vector<T>> = is_record<T>;
-
-// Whether a template argument is a record with its struct (RecordOf), and a list's item type.
-template <class T>
-inline constexpr bool is_record_of = false;
-template <class S>
-inline constexpr bool is_record_of<RecordOf<S>> = true;
-template <class T>
-struct ItemOf {
-  using Type = T;
-};
-template <class T>
-struct ItemOf<std::vector<T>> {
-  using Type = T;
-};
-template <class T>
-struct ItemOf<std::optional<T>> {
-  using Type = T;
-};
-
-// A report field, from its member: a number, a flag, a text or a list of numbers or texts (an optional
-// one only when set; the text of a field that is not required only when not empty), a section of its
-// own (a struct member, an optional one only when set, written by its record's bindings), or a list
-// of such (a field that is not required only when not empty).
-template <auto Member>
-void write_member(const Field& field, const void* source, nlohmann::ordered_json& out) {
-  using Of = MemberOf<decltype(Member)>;
-  using T = typename Of::Type;
-  const auto& value = static_cast<const typename Of::Section*>(source)->*Member;
-  const std::string key(field.name);
-  if constexpr (is_optional<T>) {
-    if constexpr (is_record<typename T::value_type>) {
-      if (value) out[key] = write_bound(*field.record, &*value, nlohmann::ordered_json::object());
-    } else {
-      if (value) out[key] = *value;
-    }
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    if (field.required || !value.empty()) out[key] = value;
-  } else if constexpr (is_record<T>) {
-    out[key] = write_bound(*field.record, &value, nlohmann::ordered_json::object());
-  } else if constexpr (is_record_list<T>) {
-    if (!field.required && value.empty()) return;
-    nlohmann::ordered_json items = nlohmann::ordered_json::array();
-    for (const auto& item : value) items.push_back(write_bound(*field.record, &item, nlohmann::ordered_json::object()));
-    out[key] = std::move(items);
-  } else {
-    out[key] = value;
-  }
-}
-
-// An enumeration's member, by its table's name (an optional one only when set).
-template <auto Member, const auto& Table>
-void write_choice(const Field& field, const void* source, nlohmann::ordered_json& out) {
-  using Of = MemberOf<decltype(Member)>;
-  const auto& value = static_cast<const typename Of::Section*>(source)->*Member;
-  if constexpr (is_optional<typename Of::Type>) {
-    if (value) out[std::string(field.name)] = std::string(name_of(Table, *value));
-  } else {
-    out[std::string(field.name)] = std::string(name_of(Table, value));
-  }
-}
-
-// A nested object whose fields are members of the same struct (report.time.expected.lost_hours).
-void write_flattened(const Field& field, const void* source, nlohmann::ordered_json& out) {
-  out[std::string(field.name)] = write_bound(*field.record, source, nlohmann::ordered_json::object());
-}
-
-template <auto Member>
-inline constexpr Binding written_binding{nullptr, &write_member<Member>,
-                                         &section_tag<typename MemberOf<decltype(Member)>::Section>};
-template <auto Member, const auto& Table>
-inline constexpr Binding written_choice_binding{nullptr, &write_choice<Member, Table>,
-                                                &section_tag<typename MemberOf<decltype(Member)>::Section>};
-inline constexpr Binding flattened_binding{nullptr, &write_flattened};
-
-// A field and the member it lands in: bound<&Section::member>(num(...)), or for a choice
-// bound<&Section::member, its_table>(choice(...)), its names the table's.
-template <auto Member>
-constexpr Field bound(Field field) {
-  field.binding = &member_binding<Member>;
-  return field;
-}
-template <auto Member, const auto& Table>
-constexpr Field bound(Field field) {
-  field.binding = &choice_binding<Member, Table>;
-  field.choices = table_names<Table>;
-  return field;
-}
-// A report field and the member it is written from: written<&Section::member>(out(...)), for an
-// enumeration written<&Section::member, its_table>(choice(...)), and flattened(holds(...)) for a
-// nested object of the same struct's members.
-template <auto Member>
-constexpr Field written(Field field) {
-  using T = typename ItemOf<typename MemberOf<decltype(Member)>::Type>::Type;
-  static_assert(!is_record<T>, "a section is written<&Section::member, its_record>");
-  field.binding = &written_binding<Member>;
-  return field;
-}
-template <auto Member, const auto& Table>
-  requires(!is_record_of<std::remove_cvref_t<decltype(Table)>>)
-constexpr Field written(Field field) {
-  field.binding = &written_choice_binding<Member, Table>;
-  field.choices = table_names<Table>;
-  return field;
-}
-constexpr Field flattened(Field field) {
-  field.binding = &flattened_binding;
-  return field;
-}
-
-// A report field computed from its section: derived<&function>(text(...)), function(const Section&).
-template <class Function>
-struct FunctionOf;
-template <class R, class S>
-struct FunctionOf<R (*)(const S&)> {
-  using Section = S;
-};
-template <auto Function>
-void write_derived(const Field& field, const void* source, nlohmann::ordered_json& out) {
-  out[std::string(field.name)] = Function(*static_cast<const typename FunctionOf<decltype(Function)>::Section*>(source));
-}
-template <auto Function>
-inline constexpr Binding derived_binding{nullptr, &write_derived<Function>,
-                                         &section_tag<typename FunctionOf<decltype(Function)>::Section>};
-template <auto Function>
-constexpr Field derived(Field field) {
-  field.binding = &derived_binding<Function>;
-  return field;
-}
-
-// A report field written from its member only when `when(section)` holds: written_when<&Section::member,
-// &condition>(out(...)).
-template <auto Member, auto When>
-void write_member_when(const Field& field, const void* source, nlohmann::ordered_json& out) {
-  if (When(*static_cast<const typename MemberOf<decltype(Member)>::Section*>(source)))
-    write_member<Member>(field, source, out);
-}
-template <auto Member, auto When>
-inline constexpr Binding written_when_binding{nullptr, &write_member_when<Member, When>,
-                                              &section_tag<typename MemberOf<decltype(Member)>::Section>};
-template <auto Member, auto When>
-constexpr Field written_when(Field field) {
-  field.binding = &written_when_binding<Member, When>;
-  return field;
-}
-
-// A report section written from a struct member by that struct's record:
-// written<&Section::member, its_record>(holds(name, type, description)), where its_record is a
-// RecordOf<the member's struct> (of its items' struct, for a list), checked here.
-template <auto Member, const auto& Section>
-  requires is_record_of<std::remove_cvref_t<decltype(Section)>>
-constexpr Field written(Field field) {
-  using Item = typename ItemOf<typename MemberOf<decltype(Member)>::Type>::Type;
-  static_assert(std::is_same_v<Item, typename std::remove_cvref_t<decltype(Section)>::Section>,
-                "a section is written by the record of its member's own struct");
-  field.record = &Section.record;
-  field.binding = &written_binding<Member>;
-  return field;
-}
-
-// The part of a struct an included record's bindings write from: its base (LayoutChoices).
-template <class Whole, class Part>
-const void* part_of(const void* whole) {
-  return static_cast<const Part*>(static_cast<const Whole*>(whole));
-}
-
-// Whether every binding of `fields` reads or writes `Section` (a flattened field passes its struct
-// through, and its record's fields are checked where that record is typed).
-template <class Section, class Fields>
-consteval bool binds_only(const Fields& fields) {
-  for (const Field& field : fields)
-    if (field.binding && field.binding->section && field.binding->section != &section_tag<Section>) return false;
-  return true;
-}
-
-// A record with the struct it is written from, its bindings checked to be of that struct:
-// constexpr auto likely_of = typed<LikelyRange, range_fields>(likely).
-template <class Section, const auto& Fields>
-constexpr RecordOf<Section> typed(const Record& record) {
-  static_assert(binds_only<Section>(Fields), "a record's bindings are of the struct it is written from");
-  return {record};
-}
-
-// An included record and the part of the including struct its bindings write from, checked to be of
-// that part: included<ParallelismReport, LayoutChoices, layout_fields>(layout).
-template <class Whole, class Part, const auto& Fields>
-constexpr Include included(const Record& record) {
-  static_assert(std::is_base_of_v<Part, Whole>, "an included part is a base of the including struct");
-  static_assert(binds_only<Part>(Fields), "an included record's bindings are of the part it writes from");
-  return {&record, &part_of<Whole, Part>};
-}
-
 constexpr auto framework_names = names_of(frameworks);
 constexpr auto training_type_names = names_of(training_types);
 constexpr auto offer_cluster_names = names_of(offer_clusters);
@@ -973,33 +661,6 @@ const Record gpu_hours_range{"report.time.gpu_hours_range", doc("GPU-hours: the 
 constexpr auto days_range_fields = range_span("days");
 const Record days_range{"report.time.wall_clock_days_range", doc("Wall-clock days: the likely range (80%)."),
                         days_range_fields};
-// A likely range's counts of lineages, and the factors of what was assumed and of being outside the
-// validated envelope, are written where they say something: a count, a factor that moves the range.
-constexpr bool counts_lineages(const LikelyRange& r) { return r.lineages > 0; }
-constexpr bool assumption_moves(const LikelyRange& r) { return r.assumed_low != 1 || r.assumed_high != 1; }
-constexpr bool envelope_moves(const LikelyRange& r) { return r.outside_low != 1 || r.outside_high != 1; }
-constexpr Field range_fields[] = {
-    written<&LikelyRange::basis>(required(text("basis", "The kind of step the range comes from: \"launch_bound\" (the host's kernel launches "
-                           "take longer than a layer's GPU work), \"launch_near\" (over a third of it), "
-                           "\"compute_bound\", or \"mixture_of_experts\" (any step of a model with routed experts); calibrated "
-                           "on a measured run, \"calibrated_layout\", \"calibrated_gpus\" or \"calibrated_model\" "
-                           "(measured / calibrated over the validation sources' other rows at that distance; the run "
-                           "measured itself has no range)."))),
-    written<&LikelyRange::low>(required(out("low", "ratio", "Low end of measured / predicted step time for a run of a software lineage none of the validation rows share, from held-out rows of that kind (80% of such runs lie between low and high), times assumed_low."))),
-    written<&LikelyRange::high>(required(out("high", "ratio", "High end of measured / predicted step time for a run of a new lineage, from held-out rows of that kind, times assumed_high."))),
-    written<&LikelyRange::rows>(required(out("rows", "rows", "Held-out validation rows of that kind (calibrated: pairs of a measured row and another)."))),
-    written<&LikelyRange::sources>(required(out("sources", "sources", "Validation sources they come from."))),
-    written_when<&LikelyRange::lineages, &counts_lineages>(out("lineages", "lineages", "Software lineages of those sources, each held out whole and weighing the same.")),
-    written_when<&LikelyRange::assumed_low, &assumption_moves>(out("assumed_low", "ratio", "Where the framework was assumed: the fastest plausible framework's step over the assumed one's (at most 1), already in low.")),
-    written_when<&LikelyRange::assumed_high, &assumption_moves>(out("assumed_high", "ratio", "Where the framework was assumed: the slowest plausible framework's step over the assumed one's (at least 1), already in high.")),
-    written_when<&LikelyRange::outside_low, &envelope_moves>(out("outside_low", "ratio", "Outside the validated envelope (model size, GPU count, pipeline depth, data-parallel width, or a GPU family no source measured): the factor on the low end (at most 1), already in low.")),
-    written_when<&LikelyRange::outside_high, &envelope_moves>(out("outside_high", "ratio", "Outside the validated envelope: the factor on the high end (at least 1), already in high.")),
-};
-const Record likely{"report.time.range",
-                    doc("With a predicted utilisation: how far the truth is likely to lie from it, from the speed "
-                    "validation's held-out rows (traincalc validate --speed)."),
-                    range_fields};
-constexpr RecordOf<LikelyRange> likely_of = typed<LikelyRange, range_fields>(likely);
 
 constexpr Field lost_fields[] = {
     written<&ExpectedRun::lost_slower_steps>(required(out("slower_steps", "hours", "A real run's steady speed below the predicted one (run_efficiency)."))),
@@ -1165,33 +826,19 @@ constexpr Field suggestion_fields[] = {
 const Record suggestion{"report.memory.suggestions[]", doc("A change that alters the memory per GPU."), suggestion_fields};
 
 constexpr Field assumptions_fields[] = {
-    written<&MemoryAssumptions::framework, frameworks>(required(choice("framework", {}, "The training framework."))),
-    written<&MemoryAssumptions::framework_assumed>(required(flag("framework_assumed", {}, "Whether the framework was assumed (not given)."))),
-    written<&MemoryAssumptions::regime, regimes>(required(choice("regime", {}, "How weights, gradients and optimizer states are held."))),
-    written<&MemoryAssumptions::regime_assumed>(required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given)."))),
-    written<&MemoryAssumptions::attention, attention_kernels>(required(choice("attention", {}, "The attention kernel."))),
-    written<&MemoryAssumptions::attention_assumed>(required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given)."))),
-    written<&MemoryAssumptions::cross_entropy, cross_entropies>(required(choice("cross_entropy", {}, "The loss kernel."))),
+    written_from<MemoryAssumptions, &MemoryChoices::framework, frameworks>(required(choice("framework", {}, "The training framework."))),
+    written_from<MemoryAssumptions, &MemoryChoices::framework_assumed>(required(flag("framework_assumed", {}, "Whether the framework was assumed (not given)."))),
+    written_from<MemoryAssumptions, &MemoryChoices::regime, regimes>(required(choice("regime", {}, "How weights, gradients and optimizer states are held."))),
+    written_from<MemoryAssumptions, &MemoryChoices::regime_assumed>(required(flag("regime_assumed", {}, "Whether the regime is the framework's (not given)."))),
+    written_from<MemoryAssumptions, &MemoryChoices::attention, attention_kernels>(required(choice("attention", {}, "The attention kernel."))),
+    written_from<MemoryAssumptions, &MemoryChoices::attention_assumed>(required(flag("attention_assumed", {}, "Whether the kernel follows the framework and GPU (not given)."))),
+    written_from<MemoryAssumptions, &MemoryChoices::cross_entropy, cross_entropies>(required(choice("cross_entropy", {}, "The loss kernel."))),
     written<&MemoryAssumptions::adapter_precision, adapter_precisions>(choice("adapter_precision", {}, "LoRA: how adapters are stored.")),
     written<&MemoryAssumptions::quantization, quantizations>(choice("quantization", {}, "QLoRA: the base weights' format.")),
 };
 const Record assumptions{"report.memory.assumptions", doc("What the memory model assumed."), assumptions_fields};
 constexpr RecordOf<MemoryAssumptions> assumptions_of = typed<MemoryAssumptions, assumptions_fields>(assumptions);
 
-constexpr Field memory_range_fields[] = {
-    written<&LikelyRange::basis>(required(text("basis", "\"memory\": measured peaks held out by framework lineage (traincalc validate --memory)."))),
-    written<&LikelyRange::low>(required(out("low", "ratio", "Low end of measured / predicted peak for a framework lineage the validation never saw (80% of such runs lie between low and high), times assumed_low."))),
-    written<&LikelyRange::high>(required(out("high", "ratio", "High end of measured / predicted peak for a new lineage, times assumed_high."))),
-    written<&LikelyRange::rows>(required(out("rows", "rows", "Held-out measured peaks."))),
-    written<&LikelyRange::sources>(required(out("sources", "sources", "Validation sources they come from."))),
-    written_when<&LikelyRange::lineages, &counts_lineages>(out("lineages", "lineages", "Framework lineages of those sources, each held out whole and weighing the same.")),
-    written_when<&LikelyRange::assumed_low, &assumption_moves>(out("assumed_low", "ratio", "Where the framework was assumed: the smallest plausible framework's peak over the assumed one's (at most 1), already in low.")),
-    written_when<&LikelyRange::assumed_high, &assumption_moves>(out("assumed_high", "ratio", "Where the framework was assumed: the largest plausible framework's peak over the assumed one's (at least 1), already in high.")),
-};
-const Record memory_likely{"report.memory.range",
-                           doc("How far the measured peak is likely to lie from the predicted one (per_gpu_bytes.total)."),
-                           memory_range_fields};
-constexpr RecordOf<LikelyRange> memory_likely_of = typed<LikelyRange, memory_range_fields>(memory_likely);
 constexpr auto memory_bytes_range_fields = range_span("bytes");
 const Record memory_bytes_range{"report.memory.per_gpu_total_range", doc("The per-GPU peak: the likely range (80%)."),
                                 memory_bytes_range_fields};
@@ -1288,18 +935,6 @@ constexpr Field report_memory_fields[] = {
     required(holds("per_gpu_total_range", Type::object, &memory_bytes_range, "The per-GPU peak's likely range.")),
 };
 
-constexpr Field layout_fields[] = {
-    written<&LayoutChoices::tp>(required(out("tp", "GPUs", "Tensor-parallel degree."))),
-    written<&LayoutChoices::pp>(required(out("pp", "stages", "Pipeline stages."))),
-    written<&LayoutChoices::dp>(required(out("dp", "GPUs", "Data-parallel degree."))),
-    written<&LayoutChoices::cp>(required(out("cp", "GPUs", "Context-parallel degree."))),
-    written<&LayoutChoices::ep>(required(out("ep", "GPUs", "Expert-parallel degree."))),
-    written<&LayoutChoices::zero>(required(out("zero", "", "ZeRO stage."))),
-    written<&LayoutChoices::micro_batch>(required(out("micro_batch", "sequences", "Sequences per micro-batch."))),
-    written<&LayoutChoices::virtual_stages>(required(out("virtual_stages", "", "Interleaved chunks per stage."))),
-    written<&LayoutChoices::recompute, recomputes>(required(choice("recompute", {}, "Activation recomputation."))),
-};
-const Record layout{"layout", doc("A parallel layout's choices."), layout_fields};
 
 constexpr Field alternative_fields[] = {
     written<&LayoutOption::step_seconds>(required(out("step_seconds", "s", "Predicted step."))),

@@ -79,14 +79,7 @@ TimeReport estimate_time(const ComputeReport& compute, const HardwareReport& har
 // The predicted step, and one step's seconds at the time's reported speed.
 void attach_step(TimeReport& time, const std::optional<StepPrediction>& step, double seq_len);
 // The framework, regime and kernels the memory model assumes: the scenario's, else its framework's.
-struct MemoryRegime {
-  Framework framework = Framework::megatron;
-  bool framework_assumed = true;
-  Regime regime = Regime::mixed;
-  bool regime_assumed = true;
-  AttentionKernel attention = AttentionKernel::flash;
-  bool attention_assumed = true;
-  CrossEntropy cross_entropy = CrossEntropy::eager;
+struct MemoryRegime : MemoryChoices {
   AdapterPrecision adapter_precision = AdapterPrecision::compute;
   double lora_dropout = 0;  // on each adapted layer's input
   // LitGPT's fused QKV layer drops its input out once for all three adapters; PEFT and torchtune adapt

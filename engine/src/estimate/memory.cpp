@@ -381,15 +381,9 @@ namespace {
 // What the memory model assumes (framework, regime, attention and loss kernels), with the adapters'
 // precision and the 4-bit format where they apply.
 MemoryAssumptions memory_assumptions(const MemoryRegime& regime, const Training& t) {
-  return {.framework = regime.framework,
-          .framework_assumed = regime.framework_assumed,
-          .regime = regime.regime,
-          .regime_assumed = regime.regime_assumed,
-          .attention = regime.attention,
-          .attention_assumed = regime.attention_assumed,
-          .cross_entropy = regime.cross_entropy,
-          .adapter_precision = t.method != FinetuneMethod::full ? std::optional(regime.adapter_precision) : std::nullopt,
-          .quantization = t.method == FinetuneMethod::qlora ? std::optional(regime.quantization) : std::nullopt};
+  return {static_cast<const MemoryChoices&>(regime),
+          t.method != FinetuneMethod::full ? std::optional(regime.adapter_precision) : std::nullopt,
+          t.method == FinetuneMethod::qlora ? std::optional(regime.quantization) : std::nullopt};
 }
 
 // Micro-batches per step, when the batch says: with fewer than pp, fewer are in flight.

@@ -16,6 +16,7 @@
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
 #include "traincalc/units.hpp"
+#include "validation/records.hpp"
 
 namespace traincalc {
 
@@ -68,9 +69,9 @@ ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) 
       const Report best = estimate(planned, &catalog);
       if (best.valid() && best.time.step) {
         const ParallelismReport& p = best.parallelism;
-        out.planner = LayoutOption{static_cast<const LayoutChoices&>(p), best.time.step->step_seconds,
-                                   best.time.step->mfu, best.memory.per_gpu_bytes.total, best.memory.fits};
-        out.planner_layouts_evaluated = p.layouts_evaluated;
+        out.planner = PlannerPick{{static_cast<const LayoutChoices&>(p), best.time.step->step_seconds,
+                                   best.time.step->mfu, best.memory.per_gpu_bytes.total, best.memory.fits},
+                                  p.layouts_evaluated};
       }
     }
     table.rows.push_back(std::move(out));
@@ -81,36 +82,8 @@ ValidationTable validate_calibration(const Catalog& catalog, bool with_planner) 
 }
 
 std::string validation_to_json(const ValidationTable& table, int indent) {
-  json rows = json::array();
-  for (const ValidationRow& row : table.rows) {
-    json out = {{"id", row.id},
-                {"label", row.label},
-                {"source", row.source},
-                {"assumptions", row.assumptions},
-                {"metric", row.metric},
-                {"published", row.published},
-                {"predicted", row.predicted},
-                {"error_pp", row.error_pp}};
-    out.update(detail::run_to_json(row));
-    out.update(json{{"global_batch_sequences", row.global_batch_sequences},
-                    {"step_seconds", row.step_seconds},
-                    {"tokens_per_second_per_gpu", row.tokens_per_second_per_gpu},
-                    {"fits", row.fits}});
-    if (row.planner) {
-      json planner = contract::write_record(contract::report_sections::layout, *row.planner);
-      planner.update(json{{"step_seconds", row.planner->step_seconds},
-                          {"mfu", row.planner->mfu},
-                          {"fits", row.planner->fits},
-                          {"layouts_evaluated", row.planner_layouts_evaluated}});
-      out["planner"] = planner;
-    }
-    rows.push_back(std::move(out));
-  }
-  json result = {{"description", table.description},
-                 {"rows", rows},
-                 {"median_abs_error_pp", table.median_abs_error_pp},
-                 {"max_abs_error_pp", table.max_abs_error_pp}};
-  return result.dump(indent, ' ', false, json::error_handler_t::replace);
+  return contract::write_record(contract::validation_tables::published, table)
+      .dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 namespace {
@@ -328,66 +301,8 @@ MemoryValidationTable validate_memory(const Catalog& catalog) {
 }
 
 std::string memory_validation_to_json(const MemoryValidationTable& table, int indent) {
-  json rows = json::array();
-  for (const MemoryValidationRow& row : table.rows) {
-    json out = {{"id", row.id},
-                {"label", row.label},
-                {"source_group", row.source_group},
-                {"lineage", row.lineage},
-                {"framework", row.framework},
-                {"source", row.source},
-                {"counter", row.counter}};
-    out.update(detail::run_to_json(row));
-    out.update(json{{"capacity_bytes", row.capacity_bytes},
-                    {"predicted_bytes", row.predicted_bytes},
-                    {"predicted_in_sample_bytes", row.predicted_in_sample_bytes},
-                    {"predicted_fits", row.predicted_fits}});
-    if (row.measured_bytes > 0) out["measured_bytes"] = row.measured_bytes;
-    if (row.out_of_memory) out["out_of_memory"] = true;
-    if (row.upper_bound) out["upper_bound"] = true;
-    if (row.measured_bytes > 0 && !row.out_of_memory && !row.upper_bound) {
-      out["error_pct"] = row.error_pct;
-      out["error_in_sample_pct"] = row.error_in_sample_pct;
-    }
-    rows.push_back(std::move(out));
-  }
-  const json calibration = detail::calibration_to_json(table.calibration);
-  json sources = json::array();
-  for (const MemoryValidationSource& s : table.sources)
-    sources.push_back({{"group", s.group},
-                       {"lineage", s.lineage},
-                       {"rows", s.rows},
-                       {"fragmentation", s.fragmentation},
-                       {"peaks", s.peaks},
-                       {"median_abs_error_pct", s.median_abs_error_pct},
-                       {"max_abs_error_pct", s.max_abs_error_pct}});
-  json result = {{"description", table.description},
-                 {"rows", rows},
-                 {"sources", sources},
-                 {"fragmentation_in_sample", table.fragmentation_in_sample},
-                 {"median_abs_error_pct", table.median_abs_error_pct},
-                 {"max_abs_error_pct", table.max_abs_error_pct},
-                 {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
-                 {"max_abs_error_in_sample_pct", table.max_abs_error_in_sample_pct},
-                 {"out_of_memory_rows", table.out_of_memory_rows},
-                 {"out_of_memory_predicted", table.out_of_memory_predicted},
-                 {"bound_rows", table.bound_rows},
-                 {"bound_respected", table.bound_respected},
-                 {"range",
-                  {{"basis", table.range.basis},
-                   {"low", table.range.low},
-                   {"high", table.range.high},
-                   {"rows", table.range.rows},
-                   {"sources", table.range.sources},
-                   {"lineages", table.range.lineages}}},
-                 {"range_coverage_lineages_pct", table.range_coverage_lineages_pct},
-                 {"range_median_width", table.range_median_width},
-                 {"calibration", calibration},
-                 {"calibration_between_sd", table.calibration_between_sd},
-                 {"calibration_within_sd", table.calibration_within_sd},
-                 {"calibration_weight", table.calibration_weight},
-                 {"median_of_lineages_abs_error_pct", table.median_of_lineages_abs_error_pct}};
-  return result.dump(indent, ' ', false, json::error_handler_t::replace);
+  return contract::write_record(contract::validation_tables::memory, table)
+      .dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string validation_json(const Catalog& catalog, bool with_planner, int indent) {

@@ -19,6 +19,7 @@
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
 #include "traincalc/units.hpp"
+#include "validation/records.hpp"
 
 namespace traincalc {
 
@@ -26,7 +27,6 @@ namespace {
 
 using detail::json;
 
-constexpr double rule_of_thumb_mfu = 0.4;  // the rule of thumb's utilisation (6 N T at 40%)
 // The confidence words of engine/data/whole-runs.json, surest first (a test checks every run uses one).
 constexpr const char* confidence_levels[] = {"high", "medium", "medium-low", "low-medium", "low"};
 
@@ -75,7 +75,7 @@ RunValidationTable validate_runs(const Catalog& catalog) {
     row.steady_gpu_hours = t.gpu_hours;
     // The rule of thumb: 6 x parameters (active) x tokens at 40% of the dense peak.
     row.rule_of_thumb_gpu_hours =
-        report.compute.total_flops_6n / (rule_of_thumb_mfu * units::tflops_to_flops(report.hardware.peak_tflops)) /
+        report.compute.total_flops_6n / (table.rule_of_thumb_mfu * units::tflops_to_flops(report.hardware.peak_tflops)) /
         units::seconds_per_hour;
     at_one.push_back(t.expected->gpu_hours);
     table.rows.push_back(std::move(row));
@@ -133,59 +133,8 @@ RunValidationTable validate_runs(const Catalog& catalog) {
 }
 
 std::string run_validation_to_json(const RunValidationTable& table, int indent) {
-  json rows = json::array();
-  for (const RunValidationRow& r : table.rows) {
-    json row = {{"name", r.name},
-                {"publisher", r.publisher},
-                {"confidence", r.confidence},
-                {"source", r.source},
-                {"note", r.note},
-                {"gpu", r.gpu},
-                {"gpu_name", r.gpu_name},
-                {"gpus", r.gpus},
-                {"count_assumed", r.count_assumed},
-                {"tokens", r.tokens},
-                {"mfu", r.mfu},
-                {"mfu_source", r.mfu_source},
-                {"goodput", r.goodput},
-                {"interruptions", r.interruptions},
-                {"published_gpu_hours", r.published_gpu_hours},
-                {"steady_gpu_hours", r.steady_gpu_hours},
-                {"rule_of_thumb_gpu_hours", r.rule_of_thumb_gpu_hours},
-                {"run_efficiency", r.run_efficiency},
-                {"expected_gpu_hours", r.expected_gpu_hours},
-                {"expected_in_sample_gpu_hours", r.expected_in_sample_gpu_hours},
-                {"error_pct", r.error_pct},
-                {"error_in_sample_pct", r.error_in_sample_pct},
-                {"steady_error_pct", r.steady_error_pct},
-                {"rule_of_thumb_error_pct", r.rule_of_thumb_error_pct}};
-    rows.push_back(std::move(row));
-  }
-  json by_confidence = json::array();
-  for (const RunValidationTable::ByConfidence& c : table.by_confidence)
-    by_confidence.push_back({{"confidence", c.confidence},
-                             {"runs", c.runs},
-                             {"median_abs_error_pct", c.median_abs_error_pct},
-                             {"median_error_pct", c.median_error_pct},
-                             {"within_12_pct", c.within_12_pct}});
-  const json result = {{"description", table.description},
-                       {"rows", rows},
-                       {"run_efficiency_in_sample", table.run_efficiency_in_sample},
-                       {"runs_predicted", table.runs_predicted},
-                       {"median_abs_error_pct", table.median_abs_error_pct},
-                       {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
-                       {"median_abs_steady_error_pct", table.median_abs_steady_error_pct},
-                       {"median_abs_rule_of_thumb_error_pct", table.median_abs_rule_of_thumb_error_pct},
-                       {"median_error_pct", table.median_error_pct},
-                       {"rule_of_thumb_mfu", rule_of_thumb_mfu},
-                       {"range_low", table.range_low},
-                       {"range_high", table.range_high},
-                       {"publishers", table.publishers},
-                       {"range_coverage_publishers_pct", table.range_coverage_publishers_pct},
-                       {"range_median_width", table.range_median_width},
-                       {"median_of_publishers_abs_error_pct", table.median_of_publishers_abs_error_pct},
-                       {"by_confidence", by_confidence}};
-  return result.dump(indent, ' ', false, json::error_handler_t::replace);
+  return contract::write_record(contract::validation_tables::runs, table)
+      .dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace traincalc

@@ -21,6 +21,7 @@
 #include "estimate/stats.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
+#include "validation/records.hpp"
 
 namespace traincalc {
 
@@ -835,118 +836,6 @@ void tabulate_rank_groups(SpeedValidationTable& table) {
                                    pick_slower(g.measured, g.held_out), pick_slower(g.measured, g.built_in)});
 }
 
-// Each row: its source, its run, and its measured, predicted and held-out figures.
-json rows_json(const SpeedValidationTable& table) {
-  json rows = json::array();
-  for (const SpeedValidationRow& row : table.rows) {
-    json out = {{"id", row.id},
-                {"label", row.label},
-                {"source_group", row.source_group},
-                {"lineage", row.lineage},
-                {"framework", row.framework}};
-    out.update(detail::run_to_json(row));
-    out.update(json{{"global_batch_sequences", row.global_batch_sequences},
-                    {"metric", row.metric},
-                    {"measured", row.measured},
-                    {"predicted", row.predicted},
-                    {"predicted_in_sample", row.predicted_in_sample},
-                    {"predicted_built_in", row.predicted_built_in},
-                    {"error_pct", row.error_pct},
-                    {"error_in_sample_pct", row.error_in_sample_pct},
-                    {"layer_stream_seconds", row.layer_stream_seconds},
-                    {"range_basis", row.range_basis},
-                    {"range_ratio", row.range_ratio},
-                    {"in_range", row.in_range}});
-    rows.push_back(std::move(out));
-  }
-  return rows;
-}
-
-// Each source's errors, held out and in sample, and its rows' range coverage.
-json sources_json(const SpeedValidationTable& table) {
-  json sources = json::array();
-  for (const SpeedValidationSource& s : table.sources)
-    sources.push_back({{"group", s.group},
-                       {"framework", s.framework},
-                       {"lineage", s.lineage},
-                       {"rows", s.rows},
-                       {"median_abs_error_pct", s.median_abs_error_pct},
-                       {"mean_abs_error_pct", s.mean_abs_error_pct},
-                       {"max_abs_error_pct", s.max_abs_error_pct},
-                       {"mean_error_pct", s.mean_error_pct},
-                       {"median_abs_error_in_sample_pct", s.median_abs_error_in_sample_pct},
-                       {"mean_abs_error_in_sample_pct", s.mean_abs_error_in_sample_pct},
-                       {"range_coverage_pct", s.range_coverage_pct},
-                       {"range_coverage_nested_pct", s.range_coverage_nested_pct},
-                       {"fitted", s.fitted}});
-  return sources;
-}
-
-// The envelope experiment, one entry per dimension and edge.
-json envelope_json(const SpeedValidationTable& table) {
-  json envelope = json::array();
-  for (const SpeedEnvelopeDimension& d : table.envelope)
-    envelope.push_back({{"dimension", d.dimension},
-                        {"low", d.low},
-                        {"high", d.high},
-                        {"edge", d.edge},
-                        {"above", d.above},
-                        {"rows", d.rows},
-                        {"sources", d.sources},
-                        {"per_doubling", d.per_doubling}});
-  return envelope;
-}
-
-// Each lineage's held-out errors and range coverage.
-json lineages_json(const SpeedValidationTable& table) {
-  json lineages = json::array();
-  for (const SpeedValidationLineage& l : table.lineages)
-    lineages.push_back({{"name", l.name},
-                        {"sources", l.sources},
-                        {"rows", l.rows},
-                        {"median_abs_error_pct", l.median_abs_error_pct},
-                        {"median_error_pct", l.median_error_pct},
-                        {"range_coverage_pct", l.range_coverage_pct},
-                        {"range_median_width", l.range_median_width}});
-  return lineages;
-}
-
-// Each rank group's ordering of its layouts.
-json rank_groups_json(const SpeedValidationTable& table) {
-  json ranks = json::array();
-  for (const SpeedRankGroup& g : table.rank_groups)
-    ranks.push_back({{"key", g.key},
-                     {"rows", g.rows},
-                     {"spearman", g.spearman},
-                     {"pick_slower_pct", g.pick_slower_pct},
-                     {"pick_slower_built_in_pct", g.pick_slower_built_in_pct}});
-  return ranks;
-}
-
-// The likely range of each basis.
-json ranges_json(const SpeedValidationTable& table) {
-  json ranges = json::array();
-  for (const LikelyRange& r : table.ranges)
-    ranges.push_back({{"basis", r.basis},
-                      {"low", r.low},
-                      {"high", r.high},
-                      {"rows", r.rows},
-                      {"sources", r.sources},
-                      {"lineages", r.lineages}});
-  return ranges;
-}
-
-// The fitted constants: the in-sample fit, then one per lineage left out.
-json fits_json(const SpeedValidationTable& table) {
-  json fits = json::array();
-  for (const SpeedFittedParams& f : table.fits) {
-    json values = json::object();
-    for (const auto& [name, value] : f.values) values[name] = value;
-    fits.push_back({{"without", f.without}, {"params", values}});
-  }
-  return fits;
-}
-
 }  // namespace
 
 SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, int search_grid) {
@@ -968,42 +857,8 @@ SpeedValidationTable validate_speed(const Catalog& catalog, bool fit_constants, 
 }
 
 std::string speed_validation_to_json(const SpeedValidationTable& table, int indent) {
-  const json rows = rows_json(table);
-  const json sources = sources_json(table);
-  const json calibration = detail::calibration_to_json(table.calibration);
-  const json envelope = envelope_json(table);
-  const json lineages = lineages_json(table);
-  const json ranks = rank_groups_json(table);
-  const json ranges = ranges_json(table);
-  const json fits = fits_json(table);
-  json result = {{"description", table.description},
-                 {"rows", rows},
-                 {"sources", sources},
-                 {"lineages", lineages},
-                 {"calibration", calibration},
-                 {"envelope", envelope},
-                 {"extrapolation_per_doubling", table.extrapolation_per_doubling},
-                 {"calibration_between_sd", table.calibration_between_sd},
-                 {"calibration_within_sd", table.calibration_within_sd},
-                 {"calibration_weight", table.calibration_weight},
-                 {"rank_groups", ranks},
-                 {"fits", fits},
-                 {"median_abs_error_pct", table.median_abs_error_pct},
-                 {"mean_abs_error_pct", table.mean_abs_error_pct},
-                 {"median_abs_error_in_sample_pct", table.median_abs_error_in_sample_pct},
-                 {"median_of_sources_abs_error_pct", table.median_of_sources_abs_error_pct},
-                 {"median_of_sources_abs_error_in_sample_pct", table.median_of_sources_abs_error_in_sample_pct},
-                 {"mean_abs_error_in_sample_pct", table.mean_abs_error_in_sample_pct},
-                 {"median_abs_error_built_in_pct", table.median_abs_error_built_in_pct},
-                 {"search_grid", table.search_grid},
-                 {"ranges", ranges},
-                 {"range_coverage_rows_pct", table.range_coverage_rows_pct},
-                 {"range_coverage_sources_pct", table.range_coverage_sources_pct},
-                 {"range_coverage_nested_pct", table.range_coverage_nested_pct},
-                 {"median_of_lineages_abs_error_pct", table.median_of_lineages_abs_error_pct},
-                 {"range_coverage_lineages_pct", table.range_coverage_lineages_pct},
-                 {"range_median_width", table.range_median_width}};
-  return result.dump(indent, ' ', false, json::error_handler_t::replace);
+  return contract::write_record(contract::validation_tables::speed, table)
+      .dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace traincalc
