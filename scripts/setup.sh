@@ -2,7 +2,8 @@
 # Installs what traincalc needs and is missing, and nothing more:
 #   scripts/setup.sh serve   what building and serving the page needs: CMake, Ninja, Emscripten,
 #                            nlohmann/json, Node.js and the npm packages (scripts/run.sh)
-#   scripts/setup.sh         all of that, plus the native compiler, Catch2, Google Benchmark, clang's
+#   scripts/setup.sh         all of that, plus the native compiler, Catch2, toml++ and yaml-cpp (the
+#                            command line's config readers), Google Benchmark, clang's
 #                            sanitizer and libFuzzer runtimes, Chromium and a CJK font (scripts/test.sh)
 # Does nothing (quickly) when everything is there.
 set -euo pipefail
@@ -20,6 +21,8 @@ if [ "$mode" != serve ]; then
   needs+=(
     [g++]=/usr/bin/g++
     [catch2]=/usr/include/catch2/catch.hpp
+    [libtomlplusplus-dev]=/usr/include/toml++/toml.h
+    [libyaml-cpp-dev]=/usr/include/yaml-cpp/yaml.h
     [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
     [clang]=/usr/bin/clang++
     [libclang-rt-14-dev]='/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'

@@ -5,6 +5,8 @@
 //   traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]
 //                      [--json | --markdown] [--pretty]
 //   traincalc parse-log [FILE|-] [--pretty]
+//   traincalc import-config [--format F] FILE... [--pretty] | --keys
+//   traincalc export-config --format megatron|torchtitan [FILE|-]
 //   traincalc schema scenario|catalog|report|reference|choices|issues
 // Exit status: 0 when every report is valid (compare: when the comparison ran, its rows may carry
 // their own errors), 2 on any error (usage errors included).
@@ -24,6 +26,7 @@
 #include "traincalc/contract.hpp"
 #include "traincalc/estimate.hpp"
 #include "traincalc/json_api.hpp"
+#include "config_files.hpp"
 #include "validation_markdown.hpp"
 
 namespace {
@@ -34,6 +37,8 @@ constexpr const char* usage =
     "       traincalc compare [FILE|-] [--gpus | --counts N,N,...] [--json] [--catalog FILE]... [--pretty]\n"
     "       traincalc import-hf [FILE|-] [--pretty]\n"
     "       traincalc parse-log [FILE|-] [--pretty]\n"
+    "       traincalc import-config [--format F] FILE... [--pretty] | --keys\n"
+    "       traincalc export-config --format megatron|torchtitan [FILE|-]\n"
     "       traincalc validate [--planner | --memory | --speed [--search-grid N] | --runs | --summary]\n"
     "                          [--json | --markdown] [--pretty]\n"
     "       traincalc schema scenario|catalog|report|reference|choices|issues\n"
@@ -50,6 +55,13 @@ constexpr const char* usage =
     "          LitGPT, nanoGPT, or torch.cuda.max_memory_allocated()'s bytes) and prints each step time,\n"
     "          throughput, TFLOP/s and peak memory it finds, and their medians as the measured figures\n"
     "          of a scenario's calibration. Exit 0 when something was found, 2 otherwise.\n"
+    "import-config reads training frameworks' configs, the files of one run (Megatron-LM launch\n"
+    "          script, torchtitan TOML, DeepSpeed JSON, Hugging Face TrainingArguments with TRL/PEFT\n"
+    "          options, accelerate YAML; --format before a file names its framework) and prints the\n"
+    "          scenario they give, each key taken, left aside or not read, and what is still assumed.\n"
+    "          --keys: every key each framework maps, as Markdown. Exit 0 when nothing was refused.\n"
+    "export-config writes the run a scenario estimates, the planner's layout included, as Megatron-LM\n"
+    "          arguments or a torchtitan TOML, each line commented with what the estimate assumed.\n"
     "import-hf reads a Hugging Face config.json and prints the model in the scenario's architecture\n"
     "          form, with its parameter count and a warning for every default it assumed.\n"
     "validate  predicts every published run in the engine's calibration data and prints predicted\n"
@@ -316,6 +328,69 @@ struct Options {
 };
 
 // Usage errors are said on standard error with the usage; the exit status is then 2.
+int usage_error(const std::string& what);
+
+// import-config: each file read as its framework's text (config_files.cpp), then imported together.
+int run_import_config(const std::vector<std::string>& args) {
+  std::vector<traincalc::ConfigText> configs;
+  std::string format;
+  int indent = -1;
+  bool keys = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--pretty") {
+      indent = 2;
+    } else if (a == "--keys") {
+      keys = true;
+    } else if (a == "--format") {
+      if (++i >= args.size() || (args[i] != "megatron" && args[i] != "torchtitan" && args[i] != "deepspeed" &&
+                                 args[i] != "hf" && args[i] != "accelerate"))
+        return usage_error("--format names a framework: megatron, torchtitan, deepspeed, hf or accelerate");
+      format = args[i];
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usage_error("unknown option '" + a + "'");
+    } else {
+      auto text = read_all(a);
+      if (!text) return fail({{"", "unreadable", "Cannot read the config file " + a + "."}});
+      const auto file = traincalc::cli::config_as_json(a, *text);
+      if (!file.error.empty()) return fail({{"config", "parse_error", file.error}});
+      configs.push_back({file.text, format});
+      format.clear();
+    }
+  }
+  if (!format.empty()) return usage_error("--format goes before the file it names");
+  if (keys) {
+    std::cout << traincalc::config_keys_markdown();
+    return 0;
+  }
+  if (configs.empty()) return usage_error("import-config needs a config file");
+  const std::string out = traincalc::import_configs_json(configs, traincalc::builtin_catalog(), indent);
+  std::cout << out << '\n';
+  return nlohmann::json::parse(out)["errors"].empty() ? 0 : 2;
+}
+
+// export-config: the scenario's run as a framework's config.
+int run_export_config(const std::vector<std::string>& args) {
+  std::string format, input = "-";
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--format") {
+      if (++i >= args.size()) return usage_error("--format needs megatron or torchtitan");
+      format = args[i];
+    } else if (args[i].size() > 1 && args[i][0] == '-') {
+      return usage_error("unknown option '" + args[i] + "'");
+    } else {
+      input = args[i];
+    }
+  }
+  if (format.empty()) return usage_error("export-config needs --format megatron or torchtitan");
+  auto text = read_all(input);
+  if (!text) return fail({{"", "unreadable", "Cannot read the scenario file " + input + "."}});
+  const traincalc::ConfigExport exported = traincalc::export_config(*text, format, traincalc::builtin_catalog());
+  if (!exported.errors.empty()) return fail(exported.errors);
+  std::cout << exported.text;
+  return 0;
+}
+
 int usage_error(const std::string& what) {
   std::cerr << "traincalc: " << what << "\n" << usage;
   return 2;
@@ -483,6 +558,8 @@ int run(int argc, char** argv) {
     std::cout << text;
     return 0;
   }
+  if (command == "import-config") return run_import_config(args);
+  if (command == "export-config") return run_export_config(args);
   if (command != "estimate" && command != "catalog" && command != "import-hf" && command != "validate" &&
       command != "compare" && command != "parse-log")
     return usage_error("unknown command '" + command + "'");

@@ -1,7 +1,13 @@
 // Small helpers shared by the engine tests: run a scenario written as JSON text.
 #pragma once
 
+#include <sys/wait.h>
+
+#include <array>
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -73,6 +79,35 @@ inline bool finite_non_negative(const json& value) {
 
 inline std::string errors_of(const json& report) {
   return report["errors"].dump();
+}
+
+struct Run {
+  int status = -1;
+  std::string out;
+};
+
+// The traincalc command line run with `args` (the shell reads them): its status and standard output.
+inline Run cli(const std::string& args) {
+  // The redirection goes before the arguments so that an argument may end in a here-document.
+  const std::string command = std::string(TRAINCALC_CLI) + " 2>/dev/null " + args;
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::array<char, 4096> buffer;
+  std::size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// A file of the repository, by its path from the root ("docs/reference.md"), as text.
+inline std::string source_file(const std::string& path) {
+  std::ifstream in(std::string(TRAINCALC_SOURCE_DIR) + "/" + path, std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace test

@@ -1,5 +1,4 @@
 // The traincalc CLI on the shared scenario files: the seed tables come out of the command line too.
-#include <sys/wait.h>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -9,25 +8,6 @@
 using namespace test;
 
 namespace {
-
-struct Run {
-  int status = -1;
-  std::string out;
-};
-
-Run cli(const std::string& args) {
-  // The redirection goes before the arguments so that an argument may end in a here-document.
-  const std::string command = std::string(TRAINCALC_CLI) + " 2>/dev/null " + args;
-  Run run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::array<char, 4096> buffer;
-  std::size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 std::string scenario_file(const char* name) {
   return std::string(TRAINCALC_SOURCE_DIR) + "/tests/scenarios/" + name;

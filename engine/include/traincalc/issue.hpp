@@ -112,7 +112,7 @@ inline constexpr std::string_view issue_reasons[] = {
     "attention_bias_qkv", "attention_kernel", "batch_too_small", "both_prices", "budget_gpus", "budget_kind",
     "budget_price", "bytes_given", "calibration_above_capacity", "calibration_above_peak",
     "calibration_below_weights", "calibration_needs_architecture", "calibration_nested", "calibration_run",
-    "calibration_runs", "count_and_budget", "cp_sequence", "currency_code", "currency_known", "data_amount",
+    "calibration_runs", "config_batch", "config_format", "config_layout", "count_and_budget", "cp_sequence", "currency_code", "currency_known", "data_amount",
     "dataset_only", "deadline_gpus", "dense_layers", "dp_plan", "dp_product", "dualpipe_even",
     "ep_comm_unused", "ep_dense", "ep_divides", "epochs_total_flops", "expert_groups",
     "expert_groups_missing", "expert_groups_per_token", "expert_groups_too_few", "experts_per_token",

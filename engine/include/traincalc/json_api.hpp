@@ -47,6 +47,29 @@ struct CatalogLoad {
 };
 CatalogLoad merge_catalog_json(std::string_view json_text, const Catalog& base, CatalogRows whose = CatalogRows::vendor);
 
+// Training frameworks' configs read into the scenario's terms (import/framework_config.cpp): each one a
+// JSON object (a YAML or TOML file converted by a library where it is read) or a Megatron-LM launch
+// script; `format` names the framework ("megatron", "torchtitan", "deepspeed", "hf", "accelerate"), or
+// is empty to tell it from the keys. Read together, as the files of one run:
+// {"formats": [...], "scenario": {...the fields taken...}, "taken": [{"config", "key", "field", "value"}],
+//  "ignored": [{"config", "key", "why": "no_cost" | "not_read" | "auto"}], "missing": ["hardware.gpu", ...],
+//  "warnings": [...], "errors": [...]}.
+struct ConfigText {
+  std::string text;
+  std::string format;
+};
+std::string import_configs_json(const std::vector<ConfigText>& configs, const Catalog& catalog, int indent = -1);
+// Each framework's keys the import reads, as Markdown tables (docs/configs.md).
+std::string config_keys_markdown();
+// The run a scenario estimates, as a framework's config ("megatron": a launch script's arguments;
+// "torchtitan": a TOML), the planner's layout included, each line commented with what the estimate
+// assumed; `errors` instead of `text` where the scenario does not estimate or the format cannot say it.
+struct ConfigExport {
+  std::string text;
+  Issues errors;
+};
+ConfigExport export_config(std::string_view scenario_json, std::string_view format, const Catalog& catalog);
+
 // A Hugging Face config.json read into the scenario's architecture form ({"layers": ..., ...}),
 // with a warning for every default the importer supplied. architecture is set when errors is empty.
 struct HfImport {

@@ -306,6 +306,7 @@ struct MemoryReport {
 struct LayoutChoices {
   double tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, zero = 0, micro_batch = 1, virtual_stages = 1;
   Recompute recompute = Recompute::none;
+  bool operator==(const LayoutChoices&) const = default;
 };
 
 // One layout the planner weighed.
