@@ -774,6 +774,15 @@ void resolve_model(State& st) {
   }
 }
 
+// The mixed precision a bf16 or fp16 switch turns on (Megatron-LM, the Trainer and DeepSpeed name
+// them alike); whether one did.
+bool take_mixed_precision(State& st) {
+  if (st.on("bf16")) st.take("strategy.precision", "bf16", st.key_of("@bf16"));
+  else if (st.on("fp16")) st.take("strategy.precision", "fp16", st.key_of("@fp16"));
+  else return false;
+  return true;
+}
+
 // Megatron's defaults where the script says nothing, and the model's shape completed as
 // megatron/training/arguments.py completes it.
 void finish_megatron(State& st) {
@@ -781,9 +790,7 @@ void finish_megatron(State& st) {
   st.imply("training.type", "pretrain", dflt);
   st.imply("strategy.framework", "megatron", "(the format)");
   if (st.work.count("fp8")) st.take("strategy.precision", "fp8", st.key_of("@fp8"));
-  else if (st.on("bf16")) st.take("strategy.precision", "bf16", st.key_of("@bf16"));
-  else if (st.on("fp16")) st.take("strategy.precision", "fp16", st.key_of("@fp16"));
-  else st.imply("strategy.precision", "fp32", dflt);
+  else if (!take_mixed_precision(st)) st.imply("strategy.precision", "fp32", dflt);
   const auto hidden = st.field_number("model.hidden");
   const auto heads = st.field_number("model.heads");
   if (st.on("gqa") && st.number("query_groups"))
@@ -873,8 +880,7 @@ void finish_torchtitan(State& st) {
 void finish_hf(State& st) {
   st.imply("training.type", "finetune", "(a Hugging Face Trainer recipe fine-tunes)");
   st.imply("strategy.framework", "hf", "(the format)");
-  if (st.on("bf16")) st.take("strategy.precision", "bf16", st.key_of("@bf16"));
-  else if (st.on("fp16")) st.take("strategy.precision", "fp16", st.key_of("@fp16"));
+  take_mixed_precision(st);
   if (const auto steps = st.number("max_steps"); steps && *steps > 0) {  // the Trainer's steps, whatever the epochs
     st.take("training.steps", *steps, st.key_of("@max_steps"));
     st.replace("training.epochs", "replaced");
@@ -934,8 +940,7 @@ void finish_accelerate(State& st) {
 
 void finish_deepspeed(State& st) {
   if (!st.has("strategy.framework")) st.take("strategy.framework", "deepspeed", "(the format)");
-  if (st.on("bf16")) st.take("strategy.precision", "bf16", st.key_of("@bf16"));
-  else if (st.on("fp16")) st.take("strategy.precision", "fp16", st.key_of("@fp16"));
+  take_mixed_precision(st);
 }
 
 // Offloads (DeepSpeed's and accelerate's): parameters on the CPU are read as the scenario's
